@@ -1,0 +1,173 @@
+//! The one error shape of the service and its table of codes.
+//!
+//! Messages are fixed text or built from our own data (label names, limits); they never
+//! contain request text, entity values or keys.
+
+use serde::Serialize;
+
+/// One row of the error table in `api-decisions.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    InvalidJson,
+    MissingApiKey,
+    InvalidApiKey,
+    NotFound,
+    MethodNotAllowed,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    ValidationFailed,
+    RateLimited,
+    Internal,
+    BadGateway,
+    UpstreamTimeout,
+}
+
+impl ErrorCode {
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::InvalidJson,
+        ErrorCode::MissingApiKey,
+        ErrorCode::InvalidApiKey,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::PayloadTooLarge,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::ValidationFailed,
+        ErrorCode::RateLimited,
+        ErrorCode::Internal,
+        ErrorCode::BadGateway,
+        ErrorCode::UpstreamTimeout,
+    ];
+
+    pub fn status(&self) -> u16 {
+        match self {
+            ErrorCode::InvalidJson => 400,
+            ErrorCode::MissingApiKey | ErrorCode::InvalidApiKey => 401,
+            ErrorCode::NotFound => 404,
+            ErrorCode::MethodNotAllowed => 405,
+            ErrorCode::PayloadTooLarge => 413,
+            ErrorCode::UnsupportedMediaType => 415,
+            ErrorCode::ValidationFailed => 422,
+            ErrorCode::RateLimited => 429,
+            ErrorCode::Internal => 500,
+            ErrorCode::BadGateway => 502,
+            ErrorCode::UpstreamTimeout => 504,
+        }
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ErrorCode::InvalidJson => "invalid_json",
+            ErrorCode::MissingApiKey => "missing_api_key",
+            ErrorCode::InvalidApiKey => "invalid_api_key",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::ValidationFailed => "validation_failed",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::Internal => "internal",
+            ErrorCode::BadGateway => "bad_gateway",
+            ErrorCode::UpstreamTimeout => "upstream_timeout",
+        }
+    }
+
+    /// The message used when nothing more specific is said.
+    pub fn default_message(&self) -> &'static str {
+        match self {
+            ErrorCode::InvalidJson => "request body is not valid UTF-8 JSON",
+            ErrorCode::MissingApiKey => "the X-API-Key header is required",
+            ErrorCode::InvalidApiKey => "the X-API-Key header does not hold a valid key",
+            ErrorCode::NotFound => "no such endpoint",
+            ErrorCode::MethodNotAllowed => "method not allowed on this endpoint",
+            ErrorCode::PayloadTooLarge => "request body is larger than the limit",
+            ErrorCode::UnsupportedMediaType => "Content-Type must be application/json",
+            ErrorCode::ValidationFailed => "request does not match the schema",
+            ErrorCode::RateLimited => "rate limit exceeded; retry later",
+            ErrorCode::Internal => "internal error",
+            ErrorCode::BadGateway => "the upstream could not be reached",
+            ErrorCode::UpstreamTimeout => "the upstream did not answer in time",
+        }
+    }
+}
+
+/// One problem with one field: `field` is a path such as `text[3]` or
+/// `anonymization_config.threshold`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Detail {
+    pub field: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub details: Vec<Detail>,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode) -> Self {
+        Self {
+            code,
+            message: code.default_message().to_owned(),
+            details: Vec::new(),
+        }
+    }
+
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+
+    pub fn validation(details: Vec<Detail>) -> Self {
+        Self {
+            details,
+            ..Self::new(ErrorCode::ValidationFailed)
+        }
+    }
+
+    pub fn status(&self) -> u16 {
+        self.code.status()
+    }
+
+    /// The JSON body: `{"error": {"code", "message", "details"}}`.
+    pub fn to_body(&self) -> Vec<u8> {
+        #[derive(Serialize)]
+        struct Inner<'a> {
+            code: &'static str,
+            message: &'a str,
+            details: &'a [Detail],
+        }
+        #[derive(Serialize)]
+        struct Outer<'a> {
+            error: Inner<'a>,
+        }
+        let body = Outer {
+            error: Inner {
+                code: self.code.as_str(),
+                message: &self.message,
+                details: &self.details,
+            },
+        };
+        // Serializing plain strings and numbers cannot fail.
+        serde_json::to_vec(&body).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_a_distinct_name_and_an_error_status() {
+        let mut names = std::collections::HashSet::new();
+        for code in ErrorCode::ALL {
+            assert!(names.insert(code.as_str()));
+            assert!((400..600).contains(&code.status()));
+            let body: serde_json::Value =
+                serde_json::from_slice(&ApiError::new(*code).to_body()).unwrap();
+            assert_eq!(body["error"]["code"], code.as_str());
+            assert!(body["error"]["details"].as_array().unwrap().is_empty());
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! The `/v1` endpoints as plain functions of a request body.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::dto::{AnonymizeResponse, DeanonymizeResponse, EntitiesResponse, EntityDto, LabelDto};
+use super::error::{ApiError, ErrorCode};
+use super::validate::{join, optional_object, reject_unknown, string_array, Problems};
+use super::Limits;
+use crate::anonymizer::{Anonymizer, Options};
+use crate::methods::Method;
+use crate::restore::{MapEntry, MapErrorKind};
+use crate::text::{Label, LabelSet};
+
+/// What a handled request produced: the body and the counts that metrics and the
+/// request log need (never the texts themselves).
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub body: Vec<u8>,
+    pub texts: usize,
+    pub chars: usize,
+    pub entities: BTreeMap<&'static str, u64>,
+}
+
+impl Outcome {
+    pub fn entity_count(&self) -> u64 {
+        self.entities.values().sum()
+    }
+}
+
+/// The `/v1` API over one anonymizer.
+pub struct Api {
+    anonymizer: Arc<Anonymizer>,
+    limits: Limits,
+}
+
+impl Api {
+    pub fn new(anonymizer: Arc<Anonymizer>, limits: Limits) -> Self {
+        Self { anonymizer, limits }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// `POST /v1/anonymize`.
+    ///
+    /// # Errors
+    /// 400 for bad JSON, 422 for schema violations.
+    pub fn anonymize(&self, body: &[u8]) -> Result<Outcome, ApiError> {
+        let value = parse(body)?;
+        let mut p = Problems::default();
+        let Value::Object(root) = &value else {
+            return Err(ApiError::validation(vec![not_an_object()]));
+        };
+        reject_unknown(
+            root,
+            "",
+            &["text", "detection_config", "anonymization_config"],
+            &mut p,
+        );
+        let texts = match root.get("text") {
+            None => {
+                p.add("text", "is required");
+                Vec::new()
+            }
+            Some(v) => string_array(
+                v,
+                "text",
+                self.limits.max_texts,
+                self.limits.max_text_chars,
+                &mut p,
+            ),
+        };
+        let mut options = Options::default();
+        if let Some(dc) = optional_object(root, "detection_config", "", &mut p) {
+            reject_unknown(dc, "detection_config", &["entities"], &mut p);
+            options.labels = self.labels(dc, &mut p);
+        }
+        if let Some(ac) = optional_object(root, "anonymization_config", "", &mut p) {
+            let path = "anonymization_config";
+            reject_unknown(ac, path, &["deidentification_method", "threshold"], &mut p);
+            options.method = method(ac, path, &mut p);
+            options.threshold = threshold(ac, path, &mut p);
+        }
+        if !p.is_empty() {
+            return Err(ApiError::validation(p.0));
+        }
+
+        let texts: Vec<String> = texts.into_iter().map(str::to_owned).collect();
+        let result = self.anonymizer.anonymize(&texts, &options);
+        let mut outcome = Outcome {
+            texts: texts.len(),
+            chars: texts.iter().map(|t| t.chars().count()).sum(),
+            ..Outcome::default()
+        };
+        for e in &result.entities {
+            *outcome.entities.entry(e.label.as_str()).or_default() += 1;
+        }
+        outcome.body = to_json(&AnonymizeResponse {
+            anonymized_text: &result.texts,
+            detected_entities: result.entities.iter().map(EntityDto::from).collect(),
+        });
+        Ok(outcome)
+    }
+
+    /// `POST /v1/deanonymize`.
+    ///
+    /// # Errors
+    /// 400 for bad JSON, 422 for schema violations and unusable maps.
+    pub fn deanonymize(&self, body: &[u8]) -> Result<Outcome, ApiError> {
+        let value = parse(body)?;
+        let mut p = Problems::default();
+        let Value::Object(root) = &value else {
+            return Err(ApiError::validation(vec![not_an_object()]));
+        };
+        reject_unknown(
+            root,
+            "",
+            &["anonymized_text", "entities_map", "match"],
+            &mut p,
+        );
+        let texts = match root.get("anonymized_text") {
+            None => {
+                p.add("anonymized_text", "is required");
+                Vec::new()
+            }
+            Some(v) => string_array(
+                v,
+                "anonymized_text",
+                self.limits.max_texts,
+                self.limits.max_text_chars,
+                &mut p,
+            ),
+        };
+        let entries = match root.get("entities_map") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(v) => self.map_entries(v, &mut p),
+        };
+        match root.get("match") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("exact") => {}
+            Some(_) => p.add("match", "must be \"exact\""),
+        }
+        if !p.is_empty() {
+            return Err(ApiError::validation(p.0));
+        }
+        let texts: Vec<String> = texts.into_iter().map(str::to_owned).collect();
+        let restored = self.anonymizer.deanonymize(&texts, &entries).map_err(|e| {
+            let reason = match e.kind() {
+                MapErrorKind::EmptyReplacement => "must not be empty",
+                MapErrorKind::Ambiguous => {
+                    "repeats an earlier entry's anonymized_text with a different text"
+                }
+                MapErrorKind::TooLarge => "the map is too large",
+            };
+            let mut p = Problems::default();
+            p.add(
+                format!("entities_map[{}].anonymized_text", e.index()),
+                reason,
+            );
+            ApiError::validation(p.0)
+        })?;
+        Ok(Outcome {
+            texts: texts.len(),
+            chars: texts.iter().map(|t| t.chars().count()).sum(),
+            body: to_json(&DeanonymizeResponse {
+                deanonymized_text: &restored,
+            }),
+            ..Outcome::default()
+        })
+    }
+
+    /// `GET /v1/entities`.
+    pub fn entities(&self) -> Outcome {
+        let engine = self.anonymizer.engine();
+        let entities = engine
+            .supported_labels()
+            .iter()
+            .map(|label| {
+                let info = label.info();
+                LabelDto {
+                    label: info.name,
+                    aliases: info.aliases,
+                    description: info.description,
+                    default: info.default_on,
+                }
+            })
+            .collect();
+        Outcome {
+            body: to_json(&EntitiesResponse {
+                entities,
+                tiers: engine.tiers(),
+                methods: Method::ALL.iter().map(Method::as_str).collect(),
+            }),
+            ..Outcome::default()
+        }
+    }
+
+    fn labels(&self, dc: &Map<String, Value>, p: &mut Problems) -> Option<LabelSet> {
+        let path = "detection_config.entities";
+        let value = match dc.get("entities") {
+            None | Some(Value::Null) => return None,
+            Some(v) => v,
+        };
+        let names = string_array(value, path, 1000, 64, p);
+        if let Value::Array(items) = value {
+            if items.is_empty() {
+                p.add(path, self.supported_reason("must not be empty"));
+                return None;
+            }
+        }
+        let supported = self.anonymizer.engine().supported_labels();
+        let mut labels = Vec::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            match Label::parse(name).filter(|l| supported.contains(*l)) {
+                Some(label) => labels.push(label),
+                None => p.add(
+                    format!("{path}[{i}]"),
+                    self.supported_reason("unknown or unsupported label"),
+                ),
+            }
+        }
+        Some(LabelSet::new(labels))
+    }
+
+    fn supported_reason(&self, what: &str) -> String {
+        let names: Vec<&str> = self
+            .anonymizer
+            .engine()
+            .supported_labels()
+            .iter()
+            .map(|l| l.as_str())
+            .collect();
+        format!("{what}; supported: {}", names.join(", "))
+    }
+
+    fn map_entries(&self, value: &Value, p: &mut Problems) -> Vec<MapEntry> {
+        let path = "entities_map";
+        let Value::Array(items) = value else {
+            p.add(path, "must be an array of objects");
+            return Vec::new();
+        };
+        if items.len() > self.limits.max_map_entries {
+            p.add(
+                path,
+                format!("must have at most {} items", self.limits.max_map_entries),
+            );
+            return Vec::new();
+        }
+        let mut entries = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let item_path = format!("{path}[{i}]");
+            let Value::Object(obj) = item else {
+                p.add(item_path, "must be an object");
+                continue;
+            };
+            reject_unknown(obj, &item_path, &["text", "anonymized_text"], p);
+            let mut field = |key: &str| match obj.get(key) {
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(_) => {
+                    p.add(join(&item_path, key), "must be a string");
+                    None
+                }
+                None => {
+                    p.add(join(&item_path, key), "is required");
+                    None
+                }
+            };
+            let original = field("text");
+            let anonymized = field("anonymized_text");
+            if let (Some(original), Some(anonymized)) = (original, anonymized) {
+                entries.push(MapEntry {
+                    original,
+                    anonymized,
+                });
+            }
+        }
+        entries
+    }
+}
+
+fn parse(body: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(body).map_err(|_| ApiError::new(ErrorCode::InvalidJson))
+}
+
+fn not_an_object() -> super::error::Detail {
+    super::error::Detail {
+        field: String::new(),
+        reason: "the body must be a JSON object".into(),
+    }
+}
+
+fn method(ac: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<Method> {
+    let field = join(path, "deidentification_method");
+    let names = || {
+        Method::ALL
+            .iter()
+            .map(Method::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match ac.get("deidentification_method") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Method::parse(s).or_else(|| {
+            p.add(field, format!("unknown method; one of {}", names()));
+            None
+        }),
+        Some(_) => {
+            p.add(field, format!("must be a string, one of {}", names()));
+            None
+        }
+    }
+}
+
+fn threshold(ac: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<f32> {
+    let field = join(path, "threshold");
+    match ac.get("threshold") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(t) if (0.0..=1.0).contains(&t) => Some(t as f32),
+            _ => {
+                p.add(field, "must be between 0 and 1");
+                None
+            }
+        },
+        Some(_) => {
+            p.add(field, "must be a number between 0 and 1");
+            None
+        }
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Vec<u8> {
+    // Our response types hold only strings and finite numbers: serializing cannot fail.
+    serde_json::to_vec(value).unwrap_or_default()
+}

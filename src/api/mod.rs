@@ -1,0 +1,37 @@
+//! The `/v1` JSON contract, without any HTTP server: request bodies in, response bodies
+//! or [`ApiError`]s out. `server/` calls these; so can tests and benches.
+
+pub mod dto;
+pub mod error;
+pub mod handlers;
+mod validate;
+
+pub use error::{ApiError, ErrorCode};
+pub use handlers::{Api, Outcome};
+
+use serde::Deserialize;
+
+/// Request-size limits of the `/v1` API.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Largest request body in bytes.
+    pub max_body_bytes: usize,
+    /// Most texts per request.
+    pub max_texts: usize,
+    /// Longest text in code points.
+    pub max_text_chars: usize,
+    /// Most `entities_map` entries per deanonymize request.
+    pub max_map_entries: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_body_bytes: 10 * 1024 * 1024,
+            max_texts: 1000,
+            max_text_chars: 1_000_000,
+            max_map_entries: 100_000,
+        }
+    }
+}

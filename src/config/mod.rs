@@ -1,0 +1,159 @@
+//! Configuration: the YAML schema (this file), environment handling (`env`), and the
+//! compiled, validated form the rest of the program uses (`settings`).
+//!
+//! Every struct rejects unknown fields and defaults to the values of the commented
+//! `conf/anonymizer.yaml` (a test holds them equal).
+
+pub mod env;
+pub mod settings;
+
+use serde::Deserialize;
+
+pub use settings::{ApiKey, ConfigError, RateLimit, Settings};
+
+/// The default configuration file, compiled in.
+pub const DEFAULT_YAML: &str = include_str!("../../conf/anonymizer.yaml");
+/// Where the default file is looked for, relative to the working directory.
+pub const DEFAULT_PATH: &str = "conf/anonymizer.yaml";
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub server: ServerSection,
+    pub auth: AuthSection,
+    pub limits: crate::api::Limits,
+    pub rate_limit: RateLimitSection,
+    pub detection: DetectionSection,
+    pub anonymization: AnonymizationSection,
+    pub logging: LoggingSection,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerSection {
+    /// API listener address.
+    pub listen: String,
+    /// Prometheus metrics listener address.
+    pub metrics_listen: String,
+    /// Worker threads of the API service.
+    pub threads: usize,
+    /// Seconds to keep serving after SIGTERM before closing listeners.
+    pub grace_period_secs: u64,
+    /// Seconds in-flight requests get to finish after the grace period.
+    pub shutdown_timeout_secs: u64,
+}
+
+impl Default for ServerSection {
+    fn default() -> Self {
+        Self {
+            listen: "0.0.0.0:8080".into(),
+            metrics_listen: "127.0.0.1:9090".into(),
+            threads: 2,
+            grace_period_secs: 0,
+            shutdown_timeout_secs: 10,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuthSection {
+    /// Accepted API keys, each with its tenant.
+    pub api_keys: Vec<ApiKeyEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiKeyEntry {
+    /// Tenant name: letters, digits, `-`, `_`, `.`.
+    #[serde(default = "default_tenant")]
+    pub tenant: String,
+    /// The key itself (at least 16 characters).
+    pub key: String,
+}
+
+pub fn default_tenant() -> String {
+    "default".into()
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitSection {
+    pub enabled: bool,
+    /// Sustained requests per second per key.
+    pub requests_per_sec: f64,
+    /// Requests a key may make at once after being idle.
+    pub burst: u32,
+}
+
+impl Default for RateLimitSection {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            requests_per_sec: 50.0,
+            burst: 100,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DetectionSection {
+    /// Labels used when a request names none; empty = every default-on label.
+    pub default_entities: Vec<String>,
+    /// Default confidence threshold in [0, 1].
+    pub threshold: f64,
+}
+
+impl Default for DetectionSection {
+    fn default() -> Self {
+        Self {
+            default_entities: Vec::new(),
+            threshold: 0.5,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AnonymizationSection {
+    /// Default de-identification method.
+    pub method: String,
+}
+
+impl Default for AnonymizationSection {
+    fn default() -> Self {
+        Self {
+            method: "REDACT".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoggingSection {
+    /// tracing filter directive.
+    pub level: String,
+    /// `text` or `json`.
+    pub format: String,
+}
+
+impl Default for LoggingSection {
+    fn default() -> Self {
+        Self {
+            level: "info".into(),
+            format: "text".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_yaml_equals_the_built_in_defaults() {
+        let parsed: Config = serde_yaml::from_str(DEFAULT_YAML).expect("default yaml parses");
+        assert_eq!(parsed, Config::default());
+    }
+}

@@ -1,0 +1,387 @@
+//! Raw config → validated `Settings`. Collects every error (with where it is) instead
+//! of stopping at the first, and never quotes a configured value back.
+
+use std::fmt;
+use std::net::SocketAddr;
+
+use regex::Regex;
+
+use super::env::{self, InterpolateError};
+use super::Config;
+use crate::anonymizer::Defaults;
+use crate::api::Limits;
+use crate::methods::Method;
+use crate::text::{Label, LabelSet};
+
+/// A configuration problem: where (`auth.api_keys[1].key`, `line 12`) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub path: String,
+    pub message: String,
+}
+
+impl ConfigError {
+    fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// A key that `Debug`-prints redacted, so it never reaches a log by accident.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKey {
+    pub tenant: String,
+    pub key: Secret,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateLimit {
+    pub requests_per_sec: f64,
+    pub burst: u32,
+}
+
+/// Everything the program needs, validated.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub listen: String,
+    pub metrics_listen: String,
+    pub threads: usize,
+    pub grace_period_secs: u64,
+    pub shutdown_timeout_secs: u64,
+    /// Configured keys; empty means "generate one at start".
+    pub api_keys: Vec<ApiKey>,
+    pub limits: Limits,
+    pub rate_limit: Option<RateLimit>,
+    pub defaults: Defaults,
+    pub log_level: String,
+    pub log_json: bool,
+}
+
+/// Shortest accepted configured API key.
+const MIN_KEY_LEN: usize = 16;
+
+impl Settings {
+    /// Interpolates, parses and validates config `text`, then applies environment overrides.
+    ///
+    /// # Errors
+    /// Every problem found, each with its location.
+    pub fn from_yaml(
+        text: &str,
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Settings, Vec<ConfigError>> {
+        let text = env::interpolate(text, lookup).map_err(|errs| {
+            errs.into_iter()
+                .map(|InterpolateError { line, message }| {
+                    ConfigError::new(format!("line {line}"), message)
+                })
+                .collect::<Vec<_>>()
+        })?;
+        // An empty file is the all-defaults config.
+        let config: Config = if text.trim().is_empty() {
+            Config::default()
+        } else {
+            serde_yaml::from_str(&text).map_err(|e| vec![yaml_error(&e)])?
+        };
+        Settings::compile(config, lookup)
+    }
+
+    /// Validates a parsed config and applies environment overrides.
+    ///
+    /// # Errors
+    /// Every problem found, each with its location.
+    pub fn compile(
+        config: Config,
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Settings, Vec<ConfigError>> {
+        let mut errors = Vec::new();
+
+        let listen = lookup(env::LISTEN).unwrap_or(config.server.listen);
+        let metrics_listen = lookup(env::METRICS_LISTEN).unwrap_or(config.server.metrics_listen);
+        for (path, addr) in [
+            ("server.listen", &listen),
+            ("server.metrics_listen", &metrics_listen),
+        ] {
+            if addr.parse::<SocketAddr>().is_err() {
+                errors.push(ConfigError::new(path, "must be an IP:port socket address"));
+            }
+        }
+        if config.server.threads == 0 || config.server.threads > 256 {
+            errors.push(ConfigError::new(
+                "server.threads",
+                "must be between 1 and 256",
+            ));
+        }
+
+        let mut api_keys = Vec::new();
+        for (i, entry) in config.auth.api_keys.into_iter().enumerate() {
+            match check_key(&entry.tenant, &entry.key) {
+                Ok(()) => api_keys.push(ApiKey {
+                    tenant: entry.tenant,
+                    key: Secret::new(entry.key),
+                }),
+                Err(message) => {
+                    errors.push(ConfigError::new(format!("auth.api_keys[{i}]"), message))
+                }
+            }
+        }
+        if let Some(list) = lookup(env::API_KEYS) {
+            for (i, item) in list
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .enumerate()
+            {
+                let (tenant, key) = match item.split_once(':') {
+                    Some((tenant, key)) => (tenant.to_owned(), key.to_owned()),
+                    None => (super::default_tenant(), item.to_owned()),
+                };
+                match check_key(&tenant, &key) {
+                    Ok(()) => api_keys.push(ApiKey {
+                        tenant,
+                        key: Secret::new(key),
+                    }),
+                    Err(message) => {
+                        errors.push(ConfigError::new(format!("{}[{i}]", env::API_KEYS), message))
+                    }
+                }
+            }
+        }
+        for i in 1..api_keys.len() {
+            if api_keys[..i].iter().any(|k| k.key == api_keys[i].key) {
+                errors.push(ConfigError::new(
+                    "auth.api_keys",
+                    "the same key is configured twice",
+                ));
+                break;
+            }
+        }
+
+        let limits = config.limits;
+        for (path, value) in [
+            ("limits.max_body_bytes", limits.max_body_bytes),
+            ("limits.max_texts", limits.max_texts),
+            ("limits.max_text_chars", limits.max_text_chars),
+            ("limits.max_map_entries", limits.max_map_entries),
+        ] {
+            if value == 0 {
+                errors.push(ConfigError::new(path, "must be greater than 0"));
+            }
+        }
+
+        let rate_limit = if config.rate_limit.enabled {
+            let rl = &config.rate_limit;
+            if !(rl.requests_per_sec.is_finite() && rl.requests_per_sec > 0.0) {
+                errors.push(ConfigError::new(
+                    "rate_limit.requests_per_sec",
+                    "must be a positive number",
+                ));
+            }
+            if rl.burst == 0 {
+                errors.push(ConfigError::new("rate_limit.burst", "must be at least 1"));
+            }
+            Some(RateLimit {
+                requests_per_sec: rl.requests_per_sec,
+                burst: rl.burst,
+            })
+        } else {
+            None
+        };
+
+        let mut labels = Vec::new();
+        for (i, name) in config.detection.default_entities.iter().enumerate() {
+            match Label::parse(name) {
+                Some(label) => labels.push(label),
+                None => errors.push(ConfigError::new(
+                    format!("detection.default_entities[{i}]"),
+                    "unknown label (see GET /v1/entities)",
+                )),
+            }
+        }
+        let labels = if labels.is_empty() {
+            LabelSet::defaults()
+        } else {
+            LabelSet::new(labels)
+        };
+        let threshold = config.detection.threshold;
+        if !(0.0..=1.0).contains(&threshold) {
+            errors.push(ConfigError::new(
+                "detection.threshold",
+                "must be between 0 and 1",
+            ));
+        }
+        let method = Method::parse(&config.anonymization.method).unwrap_or_else(|| {
+            let names: Vec<&str> = Method::ALL.iter().map(Method::as_str).collect();
+            errors.push(ConfigError::new(
+                "anonymization.method",
+                format!("unknown method; one of {}", names.join(", ")),
+            ));
+            Method::Redact
+        });
+
+        let log_json = match config.logging.format.as_str() {
+            "text" => false,
+            "json" => true,
+            _ => {
+                errors.push(ConfigError::new("logging.format", "must be text or json"));
+                false
+            }
+        };
+        if tracing_subscriber::EnvFilter::try_new(&config.logging.level).is_err() {
+            errors.push(ConfigError::new(
+                "logging.level",
+                "not a valid tracing filter",
+            ));
+        }
+
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Settings {
+            listen,
+            metrics_listen,
+            threads: config.server.threads,
+            grace_period_secs: config.server.grace_period_secs,
+            shutdown_timeout_secs: config.server.shutdown_timeout_secs,
+            api_keys,
+            limits,
+            rate_limit,
+            defaults: Defaults {
+                labels,
+                threshold: threshold as f32,
+                method,
+            },
+            log_level: config.logging.level,
+            log_json,
+        })
+    }
+}
+
+fn check_key(tenant: &str, key: &str) -> Result<(), &'static str> {
+    let tenant_ok = !tenant.is_empty()
+        && tenant.len() <= 64
+        && tenant
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !tenant_ok {
+        return Err("tenant must be 1-64 letters, digits, '-', '_' or '.'");
+    }
+    if key.len() < MIN_KEY_LEN || !key.chars().all(|c| c.is_ascii_graphic()) {
+        return Err("key must be at least 16 visible ASCII characters");
+    }
+    Ok(())
+}
+
+/// A YAML error with its line, its quoted values blanked out (they may be secrets).
+fn yaml_error(e: &serde_yaml::Error) -> ConfigError {
+    static QUOTED: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let quoted = QUOTED.get_or_init(|| {
+        // Built-in literal pattern.
+        Regex::new(r#""[^"]*"|invalid (type|value): [a-z ]+`[^`]*`"#).expect("valid regex")
+    });
+    let raw = e.to_string();
+    // serde_yaml appends " at line L column C"; we report the location separately.
+    let raw = raw.split(" at line ").next().unwrap_or("");
+    let message = quoted
+        .replace_all(raw, |caps: &regex::Captures| match caps.get(1) {
+            Some(kind) => format!("invalid {}", kind.as_str()),
+            None => "\"…\"".to_owned(),
+        })
+        .into_owned();
+    let path = match e.location() {
+        Some(loc) => format!("line {}", loc.line()),
+        None => "config".to_owned(),
+    };
+    ConfigError::new(path, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_env(_: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn defaults_compile() {
+        let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
+        assert_eq!(s.listen, "0.0.0.0:8080");
+        assert!(s.api_keys.is_empty());
+        assert_eq!(s.defaults.method, Method::Redact);
+    }
+
+    #[test]
+    fn environment_overrides_listeners_and_adds_keys() {
+        let env = |name: &str| match name {
+            "ANONYMIZER_LISTEN" => Some("127.0.0.1:1".into()),
+            "ANONYMIZER_API_KEYS" => Some("team-a:aaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbb".into()),
+            _ => None,
+        };
+        let s = Settings::from_yaml("", &env).unwrap();
+        assert_eq!(s.listen, "127.0.0.1:1");
+        let tenants: Vec<&str> = s.api_keys.iter().map(|k| k.tenant.as_str()).collect();
+        assert_eq!(tenants, ["team-a", "default"]);
+    }
+
+    #[test]
+    fn collects_every_error_with_its_path_and_no_values() {
+        let yaml = "server:\n  listen: nowhere\ndetection:\n  threshold: 2\n  default_entities: [NOPE]\nauth:\n  api_keys:\n    - key: short-secret\n";
+        let errs = Settings::from_yaml(yaml, &no_env).unwrap_err();
+        let paths: Vec<&str> = errs.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "server.listen",
+                "auth.api_keys[0]",
+                "detection.default_entities[0]",
+                "detection.threshold"
+            ]
+        );
+        assert!(errs.iter().all(|e| !e.message.contains("short-secret")));
+    }
+
+    #[test]
+    fn yaml_errors_name_the_line_and_hide_values() {
+        let errs =
+            Settings::from_yaml("server:\n  threads: \"secret-value\"\n", &no_env).unwrap_err();
+        assert_eq!(errs[0].path, "line 2");
+        assert!(
+            !errs[0].message.contains("secret-value"),
+            "{}",
+            errs[0].message
+        );
+        let errs = Settings::from_yaml("servr: {}\n", &no_env).unwrap_err();
+        assert!(
+            errs[0].message.contains("unknown field `servr`"),
+            "{}",
+            errs[0].message
+        );
+    }
+}

@@ -1,0 +1,132 @@
+//! The `Recognizer` trait and the declarative pattern kind.
+//!
+//! A pattern entity type is one [`PatternSpec`] constant in `patterns/`; this file turns
+//! the list of them into one compiled recognizer that scans the text once with a
+//! `RegexSet` and then runs only the patterns that can match.
+
+use regex::{Regex, RegexSet};
+
+use super::{context, BuildError};
+use crate::text::{ByteSpan, Label, LabelSet};
+
+/// A proposed entity before overlap resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub span: ByteSpan,
+    pub label: Label,
+    pub score: f32,
+    /// A checksum or structural validator accepted it.
+    pub validated: bool,
+}
+
+/// Anything that proposes candidates for some labels.
+pub trait Recognizer: Send + Sync {
+    /// Labels this recognizer can emit.
+    fn labels(&self) -> &[Label];
+    /// The detection tier this recognizer belongs to (`patterns`, `dictionary`, `model`).
+    fn tier(&self) -> &'static str;
+    /// Appends candidates found in `text` for labels in `wanted`.
+    fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>);
+}
+
+/// A regex-based entity type, declared as a `const`.
+#[derive(Debug)]
+pub struct PatternSpec {
+    /// Unique name of this pattern, e.g. `credit_card`.
+    pub name: &'static str,
+    /// Canonical label (a row of `text::label::LABELS`).
+    pub label: &'static str,
+    /// A `regex` crate pattern (linear time; no look-around).
+    pub regex: &'static str,
+    /// Capture group holding the entity (0 = whole match).
+    pub group: usize,
+    /// Confidence without context.
+    pub score: f32,
+    /// Checksum/structure check: `false` drops the candidate, `true` marks it validated.
+    pub validate: Option<fn(&str) -> bool>,
+    /// Words near the match that raise confidence.
+    pub context: &'static [&'static str],
+    /// Texts in which the pattern must find exactly the entity `examples[i].1`.
+    pub examples: &'static [(&'static str, &'static str)],
+    /// Texts in which the pattern must find nothing.
+    pub counter_examples: &'static [&'static str],
+}
+
+struct Compiled {
+    spec: &'static PatternSpec,
+    label: Label,
+    regex: Regex,
+}
+
+/// All pattern specs, compiled once.
+pub struct PatternRecognizer {
+    set: RegexSet,
+    patterns: Vec<Compiled>,
+    labels: Vec<Label>,
+}
+
+impl PatternRecognizer {
+    /// # Errors
+    /// If a pattern does not compile or names an unknown label.
+    pub fn new(specs: &'static [&'static PatternSpec]) -> Result<Self, BuildError> {
+        let mut patterns = Vec::with_capacity(specs.len());
+        for spec in specs {
+            let label = Label::parse(spec.label)
+                .filter(|l| l.as_str() == spec.label)
+                .ok_or_else(|| BuildError::new(spec.name, "unknown label"))?;
+            let regex =
+                Regex::new(spec.regex).map_err(|e| BuildError::new(spec.name, e.to_string()))?;
+            if spec.group >= regex.captures_len() {
+                return Err(BuildError::new(spec.name, "capture group out of range"));
+            }
+            patterns.push(Compiled { spec, label, regex });
+        }
+        let set = RegexSet::new(specs.iter().map(|s| s.regex))
+            .map_err(|e| BuildError::new("pattern set", e.to_string()))?;
+        let mut labels: Vec<Label> = patterns.iter().map(|p| p.label).collect();
+        labels.sort();
+        labels.dedup();
+        Ok(Self {
+            set,
+            patterns,
+            labels,
+        })
+    }
+}
+
+impl Recognizer for PatternRecognizer {
+    fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+
+    fn tier(&self) -> &'static str {
+        "patterns"
+    }
+
+    fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
+        for index in self.set.matches(text).iter() {
+            let pattern = &self.patterns[index];
+            if !wanted.contains(pattern.label) {
+                continue;
+            }
+            for caps in pattern.regex.captures_iter(text) {
+                let Some(m) = caps.get(pattern.spec.group) else {
+                    continue;
+                };
+                let validated = match pattern.spec.validate {
+                    Some(check) if !check(m.as_str()) => continue,
+                    Some(_) => true,
+                    None => false,
+                };
+                let span = ByteSpan::new(m.start(), m.end());
+                let boost = context::boost(text, span, pattern.spec.context);
+                out.push(Candidate {
+                    span,
+                    label: pattern.label,
+                    score: (pattern.spec.score + boost).min(1.0),
+                    validated,
+                });
+            }
+        }
+    }
+}

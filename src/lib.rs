@@ -1,0 +1,15 @@
+//! anonymizer: finds personal data in text, replaces it, and restores it later — as a
+//! JSON API and as a reverse proxy in front of LLM APIs and log backends.
+//!
+//! Layers depend downward only:
+//! `server → api → anonymizer → {engine, methods, restore} → text`.
+//! `app` wires them together; `config` and `telemetry` are read by `app` and `server`.
+#![forbid(unsafe_code)]
+
+pub mod anonymizer;
+pub mod api;
+pub mod config;
+pub mod engine;
+pub mod methods;
+pub mod restore;
+pub mod text;

@@ -1,0 +1,203 @@
+//! The entity-label catalogue: every label the service can emit, its accepted aliases
+//! (Presidio's names among them) and a one-line description for `GET /v1/entities`.
+//!
+//! Adding a label is one row in [`LABELS`]; a recognizer for it lives in `engine/`.
+
+use std::fmt;
+
+/// One catalogue row.
+#[derive(Debug)]
+pub struct LabelInfo {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub description: &'static str,
+    /// Part of the default label set when a request names none.
+    pub default_on: bool,
+}
+
+macro_rules! labels {
+    ($( $name:literal [$($alias:literal),*] $on:literal $desc:literal ;)*) => {
+        /// Every built-in label, in the order `GET /v1/entities` lists them.
+        pub const LABELS: &[LabelInfo] = &[
+            $( LabelInfo { name: $name, aliases: &[$($alias),*], description: $desc, default_on: $on }, )*
+        ];
+    };
+}
+
+labels! {
+    "PERSON" ["PER", "NAME"] true "Names of people";
+    "ORGANIZATION" ["ORG", "COMPANY"] true "Companies, agencies, institutions";
+    "LOCATION" ["LOC", "GPE", "CITY", "COUNTRY"] true "Cities, regions, countries";
+    "ADDRESS" ["STREET_ADDRESS"] true "Street addresses and postcodes";
+    "DATE_TIME" ["DATE", "TIME", "DATETIME", "DOB"] true "Dates, dates of birth and times";
+    "AGE" [] true "Ages of people";
+    "EMAIL_ADDRESS" ["EMAIL"] true "E-mail addresses, including obfuscated forms";
+    "PHONE_NUMBER" ["PHONE"] true "Telephone numbers, international and national formats";
+    "URL" [] true "Web addresses";
+    "IP_ADDRESS" ["IP"] true "IPv4 and IPv6 addresses";
+    "MAC_ADDRESS" ["MAC"] true "Network hardware (MAC) addresses";
+    "CREDIT_CARD" ["CARD"] true "Payment card numbers (Luhn-checked)";
+    "IBAN_CODE" ["IBAN"] true "International bank account numbers (mod-97 checked)";
+    "SWIFT_BIC" ["SWIFT", "BIC"] true "Bank identifier codes";
+    "US_BANK_ROUTING" ["ABA_ROUTING_NUMBER", "ROUTING_NUMBER"] true "US ABA routing numbers (checksum)";
+    "US_BANK_NUMBER" ["BANK_ACCOUNT"] true "US bank account numbers (needs context)";
+    "US_SSN" ["SSN"] true "US social security numbers";
+    "US_ITIN" [] true "US individual taxpayer identification numbers";
+    "US_PASSPORT" [] true "US passport numbers (needs context)";
+    "US_DRIVER_LICENSE" [] true "US driver licence numbers (needs context)";
+    "US_NPI" ["NPI"] true "US national provider identifiers";
+    "UK_NHS" ["NHS"] true "UK NHS numbers (mod-11 checked)";
+    "UK_NINO" ["NINO"] true "UK national insurance numbers";
+    "UK_POSTCODE" [] true "UK postcodes";
+    "CA_SIN" [] true "Canadian social insurance numbers (Luhn-checked)";
+    "IN_AADHAAR" ["AADHAAR"] true "Indian Aadhaar numbers (Verhoeff-checked)";
+    "IN_PAN" [] true "Indian permanent account numbers";
+    "AU_TFN" [] true "Australian tax file numbers";
+    "AU_MEDICARE" [] true "Australian Medicare numbers";
+    "ES_NIF" [] true "Spanish tax identification numbers (DNI/NIF)";
+    "ES_NIE" [] true "Spanish foreigner identity numbers";
+    "IT_FISCAL_CODE" [] true "Italian fiscal codes";
+    "DE_TAX_ID" ["DE_STEUER_ID"] true "German tax identification numbers";
+    "FR_NIR" ["FR_SSN"] true "French social security numbers (NIR)";
+    "PL_PESEL" ["PESEL"] true "Polish PESEL numbers";
+    "SG_NRIC" ["SG_NRIC_FIN"] true "Singapore NRIC/FIN numbers";
+    "CRYPTO_WALLET" ["CRYPTO"] true "Bitcoin and Ethereum wallet addresses";
+    "VIN" [] true "Vehicle identification numbers";
+    "UUID" [] false "UUIDs (off by default: usually not personal)";
+    "API_KEY" ["SECRET"] true "API keys and access tokens";
+    "JWT" [] true "JSON web tokens";
+    "PRIVATE_KEY" [] true "PEM private key blocks";
+    "PASSWORD" [] true "Passwords in assignments";
+    "CONNECTION_STRING" [] true "Credentials inside connection URLs";
+}
+
+/// A label, by its canonical catalogue name. Cheap to copy and compare.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(&'static str);
+
+impl Label {
+    /// The canonical name, e.g. `EMAIL_ADDRESS`.
+    pub fn as_str(&self) -> &'static str {
+        self.0
+    }
+
+    /// Looks a label up by canonical name or alias, case-insensitively.
+    pub fn parse(name: &str) -> Option<Label> {
+        LABELS
+            .iter()
+            .find(|info| {
+                info.name.eq_ignore_ascii_case(name)
+                    || info.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+            })
+            .map(|info| Label(info.name))
+    }
+
+    /// A label by its canonical name; for built-in declarations, where a typo is a bug.
+    ///
+    /// # Panics
+    /// If `name` is not in [`LABELS`]; the registry tests catch this before release.
+    pub fn builtin(name: &str) -> Label {
+        match LABELS.iter().find(|info| info.name == name) {
+            Some(info) => Label(info.name),
+            None => panic!("built-in declaration names unknown label {name}"),
+        }
+    }
+
+    pub fn info(&self) -> &'static LabelInfo {
+        // Every Label is made from a LABELS row, so the lookup cannot fail.
+        LABELS
+            .iter()
+            .find(|info| info.name == self.0)
+            .unwrap_or(&LABELS[0])
+    }
+}
+
+impl fmt::Debug for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// A set of labels, as requested by a caller or configured as the default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelSet(Vec<Label>);
+
+impl LabelSet {
+    pub fn new(mut labels: Vec<Label>) -> Self {
+        labels.sort();
+        labels.dedup();
+        Self(labels)
+    }
+
+    /// Every label that is on by default.
+    pub fn defaults() -> Self {
+        Self::new(
+            LABELS
+                .iter()
+                .filter(|i| i.default_on)
+                .map(|i| Label(i.name))
+                .collect(),
+        )
+    }
+
+    /// Every built-in label.
+    pub fn all() -> Self {
+        Self::new(LABELS.iter().map(|i| Label(i.name)).collect())
+    }
+
+    pub fn contains(&self, label: Label) -> bool {
+        self.0.binary_search(&label).is_ok()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Label> + '_ {
+        self.0.iter().copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_and_aliases_are_unique_and_upper_snake_case() {
+        let mut seen = HashSet::new();
+        for info in LABELS {
+            for name in std::iter::once(&info.name).chain(info.aliases) {
+                assert!(seen.insert(*name), "duplicate label name {name}");
+                assert!(
+                    name.chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
+                    "{name} is not UPPER_SNAKE_CASE"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn parse_accepts_aliases_case_insensitively() {
+        assert_eq!(
+            Label::parse("email_address"),
+            Some(Label::builtin("EMAIL_ADDRESS"))
+        );
+        assert_eq!(Label::parse("Iban"), Some(Label::builtin("IBAN_CODE")));
+        assert_eq!(Label::parse("sg_nric_fin"), Some(Label::builtin("SG_NRIC")));
+        assert_eq!(Label::parse("NOT_A_LABEL"), None);
+    }
+
+    #[test]
+    fn uuid_is_off_by_default() {
+        assert!(!LabelSet::defaults().contains(Label::builtin("UUID")));
+        assert!(LabelSet::all().contains(Label::builtin("UUID")));
+    }
+}
