@@ -10,6 +10,7 @@ pub mod anonymizer;
 pub mod api;
 pub mod config;
 pub mod engine;
+pub mod eval;
 pub mod methods;
 pub mod restore;
 pub mod text;

@@ -30,6 +30,14 @@ impl Outcome {
     }
 }
 
+/// Who is calling: the tenant of the API key and the optional `X-Session-Id`.
+/// The server has authenticated and shape-checked both before a handler runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub tenant: String,
+    pub session_id: Option<String>,
+}
+
 /// The `/v1` API over one anonymizer.
 pub struct Api {
     anonymizer: Arc<Anonymizer>,
@@ -49,7 +57,7 @@ impl Api {
     ///
     /// # Errors
     /// 400 for bad JSON, 422 for schema violations.
-    pub fn anonymize(&self, body: &[u8]) -> Result<Outcome, ApiError> {
+    pub fn anonymize(&self, _caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
         let value = parse(body)?;
         let mut p = Problems::default();
         let Value::Object(root) = &value else {
@@ -110,7 +118,7 @@ impl Api {
     ///
     /// # Errors
     /// 400 for bad JSON, 422 for schema violations and unusable maps.
-    pub fn deanonymize(&self, body: &[u8]) -> Result<Outcome, ApiError> {
+    pub fn deanonymize(&self, _caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
         let value = parse(body)?;
         let mut p = Problems::default();
         let Value::Object(root) = &value else {

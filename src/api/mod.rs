@@ -7,7 +7,7 @@ pub mod handlers;
 mod validate;
 
 pub use error::{ApiError, ErrorCode};
-pub use handlers::{Api, Outcome};
+pub use handlers::{Api, Caller, Outcome};
 
 use serde::Deserialize;
 
