@@ -1,0 +1,366 @@
+//! The pingora `ProxyHttp` service. Phases appear in execution order. Today every
+//! request is answered in `request_filter`; the proxy routes of the reverse-proxy mode
+//! will continue to `upstream_peer` from the same service.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use async_trait::async_trait;
+use bytes::BytesMut;
+use pingora::prelude::*;
+use pingora::proxy::{FailToProxy, ProxyHttp, Session};
+use pingora::ErrorType;
+
+use super::auth::{AuthError, KeyRing};
+use super::ctx::RequestCtx;
+use super::limits::RateLimiter;
+use super::respond;
+use super::router::{route, Endpoint, Route};
+use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
+use crate::telemetry::metrics;
+
+/// Bodies above this size are processed on the blocking pool so a large request does
+/// not stall other connections on the same worker thread (unmeasured first choice).
+const INLINE_BODY_LIMIT: usize = 64 * 1024;
+/// `X-Session-Id` is opaque, at most this many visible ASCII characters.
+const MAX_SESSION_ID: usize = 128;
+
+pub struct ApiService {
+    api: Arc<Api>,
+    keys: KeyRing,
+    rate_limiter: Option<RateLimiter>,
+    tiers: Vec<&'static str>,
+}
+
+impl ApiService {
+    pub fn new(
+        api: Arc<Api>,
+        keys: KeyRing,
+        rate_limiter: Option<RateLimiter>,
+        tiers: Vec<&'static str>,
+    ) -> Self {
+        Self {
+            api,
+            keys,
+            rate_limiter,
+            tiers,
+        }
+    }
+
+    /// Handles a request end to end; `Err(ApiError)` is answered in our error shape.
+    async fn handle(
+        &self,
+        session: &mut Session,
+        ctx: &mut RequestCtx,
+    ) -> std::result::Result<Outcome, Failure> {
+        let header = session.req_header();
+        let method = header.method.as_str().to_owned();
+        let path = header.uri.path().to_owned();
+        let endpoint = match route(&method, &path) {
+            Route::Serve(endpoint) => endpoint,
+            Route::NotFound => return Err(ApiError::new(ErrorCode::NotFound).into()),
+            Route::MethodNotAllowed { allow } => {
+                return Err(Failure {
+                    error: ApiError::new(ErrorCode::MethodNotAllowed),
+                    headers: vec![("allow", allow.to_owned())],
+                    close: false,
+                })
+            }
+        };
+        ctx.endpoint = endpoint;
+
+        let caller = if endpoint.needs_key() {
+            Some(self.authorize(session, ctx)?)
+        } else {
+            None
+        };
+
+        match endpoint {
+            Endpoint::Healthz => Ok(Outcome {
+                body: br#"{"status":"ok"}"#.to_vec(),
+                ..Outcome::default()
+            }),
+            Endpoint::Readyz => Ok(Outcome {
+                body: serde_json::to_vec(&serde_json::json!({
+                    "status": "ready",
+                    "tiers": self.tiers,
+                }))
+                .unwrap_or_default(),
+                ..Outcome::default()
+            }),
+            Endpoint::Entities => Ok(self.api.entities()),
+            Endpoint::Anonymize | Endpoint::Deanonymize => {
+                let caller = caller.ok_or_else(|| ApiError::new(ErrorCode::Internal))?;
+                check_content_type(session)?;
+                let body = read_body(session, self.api.limits().max_body_bytes).await?;
+                self.run(endpoint, caller, body)
+                    .await
+                    .map_err(Failure::from)
+            }
+            Endpoint::Other => Err(ApiError::new(ErrorCode::NotFound).into()),
+        }
+    }
+
+    /// Authenticates, rate-limits and reads `X-Session-Id`.
+    fn authorize(&self, session: &Session, ctx: &mut RequestCtx) -> Result<Caller, Failure> {
+        let header = session.req_header();
+        let key = header.headers.get("x-api-key").map(|v| v.as_bytes());
+        let (key_id, tenant) = self.keys.authenticate(key).map_err(|e| {
+            ApiError::new(match e {
+                AuthError::Missing => ErrorCode::MissingApiKey,
+                AuthError::Invalid => ErrorCode::InvalidApiKey,
+            })
+        })?;
+        ctx.tenant = Some(tenant.to_owned());
+        if let Some(limiter) = &self.rate_limiter {
+            if let Err(wait) = limiter.check(key_id, Instant::now()) {
+                let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+                return Err(Failure {
+                    error: ApiError::new(ErrorCode::RateLimited),
+                    headers: vec![("retry-after", secs.to_string())],
+                    close: false,
+                });
+            }
+        }
+        let session_id = match header.headers.get("x-session-id") {
+            None => None,
+            Some(v) => {
+                let bytes = v.as_bytes();
+                let ok = !bytes.is_empty()
+                    && bytes.len() <= MAX_SESSION_ID
+                    && bytes.iter().all(|b| b.is_ascii_graphic());
+                if !ok {
+                    return Err(ApiError::validation(vec![crate::api::error::Detail {
+                        field: "X-Session-Id".into(),
+                        reason: format!("must be 1-{MAX_SESSION_ID} visible ASCII characters"),
+                    }])
+                    .into());
+                }
+                // Checked above: visible ASCII is valid UTF-8.
+                Some(String::from_utf8_lossy(bytes).into_owned())
+            }
+        };
+        Ok(Caller {
+            tenant: tenant.to_owned(),
+            session_id,
+        })
+    }
+
+    async fn run(
+        &self,
+        endpoint: Endpoint,
+        caller: Caller,
+        body: BytesMut,
+    ) -> std::result::Result<Outcome, ApiError> {
+        let inline = body.len() <= INLINE_BODY_LIMIT;
+        let api = Arc::clone(&self.api);
+        let work = move || match endpoint {
+            Endpoint::Anonymize => api.anonymize(&caller, &body),
+            _ => api.deanonymize(&caller, &body),
+        };
+        // Small bodies are cheaper inline than a thread hop.
+        if inline {
+            return work();
+        }
+        tokio::task::spawn_blocking(work)
+            .await
+            .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)))
+    }
+}
+
+/// An error answer: the error, extra headers, and whether the connection must close.
+struct Failure {
+    error: ApiError,
+    headers: Vec<(&'static str, String)>,
+    close: bool,
+}
+
+impl From<ApiError> for Failure {
+    fn from(error: ApiError) -> Self {
+        Failure {
+            error,
+            headers: Vec::new(),
+            close: false,
+        }
+    }
+}
+
+fn check_content_type(session: &Session) -> Result<(), Failure> {
+    let value = session
+        .req_header()
+        .headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let mut parts = value.split(';').map(str::trim);
+    let essence_ok = parts
+        .next()
+        .is_some_and(|m| m.eq_ignore_ascii_case("application/json"));
+    let params_ok = parts.all(|p| {
+        p.is_empty()
+            || p.split_once('=').is_some_and(|(k, v)| {
+                k.trim().eq_ignore_ascii_case("charset")
+                    && v.trim().trim_matches('"').eq_ignore_ascii_case("utf-8")
+            })
+    });
+    if essence_ok && params_ok {
+        Ok(())
+    } else {
+        Err(ApiError::new(ErrorCode::UnsupportedMediaType).into())
+    }
+}
+
+/// Reads the whole body, refusing more than `max` bytes (declared or actual).
+async fn read_body(session: &mut Session, max: usize) -> Result<BytesMut, Failure> {
+    let too_large = || Failure {
+        error: ApiError::new(ErrorCode::PayloadTooLarge)
+            .with_message(format!("request body is larger than {max} bytes")),
+        headers: Vec::new(),
+        // The rest of the body is unread: the connection cannot be reused.
+        close: true,
+    };
+    let declared = session
+        .req_header()
+        .headers
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > max) {
+        return Err(too_large());
+    }
+    let mut body = BytesMut::with_capacity(declared.unwrap_or(0));
+    loop {
+        match session.read_request_body().await {
+            Ok(Some(chunk)) => {
+                if body.len() + chunk.len() > max {
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(body),
+            Err(_) => {
+                return Err(Failure {
+                    error: ApiError::new(ErrorCode::InvalidJson)
+                        .with_message("the request body could not be read"),
+                    headers: Vec::new(),
+                    close: true,
+                })
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl ProxyHttp for ApiService {
+    type CTX = RequestCtx;
+
+    fn new_ctx(&self) -> Self::CTX {
+        RequestCtx::new()
+    }
+
+    async fn request_filter(&self, session: &mut Session, ctx: &mut Self::CTX) -> Result<bool> {
+        match self.handle(session, ctx).await {
+            Ok(outcome) => {
+                ctx.texts = outcome.texts;
+                ctx.chars = outcome.chars;
+                ctx.entities = outcome.entities;
+                respond::json(session, ctx, 200, outcome.body, &[], false).await?;
+            }
+            Err(failure) => {
+                respond::error(
+                    session,
+                    ctx,
+                    &failure.error,
+                    &failure.headers,
+                    failure.close,
+                )
+                .await?;
+            }
+        }
+        Ok(true)
+    }
+
+    async fn upstream_peer(
+        &self,
+        _session: &mut Session,
+        _ctx: &mut Self::CTX,
+    ) -> Result<Box<HttpPeer>> {
+        // request_filter answers every request; reaching here is a bug.
+        Err(Error::new(ErrorType::InternalError))
+    }
+
+    async fn fail_to_proxy(
+        &self,
+        session: &mut Session,
+        e: &Error,
+        ctx: &mut Self::CTX,
+    ) -> FailToProxy {
+        let code = match e.etype() {
+            ErrorType::ReadError | ErrorType::WriteError | ErrorType::ConnectionClosed => None,
+            ErrorType::ConnectRefused | ErrorType::ConnectError => Some(ErrorCode::BadGateway),
+            ErrorType::ConnectTimedout | ErrorType::ReadTimedout | ErrorType::WriteTimedout => {
+                Some(ErrorCode::UpstreamTimeout)
+            }
+            _ => Some(ErrorCode::Internal),
+        };
+        let status = match code {
+            Some(code) if ctx.status == 0 => {
+                let err = ApiError::new(code);
+                // The connection is already failing: a write error here changes nothing.
+                let _ = respond::error(session, ctx, &err, &[], true).await;
+                code.status()
+            }
+            _ => 0,
+        };
+        FailToProxy {
+            error_code: status,
+            can_reuse_downstream: false,
+        }
+    }
+
+    async fn logging(&self, _session: &mut Session, error: Option<&Error>, ctx: &mut Self::CTX) {
+        let endpoint = ctx.endpoint.as_str();
+        let status = ctx.status;
+        let tenant = ctx.tenant.as_deref().unwrap_or("-");
+        let elapsed = ctx.started.elapsed();
+        metrics::REQUESTS
+            .with_label_values(&[endpoint, &status.to_string(), tenant])
+            .inc();
+        metrics::REQUEST_DURATION
+            .with_label_values(&[endpoint])
+            .observe(elapsed.as_secs_f64());
+        if ctx.texts > 0 {
+            metrics::TEXTS
+                .with_label_values(&[endpoint])
+                .inc_by(ctx.texts as u64);
+            metrics::CHARACTERS
+                .with_label_values(&[endpoint])
+                .inc_by(ctx.chars as u64);
+        }
+        for (label, count) in &ctx.entities {
+            metrics::ENTITIES.with_label_values(&[label]).inc_by(*count);
+        }
+        let entities: u64 = ctx.entities.values().sum();
+        tracing::info!(
+            request_id = %ctx.request_id,
+            endpoint,
+            status,
+            tenant,
+            duration_ms = (elapsed.as_secs_f64() * 1e6).round() / 1e3,
+            texts = ctx.texts,
+            chars = ctx.chars,
+            entities,
+            error = error.map(|e| e.etype().as_str()),
+            "request"
+        );
+    }
+
+    fn request_summary(&self, _session: &Session, ctx: &Self::CTX) -> String {
+        // pingora puts this in its error logs; the raw path and query could carry data.
+        format!(
+            "request {} endpoint {}",
+            ctx.request_id,
+            ctx.endpoint.as_str()
+        )
+    }
+}
