@@ -34,7 +34,7 @@ impl KeyRing {
     pub fn authenticate(&self, header: Option<&[u8]>) -> Result<(KeyId, &str), AuthError> {
         let presented = match header {
             None => return Err(AuthError::Missing),
-            Some(v) if v.is_empty() => return Err(AuthError::Missing),
+            Some(b"") => return Err(AuthError::Missing),
             Some(v) => digest(v),
         };
         let mut found = None;

@@ -7,7 +7,8 @@ use crate::engine::PatternSpec;
 pub(super) const EMAIL: PatternSpec = PatternSpec {
     name: "email",
     label: "EMAIL_ADDRESS",
-    regex: r"(?i)\b[a-z0-9][a-z0-9._%+\-]*@[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?)*\.[a-z]{2,24}\b",
+    // Unicode letters are allowed in both parts (RFC 6531 internationalised addresses).
+    regex: r"(?i)\b[\p{L}\p{N}][\p{L}\p{N}._%+\-]*@[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?)*\.\p{L}{2,24}\b",
     group: 0,
     score: 0.95,
     validate: None,
