@@ -3,6 +3,8 @@
 
 mod support;
 
+/// Layering rules over the source tree.
+mod architecture;
 /// Every row of the error table in api-decisions.md.
 mod api_errors;
 /// API keys, tenants, the generated key, rate limiting.
