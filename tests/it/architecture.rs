@@ -5,14 +5,95 @@ use std::path::Path;
 
 /// (module, modules it must not import).
 const FORBIDDEN: &[(&str, &[&str])] = &[
-    ("text", &["engine", "methods", "restore", "session", "anonymizer", "api", "server", "app", "config", "telemetry", "eval", "proxy"]),
-    ("engine", &["methods", "restore", "session", "anonymizer", "api", "server", "app", "config", "telemetry", "proxy"]),
-    ("methods", &["engine", "anonymizer", "api", "server", "app", "config", "telemetry", "proxy"]),
-    ("restore", &["engine", "anonymizer", "api", "server", "app", "config", "telemetry", "proxy"]),
-    ("session", &["engine", "anonymizer", "api", "server", "app", "config", "telemetry", "proxy"]),
-    ("anonymizer", &["api", "server", "app", "config", "telemetry", "proxy"]),
+    (
+        "text",
+        &[
+            "engine",
+            "methods",
+            "restore",
+            "session",
+            "anonymizer",
+            "api",
+            "server",
+            "app",
+            "config",
+            "telemetry",
+            "eval",
+            "proxy",
+        ],
+    ),
+    (
+        "engine",
+        &[
+            "methods",
+            "restore",
+            "session",
+            "anonymizer",
+            "api",
+            "server",
+            "app",
+            "config",
+            "telemetry",
+            "proxy",
+        ],
+    ),
+    (
+        "methods",
+        &[
+            "engine",
+            "anonymizer",
+            "api",
+            "server",
+            "app",
+            "config",
+            "telemetry",
+            "proxy",
+        ],
+    ),
+    (
+        "restore",
+        &[
+            "engine",
+            "anonymizer",
+            "api",
+            "server",
+            "app",
+            "config",
+            "telemetry",
+            "proxy",
+        ],
+    ),
+    (
+        "session",
+        &[
+            "engine",
+            "anonymizer",
+            "api",
+            "server",
+            "app",
+            "config",
+            "telemetry",
+            "proxy",
+        ],
+    ),
+    (
+        "anonymizer",
+        &["api", "server", "app", "config", "telemetry", "proxy"],
+    ),
     ("api", &["server", "app", "telemetry", "proxy"]),
-    ("telemetry", &["engine", "methods", "restore", "session", "anonymizer", "api", "server", "app"]),
+    (
+        "telemetry",
+        &[
+            "engine",
+            "methods",
+            "restore",
+            "session",
+            "anonymizer",
+            "api",
+            "server",
+            "app",
+        ],
+    ),
 ];
 
 fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
@@ -53,7 +134,11 @@ fn layers_only_import_downward_and_pingora_stays_in_the_server() {
             .join("\n");
         if let Some((_, banned)) = FORBIDDEN.iter().find(|(m, _)| *m == module) {
             for b in *banned {
-                for pattern in [format!("crate::{b}::"), format!("crate::{b};"), format!("crate::{b}}}")] {
+                for pattern in [
+                    format!("crate::{b}::"),
+                    format!("crate::{b};"),
+                    format!("crate::{b}}}"),
+                ] {
                     if code.contains(&pattern) {
                         violations.push(format!("{file} imports {b}"));
                     }
@@ -65,5 +150,9 @@ fn layers_only_import_downward_and_pingora_stays_in_the_server() {
             violations.push(format!("{file} uses pingora"));
         }
     }
-    assert!(violations.is_empty(), "layering violations:\n{}", violations.join("\n"));
+    assert!(
+        violations.is_empty(),
+        "layering violations:\n{}",
+        violations.join("\n")
+    );
 }

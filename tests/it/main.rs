@@ -3,13 +3,17 @@
 
 mod support;
 
-/// Layering rules over the source tree.
-mod architecture;
 /// Every row of the error table in api-decisions.md.
 mod api_errors;
+/// Layering rules over the source tree.
+mod architecture;
 /// API keys, tenants, the generated key, rate limiting.
 mod auth;
 /// `/v1/anonymize` and `/v1/deanonymize` outputs, exactly.
 mod endpoints;
 /// Health, readiness, entities, metrics, logs, shutdown, CLI.
 mod operations;
+/// The README against the code.
+mod readme;
+/// No input panics; spans and round trips hold for arbitrary texts.
+mod robustness;
