@@ -13,6 +13,7 @@ pub mod config;
 pub mod engine;
 pub mod eval;
 pub mod methods;
+pub mod proxy;
 pub mod restore;
 pub mod server;
 pub mod telemetry;

@@ -225,7 +225,7 @@ impl Response {
             .as_str()
             .is_some_and(|m| !m.is_empty()));
         let keys: Vec<&String> = body["error"].as_object().expect("object").keys().collect();
-        assert_eq!(keys, ["code", "details", "message"], "error shape");
+        assert_eq!(keys, ["code", "message", "details"], "error shape");
         body["error"]["details"]
             .as_array()
             .expect("details array")
