@@ -41,7 +41,7 @@ pub fn build(settings: &Settings) -> Result<App, BuildError> {
             .collect(),
     );
     let anonymizer = Arc::new(Anonymizer::new(engine, defaults));
-    let api = Arc::new(Api::new(anonymizer, settings.limits.clone()));
+    let api = Arc::new(Api::new(Arc::clone(&anonymizer), settings.limits.clone()));
 
     let mut keys = settings.api_keys.clone();
     let generated_key = if keys.is_empty() {
@@ -57,7 +57,14 @@ pub fn build(settings: &Settings) -> Result<App, BuildError> {
     let rate_limiter = settings
         .rate_limit
         .map(|limit| RateLimiter::new(limit, keys.len()));
-    let service = ApiService::new(api, KeyRing::new(&keys), rate_limiter, tiers.clone());
+    let service = ApiService::new(
+        api,
+        anonymizer,
+        settings.routes.clone(),
+        KeyRing::new(&keys),
+        rate_limiter,
+        tiers.clone(),
+    );
 
     let conf = ServerConf {
         threads: settings.threads,

@@ -10,6 +10,7 @@ use super::env::{self, InterpolateError};
 use super::Config;
 use crate::anonymizer::Defaults;
 use crate::api::Limits;
+use crate::proxy::route::{self, Route};
 use crate::methods::Method;
 use crate::text::{Label, LabelSet};
 
@@ -82,6 +83,7 @@ pub struct Settings {
     pub defaults: Defaults,
     pub log_level: String,
     pub log_json: bool,
+    pub routes: Vec<Route>,
 }
 
 /// Shortest accepted configured API key.
@@ -260,6 +262,22 @@ impl Settings {
             ));
         }
 
+        let mut routes = Vec::with_capacity(config.routes.len());
+        for (i, rc) in config.routes.iter().enumerate() {
+            match route::compile(rc) {
+                Ok(r) => routes.push(r),
+                Err(errs) => errors.extend(
+                    errs.into_iter()
+                        .map(|(field, message)| ConfigError::new(format!("routes[{i}].{field}"), message)),
+                ),
+            }
+        }
+        for i in 1..routes.len() {
+            if routes[..i].iter().any(|r| r.name == routes[i].name) {
+                errors.push(ConfigError::new(format!("routes[{i}].name"), "route names must be unique"));
+            }
+        }
+
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -279,6 +297,7 @@ impl Settings {
             },
             log_level: config.logging.level,
             log_json,
+            routes,
         })
     }
 }

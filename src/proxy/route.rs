@@ -7,6 +7,9 @@ use serde::Deserialize;
 
 use super::jsonpath::JsonPath;
 use super::presets;
+use crate::anonymizer::Options;
+use crate::methods::Method;
+use crate::text::{Label, LabelSet};
 
 /// How a request or response body is framed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -20,7 +23,7 @@ pub enum BodyFormat {
 
 /// How callers of a route authenticate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum AuthMode {
     /// Our `X-API-Key`, checked and stripped before forwarding.
     #[default]
@@ -105,6 +108,10 @@ pub struct UpstreamConfig {
     /// Replace the matched `path_prefix` with this before forwarding.
     #[serde(default)]
     pub rewrite_prefix: Option<String>,
+    /// Headers set on every forwarded request, e.g. the provider's API key from
+    /// `${PROVIDER_KEY}` when callers authenticate with our key.
+    #[serde(default)]
+    pub add_headers: std::collections::BTreeMap<String, String>,
 }
 
 fn default_connect_ms() -> u64 {
@@ -115,13 +122,16 @@ fn default_read_ms() -> u64 {
     120_000
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "snake_case")]
-pub enum SessionSource {
+/// Where a conversation's session id comes from: exactly one of the two.
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SessionSource {
     /// A request header holding the session id.
-    Header(String),
+    #[serde(default)]
+    pub header: Option<String>,
     /// A JSON path into the request body (e.g. `$.user`).
-    JsonPath(String),
+    #[serde(default)]
+    pub json_path: Option<String>,
 }
 
 /// A validated upstream.
@@ -135,6 +145,7 @@ pub struct Upstream {
     pub connect_timeout: Duration,
     pub read_timeout: Duration,
     pub rewrite_prefix: Option<String>,
+    pub add_headers: Vec<(http::HeaderName, http::HeaderValue)>,
 }
 
 /// A compiled route.
@@ -152,10 +163,8 @@ pub struct Route {
     pub auth: AuthMode,
     pub on_unparsed: OnUnparsed,
     pub session: Option<CompiledSession>,
-    /// Raw detection options, validated by the config layer.
-    pub entities: Vec<String>,
-    pub threshold: Option<f64>,
-    pub method: Option<String>,
+    /// Detection and method options; `None` fields fall back to the service defaults.
+    pub options: Options,
 }
 
 #[derive(Debug, Clone)]
@@ -266,32 +275,80 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
     );
     let session = match &config.session {
         None => None,
-        Some(SessionSource::Header(name)) => {
+        Some(SessionSource {
+            header: Some(name),
+            json_path: None,
+        }) => {
             if http::HeaderName::from_bytes(name.as_bytes()).is_err() {
                 errors.push(("session.header".into(), "not a valid header name".into()));
             }
             Some(CompiledSession::Header(name.to_ascii_lowercase()))
         }
-        Some(SessionSource::JsonPath(p)) => match JsonPath::parse(p) {
+        Some(SessionSource {
+            header: None,
+            json_path: Some(p),
+        }) => match JsonPath::parse(p) {
             Ok(path) => Some(CompiledSession::JsonPath(path)),
             Err(e) => {
                 errors.push(("session.json_path".into(), e.to_string()));
                 None
             }
         },
+        Some(_) => {
+            errors.push(("session".into(), "give exactly one of header or json_path".into()));
+            None
+        }
     };
+    let mut options = Options::default();
+    if !config.entities.is_empty() {
+        let mut labels = Vec::new();
+        for (i, name) in config.entities.iter().enumerate() {
+            match Label::parse(name) {
+                Some(label) => labels.push(label),
+                None => errors.push((format!("entities[{i}]"), "unknown label".into())),
+            }
+        }
+        options.labels = Some(LabelSet::new(labels));
+    }
+    if let Some(t) = config.threshold {
+        if (0.0..=1.0).contains(&t) {
+            options.threshold = Some(t as f32);
+        } else {
+            errors.push(("threshold".into(), "must be between 0 and 1".into()));
+        }
+    }
+    if let Some(name) = &config.method {
+        match Method::parse(name) {
+            Some(m) => options.method = Some(m),
+            None => errors.push(("method".into(), "unknown method".into())),
+        }
+    }
     if let Some(prefix) = &config.matcher.path_prefix {
         if !prefix.starts_with('/') {
             errors.push(("match.path_prefix".into(), "must start with '/'".into()));
         }
     }
-    let upstream = match parse_upstream(&config.upstream) {
+    let mut upstream = match parse_upstream(&config.upstream) {
         Ok(u) => Some(u),
         Err(message) => {
             errors.push(("upstream.url".into(), message.into()));
             None
         }
     };
+    for (name, value) in &config.upstream.add_headers {
+        let parsed = (
+            http::HeaderName::from_bytes(name.as_bytes()),
+            http::HeaderValue::from_str(value),
+        );
+        match (parsed, upstream.as_mut()) {
+            ((Ok(n), Ok(v)), Some(up)) => up.add_headers.push((n, v)),
+            ((Ok(_), Ok(_)), None) => {}
+            _ => errors.push((
+                "upstream.add_headers".into(),
+                "invalid header name or value".into(),
+            )),
+        }
+    }
     match upstream {
         Some(upstream) if errors.is_empty() => Ok(Route {
             name: config.name.clone(),
@@ -309,9 +366,7 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             auth: config.auth,
             on_unparsed: config.on_unparsed,
             session,
-            entities: config.entities.clone(),
-            threshold: config.threshold,
-            method: config.method.clone(),
+            options,
         }),
         _ => Err(errors),
     }
@@ -345,6 +400,7 @@ fn parse_upstream(config: &UpstreamConfig) -> Result<Upstream, &'static str> {
         connect_timeout: Duration::from_millis(config.connect_timeout_ms),
         read_timeout: Duration::from_millis(config.read_timeout_ms),
         rewrite_prefix: config.rewrite_prefix.clone(),
+        add_headers: Vec::new(),
     })
 }
 

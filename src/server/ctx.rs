@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use super::forward::Exchange;
 use super::router::Endpoint;
 
 pub struct RequestCtx {
@@ -15,6 +16,10 @@ pub struct RequestCtx {
     pub texts: usize,
     pub chars: usize,
     pub entities: BTreeMap<&'static str, u64>,
+    /// Proxy route name, for metrics and the log.
+    pub route: Option<String>,
+    /// Set when the request is forwarded to an upstream.
+    pub exchange: Option<Box<Exchange>>,
 }
 
 impl RequestCtx {
@@ -28,6 +33,8 @@ impl RequestCtx {
             texts: 0,
             chars: 0,
             entities: BTreeMap::new(),
+            route: None,
+            exchange: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod ctx;
+pub mod forward;
 pub mod limits;
 pub mod respond;
 pub mod router;

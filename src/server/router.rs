@@ -9,6 +9,8 @@ pub enum Endpoint {
     Entities,
     Healthz,
     Readyz,
+    /// Forwarded to a proxy route's upstream.
+    Proxy,
     /// Unknown path or wrong method: answered with an error.
     Other,
 }
@@ -21,6 +23,7 @@ impl Endpoint {
             Endpoint::Entities => "entities",
             Endpoint::Healthz => "healthz",
             Endpoint::Readyz => "readyz",
+            Endpoint::Proxy => "proxy",
             Endpoint::Other => "other",
         }
     }

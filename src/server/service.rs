@@ -13,10 +13,13 @@ use pingora::ErrorType;
 
 use super::auth::{AuthError, KeyRing};
 use super::ctx::RequestCtx;
+use super::forward::Exchange;
 use super::limits::RateLimiter;
 use super::respond;
-use super::router::{route, Endpoint, Route};
+use super::router::{route, Endpoint, Route as Served};
+use crate::anonymizer::Anonymizer;
 use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
+use crate::proxy::route::{AuthMode, Route};
 use crate::telemetry::metrics;
 
 /// Bodies above this size are processed on the blocking pool so a large request does
@@ -27,20 +30,32 @@ const MAX_SESSION_ID: usize = 128;
 
 pub struct ApiService {
     api: Arc<Api>,
+    anonymizer: Arc<Anonymizer>,
+    routes: Vec<Arc<Route>>,
     keys: KeyRing,
     rate_limiter: Option<RateLimiter>,
     tiers: Vec<&'static str>,
 }
 
+/// What `handle` decided: answer here, or forward to the route's upstream.
+enum Handled {
+    Respond(Outcome),
+    Forward,
+}
+
 impl ApiService {
     pub fn new(
         api: Arc<Api>,
+        anonymizer: Arc<Anonymizer>,
+        routes: Vec<Route>,
         keys: KeyRing,
         rate_limiter: Option<RateLimiter>,
         tiers: Vec<&'static str>,
     ) -> Self {
         Self {
             api,
+            anonymizer,
+            routes: routes.into_iter().map(Arc::new).collect(),
             keys,
             rate_limiter,
             tiers,
@@ -52,14 +67,14 @@ impl ApiService {
         &self,
         session: &mut Session,
         ctx: &mut RequestCtx,
-    ) -> std::result::Result<Outcome, Failure> {
+    ) -> std::result::Result<Handled, Failure> {
         let header = session.req_header();
         let method = header.method.as_str().to_owned();
         let path = header.uri.path().to_owned();
         let endpoint = match route(&method, &path) {
-            Route::Serve(endpoint) => endpoint,
-            Route::NotFound => return Err(ApiError::new(ErrorCode::NotFound).into()),
-            Route::MethodNotAllowed { allow } => {
+            Served::Serve(endpoint) => endpoint,
+            Served::NotFound => return self.forward(session, ctx, &method, &path),
+            Served::MethodNotAllowed { allow } => {
                 return Err(Failure {
                     error: ApiError::new(ErrorCode::MethodNotAllowed),
                     headers: vec![("allow", allow.to_owned())],
@@ -75,7 +90,7 @@ impl ApiService {
             None
         };
 
-        match endpoint {
+        let outcome = match endpoint {
             Endpoint::Healthz => Ok(Outcome {
                 body: br#"{"status":"ok"}"#.to_vec(),
                 ..Outcome::default()
@@ -97,8 +112,46 @@ impl ApiService {
                     .await
                     .map_err(Failure::from)
             }
-            Endpoint::Other => Err(ApiError::new(ErrorCode::NotFound).into()),
+            Endpoint::Proxy | Endpoint::Other => Err(ApiError::new(ErrorCode::NotFound).into()),
+        };
+        outcome.map(Handled::Respond)
+    }
+
+    /// Looks for a proxy route; authenticates the caller as the route says.
+    fn forward(
+        &self,
+        session: &mut Session,
+        ctx: &mut RequestCtx,
+        method: &str,
+        path: &str,
+    ) -> std::result::Result<Handled, Failure> {
+        let header = session.req_header();
+        let host = header
+            .headers
+            .get("host")
+            .and_then(|v| v.to_str().ok())
+            .or_else(|| header.uri.host());
+        let Some(route) = self.routes.iter().find(|r| r.matches(method, host, path)) else {
+            return Err(ApiError::new(ErrorCode::NotFound).into());
+        };
+        ctx.endpoint = Endpoint::Proxy;
+        ctx.route = Some(route.name.clone());
+        let caller = match route.auth {
+            AuthMode::ApiKey => self.authorize(session, ctx)?,
+            AuthMode::Passthrough => Caller {
+                // Callers without our key share one scope per route.
+                tenant: format!("route:{}", route.name),
+                session_id: None,
+            },
+        };
+        let mut exchange = Exchange::new(Arc::clone(route), caller);
+        exchange.plan_request(session.req_header())?;
+        if !route.restore.is_empty() || !route.restore_stream.is_empty() {
+            // Compressed answers are decompressed before our filters see them.
+            session.upstream_compression.adjust_decompression(true);
         }
+        ctx.exchange = Some(Box::new(exchange));
+        Ok(Handled::Forward)
     }
 
     /// Authenticates, rate-limits and reads `X-Session-Id`.
@@ -260,7 +313,8 @@ impl ProxyHttp for ApiService {
 
     async fn request_filter(&self, session: &mut Session, ctx: &mut Self::CTX) -> Result<bool> {
         match self.handle(session, ctx).await {
-            Ok(outcome) => {
+            Ok(Handled::Forward) => return Ok(false),
+            Ok(Handled::Respond(outcome)) => {
                 ctx.texts = outcome.texts;
                 ctx.chars = outcome.chars;
                 ctx.entities = outcome.entities;
@@ -283,10 +337,95 @@ impl ProxyHttp for ApiService {
     async fn upstream_peer(
         &self,
         _session: &mut Session,
-        _ctx: &mut Self::CTX,
+        ctx: &mut Self::CTX,
     ) -> Result<Box<HttpPeer>> {
-        // request_filter answers every request; reaching here is a bug.
-        Err(Error::new(ErrorType::InternalError))
+        // request_filter answers every request that has no exchange.
+        let Some(exchange) = ctx.exchange.as_mut() else {
+            return Err(Error::new(ErrorType::InternalError));
+        };
+        let up = &exchange.route.upstream;
+        // Resolved here, asynchronously: HttpPeer::new would block and panic on failure.
+        let addr = tokio::net::lookup_host((up.host.as_str(), up.port))
+            .await
+            .ok()
+            .and_then(|mut addrs| addrs.next())
+            .ok_or_else(|| Error::explain(ErrorType::ConnectError, "upstream host did not resolve"))?;
+        let mut peer = HttpPeer::new(addr, up.tls, up.host.clone());
+        peer.options.connection_timeout = Some(up.connect_timeout);
+        peer.options.total_connection_timeout = Some(up.connect_timeout);
+        peer.options.read_timeout = Some(up.read_timeout);
+        exchange.upstream_started = Some(Instant::now());
+        Ok(Box::new(peer))
+    }
+
+    async fn upstream_request_filter(
+        &self,
+        _session: &mut Session,
+        upstream_request: &mut pingora::http::RequestHeader,
+        ctx: &mut Self::CTX,
+    ) -> Result<()> {
+        match ctx.exchange.as_ref() {
+            Some(exchange) => exchange.upstream_request(upstream_request),
+            None => Err(Error::new(ErrorType::InternalError)),
+        }
+    }
+
+    async fn request_body_filter(
+        &self,
+        _session: &mut Session,
+        body: &mut Option<bytes::Bytes>,
+        end_of_stream: bool,
+        ctx: &mut Self::CTX,
+    ) -> Result<()> {
+        let Some(exchange) = ctx.exchange.as_mut() else {
+            return Ok(());
+        };
+        let max = self.api.limits().max_body_bytes;
+        if let Err(err) = exchange.request_body(body, end_of_stream, max, &self.anonymizer) {
+            // Fail closed: the error aborts the upstream request before any body byte.
+            let status = err.status();
+            exchange.error = Some(err);
+            return Err(Error::explain(ErrorType::HTTPStatus(status), "request body refused"));
+        }
+        Ok(())
+    }
+
+    async fn response_filter(
+        &self,
+        _session: &mut Session,
+        upstream_response: &mut pingora::http::ResponseHeader,
+        ctx: &mut Self::CTX,
+    ) -> Result<()> {
+        let request_id = ctx.request_id.clone();
+        let Some(exchange) = ctx.exchange.as_mut() else {
+            return Ok(());
+        };
+        if let Some(started) = exchange.upstream_started {
+            metrics::UPSTREAM_DURATION
+                .with_label_values(&[&exchange.route.name])
+                .observe(started.elapsed().as_secs_f64());
+        }
+        upstream_response.insert_header(respond::REQUEST_ID, request_id)?;
+        ctx.status = upstream_response.status.as_u16();
+        if let Err(err) = exchange.response_header(upstream_response) {
+            let status = err.status();
+            exchange.error = Some(err);
+            return Err(Error::explain(ErrorType::HTTPStatus(status), "response refused"));
+        }
+        Ok(())
+    }
+
+    fn response_body_filter(
+        &self,
+        _session: &mut Session,
+        body: &mut Option<bytes::Bytes>,
+        end_of_stream: bool,
+        ctx: &mut Self::CTX,
+    ) -> Result<Option<std::time::Duration>> {
+        if let Some(exchange) = ctx.exchange.as_mut() {
+            exchange.response_body(body, end_of_stream);
+        }
+        Ok(None)
     }
 
     async fn fail_to_proxy(
@@ -295,17 +434,26 @@ impl ProxyHttp for ApiService {
         e: &Error,
         ctx: &mut Self::CTX,
     ) -> FailToProxy {
+        let refused = ctx.exchange.as_mut().and_then(|x| x.error.take());
         let code = match e.etype() {
-            ErrorType::ReadError | ErrorType::WriteError | ErrorType::ConnectionClosed => None,
-            ErrorType::ConnectRefused | ErrorType::ConnectError => Some(ErrorCode::BadGateway),
+            _ if refused.is_some() => refused.as_ref().map(|r| r.code),
+            ErrorType::ReadError | ErrorType::WriteError | ErrorType::ConnectionClosed
+                if e.esource() == &pingora::ErrorSource::Downstream =>
+            {
+                None
+            }
             ErrorType::ConnectTimedout | ErrorType::ReadTimedout | ErrorType::WriteTimedout => {
                 Some(ErrorCode::UpstreamTimeout)
+            }
+            _ if e.esource() == &pingora::ErrorSource::Upstream => Some(ErrorCode::BadGateway),
+            ErrorType::ConnectRefused | ErrorType::ConnectError | ErrorType::ConnectNoRoute => {
+                Some(ErrorCode::BadGateway)
             }
             _ => Some(ErrorCode::Internal),
         };
         let status = match code {
-            Some(code) if ctx.status == 0 => {
-                let err = ApiError::new(code);
+            Some(code) if !session.response_written().is_some() => {
+                let err = refused.unwrap_or_else(|| ApiError::new(code));
                 // The connection is already failing: a write error here changes nothing.
                 let _ = respond::error(session, ctx, &err, &[], true).await;
                 code.status()
@@ -318,7 +466,29 @@ impl ProxyHttp for ApiService {
         }
     }
 
-    async fn logging(&self, _session: &mut Session, error: Option<&Error>, ctx: &mut Self::CTX) {
+    async fn logging(&self, session: &mut Session, error: Option<&Error>, ctx: &mut Self::CTX) {
+        if ctx.status == 0 {
+            ctx.status = session.response_written().map_or(0, |r| r.status.as_u16());
+        }
+        if let Some(exchange) = ctx.exchange.as_ref() {
+            let route = exchange.route.name.as_str();
+            metrics::PROXY_REQUESTS
+                .with_label_values(&[route, &ctx.status.to_string()])
+                .inc();
+            for (label, count) in &exchange.entities {
+                metrics::PROXY_ENTITIES
+                    .with_label_values(&[route, label])
+                    .inc_by(*count);
+            }
+            if let Some(e) = error {
+                if e.esource() == &pingora::ErrorSource::Upstream {
+                    metrics::PROXY_UPSTREAM_ERRORS
+                        .with_label_values(&[route, e.etype().as_str()])
+                        .inc();
+                }
+            }
+            ctx.entities = exchange.entities.clone();
+        }
         let endpoint = ctx.endpoint.as_str();
         let status = ctx.status;
         let tenant = ctx.tenant.as_deref().unwrap_or("-");
@@ -344,6 +514,7 @@ impl ProxyHttp for ApiService {
         tracing::info!(
             request_id = %ctx.request_id,
             endpoint,
+            route = ctx.route.as_deref(),
             status,
             tenant,
             duration_ms = (elapsed.as_secs_f64() * 1e6).round() / 1e3,

@@ -56,6 +56,47 @@ pub static ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_proxy_requests_total{route, status}`.
+pub static PROXY_REQUESTS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_requests_total",
+        "Proxied requests by route and status returned to the client",
+        &["route", "status"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_proxy_upstream_duration_seconds{route}`: until the upstream's response header.
+pub static UPSTREAM_DURATION: LazyLock<HistogramVec> = LazyLock::new(|| {
+    register_histogram_vec!(
+        "anonymizer_proxy_upstream_duration_seconds",
+        "Time from choosing the upstream to its response header",
+        &["route"],
+        vec![0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_proxy_upstream_errors_total{route, kind}`; `kind` is pingora's error type name.
+pub static PROXY_UPSTREAM_ERRORS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_upstream_errors_total",
+        "Upstream failures by route and kind",
+        &["route", "kind"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_proxy_entities_total{route, label}`.
+pub static PROXY_ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_entities_total",
+        "Entities anonymized in proxied requests, by route and label",
+        &["route", "label"]
+    )
+    .expect("metric registered once")
+});
+
 /// Registers every metric so that `/metrics` lists them from the first scrape.
 pub fn init() {
     LazyLock::force(&REQUESTS);
@@ -63,4 +104,8 @@ pub fn init() {
     LazyLock::force(&TEXTS);
     LazyLock::force(&CHARACTERS);
     LazyLock::force(&ENTITIES);
+    LazyLock::force(&PROXY_REQUESTS);
+    LazyLock::force(&UPSTREAM_DURATION);
+    LazyLock::force(&PROXY_UPSTREAM_ERRORS);
+    LazyLock::force(&PROXY_ENTITIES);
 }

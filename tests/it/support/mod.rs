@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+pub mod upstream;
+
 pub const KEY: &str = "test-key-0123456789";
 pub const OTHER_KEY: &str = "other-key-0123456789";
 
