@@ -10,8 +10,8 @@ use super::env::{self, InterpolateError};
 use super::Config;
 use crate::anonymizer::Defaults;
 use crate::api::Limits;
-use crate::proxy::route::{self, Route};
 use crate::methods::Method;
+use crate::proxy::route::{self, Route};
 use crate::text::{Label, LabelSet};
 
 /// A configuration problem: where (`auth.api_keys[1].key`, `line 12`) and what.
@@ -266,15 +266,17 @@ impl Settings {
         for (i, rc) in config.routes.iter().enumerate() {
             match route::compile(rc) {
                 Ok(r) => routes.push(r),
-                Err(errs) => errors.extend(
-                    errs.into_iter()
-                        .map(|(field, message)| ConfigError::new(format!("routes[{i}].{field}"), message)),
-                ),
+                Err(errs) => errors.extend(errs.into_iter().map(|(field, message)| {
+                    ConfigError::new(format!("routes[{i}].{field}"), message)
+                })),
             }
         }
         for i in 1..routes.len() {
             if routes[..i].iter().any(|r| r.name == routes[i].name) {
-                errors.push(ConfigError::new(format!("routes[{i}].name"), "route names must be unique"));
+                errors.push(ConfigError::new(
+                    format!("routes[{i}].name"),
+                    "route names must be unique",
+                ));
             }
         }
 

@@ -148,9 +148,7 @@ impl JsonPath {
 
 fn read_key(path: &str, start: usize) -> (String, usize) {
     let rest = &path[start..];
-    let end = rest
-        .find(|c: char| c == '.' || c == '[')
-        .unwrap_or(rest.len());
+    let end = rest.find(['.', '[']).unwrap_or(rest.len());
     (rest[..end].to_owned(), start + end)
 }
 

@@ -6,3 +6,4 @@ pub mod jsonpath;
 pub mod presets;
 pub mod rewrite;
 pub mod route;
+pub mod sse;

@@ -14,6 +14,8 @@ use super::route::BodyFormat;
 pub enum RewriteError {
     /// The body (or NDJSON document `index`) is not JSON.
     NotJson { document: usize },
+    /// The transform did not return one replacement per text (a bug): nothing is sent.
+    Incomplete,
 }
 
 impl fmt::Display for RewriteError {
@@ -22,6 +24,7 @@ impl fmt::Display for RewriteError {
             RewriteError::NotJson { document } => {
                 write!(f, "document {document} is not valid JSON")
             }
+            RewriteError::Incomplete => f.write_str("the rewrite was incomplete"),
         }
     }
 }
@@ -123,28 +126,38 @@ pub fn rewrite(
         });
         counts.push(texts.len() - before);
     }
-    let total = texts.len();
-    let mut replacements = transform(texts).into_iter();
+    let originals = texts.clone();
+    let replacements = transform(texts);
+    if replacements.len() != originals.len() {
+        return Err(RewriteError::Incomplete);
+    }
     let mut out = Vec::with_capacity(body.len() + body.len() / 8);
+    let mut next = 0;
     for (doc, count) in docs.iter_mut().zip(counts) {
         out.extend_from_slice(doc.prefix);
-        if count == 0 {
+        let range = next..next + count;
+        next += count;
+        let changed = replacements.get(range.clone()) != originals.get(range.clone());
+        let Some(new) = replacements.get(range) else {
+            // The transform returned fewer texts than it was given: keep the original.
             out.extend_from_slice(doc.original);
-        } else {
-            for_each_selected(paths, &mut doc.value, &mut |s| {
-                if let Some(r) = replacements.next() {
-                    *s = r;
-                }
-            });
-            // Serializing a Value we just parsed cannot fail.
-            out.extend_from_slice(&serde_json::to_vec(&doc.value).unwrap_or_default());
+            continue;
+        };
+        if !changed {
+            // Untouched documents keep their exact bytes.
+            out.extend_from_slice(doc.original);
+            continue;
         }
+        let mut iter = new.iter();
+        for_each_selected(paths, &mut doc.value, &mut |s| {
+            if let Some(r) = iter.next() {
+                s.clone_from(r);
+            }
+        });
+        // Serializing a Value we just parsed cannot fail.
+        out.extend_from_slice(&serde_json::to_vec(&doc.value).unwrap_or_default());
     }
     out.extend_from_slice(trailer);
-    debug_assert!(
-        replacements.next().is_none(),
-        "{total} replacements expected"
-    );
     Ok(out)
 }
 

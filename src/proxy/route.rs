@@ -295,7 +295,10 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             }
         },
         Some(_) => {
-            errors.push(("session".into(), "give exactly one of header or json_path".into()));
+            errors.push((
+                "session".into(),
+                "give exactly one of header or json_path".into(),
+            ));
             None
         }
     };

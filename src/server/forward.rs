@@ -174,26 +174,28 @@ impl Exchange {
         let options = route.options.clone();
         let mut map = Vec::new();
         let mut counts = std::collections::BTreeMap::new();
-        let rewritten = rewrite::rewrite(&self.request_body, route.body, &route.anonymize, |texts| {
-            let result = anonymizer.anonymize(&texts, &options);
-            for e in result.entities {
-                *counts.entry(e.label.as_str()).or_insert(0u64) += 1;
-                map.push(MapEntry {
-                    original: e.text,
-                    anonymized: e.replacement,
-                });
-            }
-            result.texts
-        })
-        .map_err(|e| match e {
-            RewriteError::NotJson { document } => {
-                ApiError::validation(vec![crate::api::error::Detail {
-                    field: format!("body[{document}]"),
-                    reason: "not valid JSON; nothing was forwarded".into(),
-                }])
-                .with_message("the request body could not be anonymized")
-            }
-        })?;
+        let rewritten =
+            rewrite::rewrite(&self.request_body, route.body, &route.anonymize, |texts| {
+                let result = anonymizer.anonymize(&texts, &options);
+                for e in result.entities {
+                    *counts.entry(e.label.as_str()).or_insert(0u64) += 1;
+                    map.push(MapEntry {
+                        original: e.text,
+                        anonymized: e.replacement,
+                    });
+                }
+                result.texts
+            })
+            .map_err(|e| match e {
+                RewriteError::NotJson { document } => {
+                    ApiError::validation(vec![crate::api::error::Detail {
+                        field: format!("body[{document}]"),
+                        reason: "not valid JSON; nothing was forwarded".into(),
+                    }])
+                    .with_message("the request body could not be anonymized")
+                }
+                RewriteError::Incomplete => ApiError::new(ErrorCode::Internal),
+            })?;
         self.map = map;
         self.entities = counts;
         *body = Some(Bytes::from(rewritten));
@@ -259,7 +261,11 @@ impl Exchange {
         rewrite::rewrite(buffer, self.route.body, &self.route.restore, |texts| {
             texts.iter().map(|t| restorer.restore(t)).collect()
         })
-        .unwrap_or_else(|_| restorer.restore(&String::from_utf8_lossy(buffer)).into_bytes())
+        .unwrap_or_else(|_| {
+            restorer
+                .restore(&String::from_utf8_lossy(buffer))
+                .into_bytes()
+        })
     }
 }
 

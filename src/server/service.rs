@@ -349,7 +349,9 @@ impl ProxyHttp for ApiService {
             .await
             .ok()
             .and_then(|mut addrs| addrs.next())
-            .ok_or_else(|| Error::explain(ErrorType::ConnectError, "upstream host did not resolve"))?;
+            .ok_or_else(|| {
+                Error::explain(ErrorType::ConnectError, "upstream host did not resolve")
+            })?;
         let mut peer = HttpPeer::new(addr, up.tls, up.host.clone());
         peer.options.connection_timeout = Some(up.connect_timeout);
         peer.options.total_connection_timeout = Some(up.connect_timeout);
@@ -385,7 +387,10 @@ impl ProxyHttp for ApiService {
             // Fail closed: the error aborts the upstream request before any body byte.
             let status = err.status();
             exchange.error = Some(err);
-            return Err(Error::explain(ErrorType::HTTPStatus(status), "request body refused"));
+            return Err(Error::explain(
+                ErrorType::HTTPStatus(status),
+                "request body refused",
+            ));
         }
         Ok(())
     }
@@ -410,7 +415,10 @@ impl ProxyHttp for ApiService {
         if let Err(err) = exchange.response_header(upstream_response) {
             let status = err.status();
             exchange.error = Some(err);
-            return Err(Error::explain(ErrorType::HTTPStatus(status), "response refused"));
+            return Err(Error::explain(
+                ErrorType::HTTPStatus(status),
+                "response refused",
+            ));
         }
         Ok(())
     }
@@ -452,7 +460,7 @@ impl ProxyHttp for ApiService {
             _ => Some(ErrorCode::Internal),
         };
         let status = match code {
-            Some(code) if !session.response_written().is_some() => {
+            Some(code) if session.response_written().is_none() => {
                 let err = refused.unwrap_or_else(|| ApiError::new(code));
                 // The connection is already failing: a write error here changes nothing.
                 let _ = respond::error(session, ctx, &err, &[], true).await;

@@ -13,6 +13,8 @@ mod auth;
 mod endpoints;
 /// Health, readiness, entities, metrics, logs, shutdown, CLI.
 mod operations;
+/// Reverse-proxy mode against real local upstreams.
+mod proxy;
 /// The README against the code.
 mod readme;
 /// No input panics; spans and round trips hold for arbitrary texts.

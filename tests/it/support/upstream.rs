@@ -141,7 +141,12 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<Received>>) {
             headers.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
         }
     }
-    let get = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let get = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
     let mut body = Vec::new();
     let mut complete = true;
     if get("transfer-encoding").is_some_and(|v| v.contains("chunked")) {
