@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::jsonpath::JsonPath;
 
 /// A streaming restorer of one text field.
-pub trait TextStream: Send {
+pub trait TextStream: Send + Sync {
     /// Feeds text; returns what is final now.
     fn push(&mut self, chunk: &str) -> String;
     /// Ends the stream; returns everything still held.

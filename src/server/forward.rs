@@ -13,6 +13,7 @@ use crate::anonymizer::Anonymizer;
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::proxy::rewrite::{self, RewriteError};
 use crate::proxy::route::{OnUnparsed, Route};
+use crate::proxy::sse::{SseRestorer, TextStream};
 use crate::restore::{MapEntry, Restorer};
 
 /// Hop-by-hop headers (RFC 9110 §7.6.1) and ours, never forwarded in either direction.
@@ -35,6 +36,8 @@ pub enum ResponseMode {
     Passthrough,
     /// Buffered, then restored as one JSON document.
     Whole(BytesMut),
+    /// Server-Sent Events, restored event by event as they arrive.
+    Stream(Box<SseRestorer>),
 }
 
 /// State of one forwarded exchange.
@@ -217,8 +220,10 @@ impl Exchange {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_ascii_lowercase();
-        let restores = content_type.contains("json") && !self.route.restore.is_empty();
-        if !restores {
+        let whole = content_type.contains("json") && !self.route.restore.is_empty();
+        let stream =
+            content_type.contains("text/event-stream") && !self.route.restore_stream.is_empty();
+        if !whole && !stream {
             return Ok(());
         }
         let encoded = resp
@@ -230,7 +235,17 @@ impl Exchange {
                 .with_message("the upstream answered in an encoding that cannot be restored"));
         }
         resp.remove_header("content-length");
-        self.response = ResponseMode::Whole(BytesMut::new());
+        self.response = if stream {
+            let restorer = Arc::new(Restorer::new(&self.map).unwrap_or_else(|_| Restorer::empty()));
+            ResponseMode::Stream(Box::new(SseRestorer::new(
+                self.route.restore_stream.clone(),
+                Box::new(move || {
+                    Box::new(MapStream::new(Arc::clone(&restorer))) as Box<dyn TextStream>
+                }),
+            )))
+        } else {
+            ResponseMode::Whole(BytesMut::new())
+        };
         Ok(())
     }
 
@@ -246,6 +261,17 @@ impl Exchange {
                     let restored = self.restore_whole();
                     *body = Some(Bytes::from(restored));
                 }
+            }
+            ResponseMode::Stream(sse) => {
+                let mut out = match body.take() {
+                    Some(chunk) => sse.push(&chunk),
+                    None => Vec::new(),
+                };
+                if end {
+                    out.extend(sse.finish());
+                }
+                // `None` sends nothing now; an empty chunk would end a chunked body.
+                *body = (!out.is_empty()).then(|| Bytes::from(out));
             }
         }
     }
@@ -266,6 +292,41 @@ impl Exchange {
                 .restore(&String::from_utf8_lossy(buffer))
                 .into_bytes()
         })
+    }
+}
+
+/// A streamed text field restored with the exchange's map: holds back only a tail that
+/// could still begin one of the map's replacements.
+struct MapStream {
+    restorer: Arc<Restorer>,
+    pending: String,
+}
+
+impl MapStream {
+    fn new(restorer: Arc<Restorer>) -> Self {
+        Self {
+            restorer,
+            pending: String::new(),
+        }
+    }
+}
+
+impl TextStream for MapStream {
+    fn push(&mut self, chunk: &str) -> String {
+        self.pending.push_str(chunk);
+        let keep = self.restorer.partial_suffix_len(&self.pending);
+        let cut = self.pending.len() - keep;
+        let out = self.restorer.restore(&self.pending[..cut]);
+        self.pending.drain(..cut);
+        out
+    }
+
+    fn flush(&mut self) -> String {
+        self.restorer.restore(&std::mem::take(&mut self.pending))
+    }
+
+    fn restore_whole(&self, text: &str) -> String {
+        self.restorer.restore(text)
     }
 }
 

@@ -15,6 +15,8 @@ mod endpoints;
 mod operations;
 /// Reverse-proxy mode against real local upstreams.
 mod proxy;
+/// Streamed (SSE) answers restored as they stream.
+mod proxy_stream;
 /// The README against the code.
 mod readme;
 /// No input panics; spans and round trips hold for arbitrary texts.

@@ -67,7 +67,10 @@ fn openai_chat_prompts_go_out_anonymized_and_answers_come_back_restored() {
         format!("You said: Mail {EMAIL} about it")
     );
     let got = &up.received()[0];
-    assert_eq!(got.path, "/v1/chat/completions");
+    assert_eq!(
+        (got.method.as_str(), got.path.as_str()),
+        ("POST", "/v1/chat/completions")
+    );
     assert_eq!(got.header("authorization"), Some("Bearer sk-client"));
     assert_eq!(
         got.header("x-api-key"),
@@ -181,7 +184,6 @@ fn bodies_that_cannot_be_anonymized_are_refused_and_not_forwarded() {
     assert!(!up.all_bytes().contains(EMAIL));
     assert!(up.received().iter().all(|r| r.body.is_empty()));
     // Another content type: refused before any connection (on_unparsed: reject).
-    let before = up.received().len();
     let r = s
         .client()
         .post(s.url("/loki/api/v1/push"))
@@ -190,7 +192,11 @@ fn bodies_that_cannot_be_anonymized_are_refused_and_not_forwarded() {
         .send()
         .unwrap();
     crate::support::Response::from(r).assert_error(415, "unsupported_media_type");
-    assert_eq!(up.received().len(), before);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !up.all_bytes().contains("text/plain"),
+        "refused request reached the upstream"
+    );
 }
 
 #[test]
