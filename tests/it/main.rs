@@ -15,6 +15,8 @@ mod endpoints;
 mod operations;
 /// Reverse-proxy mode against real local upstreams.
 mod proxy;
+/// Every example config, end to end.
+mod proxy_examples;
 /// Streamed (SSE) answers restored as they stream.
 mod proxy_stream;
 /// The README against the code.
