@@ -10,6 +10,7 @@ use pingora::http::{RequestHeader, ResponseHeader};
 use pingora::prelude::*;
 
 use crate::anonymizer::Anonymizer;
+use crate::api::error::Detail;
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::proxy::rewrite::{self, RewriteError};
 use crate::proxy::route::{OnUnparsed, Route};
@@ -146,21 +147,18 @@ impl Exchange {
         Ok(())
     }
 
-    /// Buffers request body chunks; at the end, anonymizes them and releases the result.
+    /// Buffers request body chunks. Returns the whole body once the last chunk is in;
+    /// until then `body` is replaced by an empty chunk ("nothing yet": `None` would end
+    /// the upstream body).
     ///
     /// # Errors
-    /// The body is over `max` bytes (413) or cannot be rewritten (422); then nothing of
-    /// it is forwarded.
-    pub fn request_body(
+    /// 413 when the body grows over `max` bytes; nothing of it is forwarded.
+    pub fn buffer_request(
         &mut self,
         body: &mut Option<Bytes>,
         end: bool,
         max: usize,
-        anonymizer: &Anonymizer,
-    ) -> Result<(), ApiError> {
-        if !self.rewrite_request {
-            return Ok(());
-        }
+    ) -> Result<Option<BytesMut>, ApiError> {
         if let Some(chunk) = body.take() {
             if self.request_body.len() + chunk.len() > max {
                 return Err(ApiError::new(ErrorCode::PayloadTooLarge)
@@ -168,41 +166,19 @@ impl Exchange {
             }
             self.request_body.extend_from_slice(&chunk);
         }
-        if !end {
-            // An empty chunk is "nothing yet"; `None` would end the upstream body.
+        if end {
+            Ok(Some(std::mem::take(&mut self.request_body)))
+        } else {
             *body = Some(Bytes::new());
-            return Ok(());
+            Ok(None)
         }
-        let route = Arc::clone(&self.route);
-        let options = route.options.clone();
-        let mut map = Vec::new();
-        let mut counts = std::collections::BTreeMap::new();
-        let rewritten =
-            rewrite::rewrite(&self.request_body, route.body, &route.anonymize, |texts| {
-                let result = anonymizer.anonymize(&texts, &options);
-                for e in result.entities {
-                    *counts.entry(e.label.as_str()).or_insert(0u64) += 1;
-                    map.push(MapEntry {
-                        original: e.text,
-                        anonymized: e.replacement,
-                    });
-                }
-                result.texts
-            })
-            .map_err(|e| match e {
-                RewriteError::NotJson { document } => {
-                    ApiError::validation(vec![crate::api::error::Detail {
-                        field: format!("body[{document}]"),
-                        reason: "not valid JSON; nothing was forwarded".into(),
-                    }])
-                    .with_message("the request body could not be anonymized")
-                }
-                RewriteError::Incomplete => ApiError::new(ErrorCode::Internal),
-            })?;
-        self.map = map;
-        self.entities = counts;
-        *body = Some(Bytes::from(rewritten));
-        Ok(())
+    }
+
+    /// Records an anonymized request: its map restores the response.
+    pub fn set_anonymized(&mut self, request: AnonymizedRequest, body: &mut Option<Bytes>) {
+        self.map = request.map;
+        self.entities = request.entities;
+        *body = Some(Bytes::from(request.body));
     }
 
     /// Chooses how to treat the response body from its headers.
@@ -328,6 +304,51 @@ impl TextStream for MapStream {
     fn restore_whole(&self, text: &str) -> String {
         self.restorer.restore(text)
     }
+}
+
+/// A request body with the route's fields anonymized, and what was replaced.
+pub struct AnonymizedRequest {
+    pub body: Vec<u8>,
+    pub map: Vec<MapEntry>,
+    pub entities: std::collections::BTreeMap<&'static str, u64>,
+}
+
+/// Anonymizes the fields `route` selects in `body`, all in one batch (so placeholders
+/// are consistent across fields). CPU-bound: callers run big bodies off the executor.
+///
+/// # Errors
+/// 422 when the body is not JSON (nothing may be forwarded), 500 on an internal fault.
+pub fn anonymize_request(
+    route: &Route,
+    anonymizer: &Anonymizer,
+    body: &[u8],
+) -> Result<AnonymizedRequest, ApiError> {
+    let mut map = Vec::new();
+    let mut entities = std::collections::BTreeMap::new();
+    let rewritten = rewrite::rewrite(body, route.body, &route.anonymize, |texts| {
+        let result = anonymizer.anonymize(&texts, &route.options);
+        for e in result.entities {
+            *entities.entry(e.label.as_str()).or_insert(0u64) += 1;
+            map.push(MapEntry {
+                original: e.text,
+                anonymized: e.replacement,
+            });
+        }
+        result.texts
+    })
+    .map_err(|e| match e {
+        RewriteError::NotJson { document } => ApiError::validation(vec![Detail {
+            field: format!("body[{document}]"),
+            reason: "not valid JSON; nothing was forwarded".into(),
+        }])
+        .with_message("the request body could not be anonymized"),
+        RewriteError::Incomplete => ApiError::new(ErrorCode::Internal),
+    })?;
+    Ok(AnonymizedRequest {
+        body: rewritten,
+        map,
+        entities,
+    })
 }
 
 /// Names of the hop-by-hop headers present, including those listed in `Connection`.

@@ -13,7 +13,7 @@ use pingora::ErrorType;
 
 use super::auth::{AuthError, KeyRing};
 use super::ctx::RequestCtx;
-use super::forward::Exchange;
+use super::forward::{self, Exchange};
 use super::limits::RateLimiter;
 use super::respond;
 use super::router::{route, Endpoint, Route as Served};
@@ -382,17 +382,42 @@ impl ProxyHttp for ApiService {
         let Some(exchange) = ctx.exchange.as_mut() else {
             return Ok(());
         };
-        let max = self.api.limits().max_body_bytes;
-        if let Err(err) = exchange.request_body(body, end_of_stream, max, &self.anonymizer) {
-            // Fail closed: the error aborts the upstream request before any body byte.
-            let status = err.status();
-            exchange.error = Some(err);
-            return Err(Error::explain(
-                ErrorType::HTTPStatus(status),
-                "request body refused",
-            ));
+        if !exchange.rewrite_request {
+            return Ok(());
         }
-        Ok(())
+        let max = self.api.limits().max_body_bytes;
+        let result = match exchange.buffer_request(body, end_of_stream, max) {
+            Ok(None) => return Ok(()),
+            Ok(Some(input)) => {
+                let route = Arc::clone(&exchange.route);
+                if input.len() <= INLINE_BODY_LIMIT {
+                    forward::anonymize_request(&route, &self.anonymizer, &input)
+                } else {
+                    let anonymizer = Arc::clone(&self.anonymizer);
+                    tokio::task::spawn_blocking(move || {
+                        forward::anonymize_request(&route, &anonymizer, &input)
+                    })
+                    .await
+                    .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)))
+                }
+            }
+            Err(err) => Err(err),
+        };
+        match result {
+            Ok(anonymized) => {
+                exchange.set_anonymized(anonymized, body);
+                Ok(())
+            }
+            Err(err) => {
+                // Fail closed: the error aborts the upstream request before any body byte.
+                let status = err.status();
+                exchange.error = Some(err);
+                Err(Error::explain(
+                    ErrorType::HTTPStatus(status),
+                    "request body refused",
+                ))
+            }
+        }
     }
 
     async fn response_filter(
