@@ -410,3 +410,40 @@ fn ten_megabyte_bodies_are_anonymized_in_full() {
     assert!(!up.all_bytes().contains(EMAIL));
     assert!(String::from_utf8_lossy(&got[0].body).contains("request from [EMAIL_ADDRESS_1] served"));
 }
+
+#[test]
+fn hop_by_hop_headers_stay_on_their_hop() {
+    let up = Upstream::start(|_| {
+        let mut reply = Reply::json(&json!({"choices": []}));
+        reply
+            .headers
+            .push(("keep-alive".into(), "timeout=5".into()));
+        reply.headers.push(("x-upstream".into(), "yes".into()));
+        reply
+    });
+    let s = TestServer::start(&route_config(
+        "chat",
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "    auth: passthrough\n",
+    ));
+    let body = json!({"messages": []}).to_string();
+    let out = s.raw(
+        format!(
+            "POST /v1/chat/completions HTTP/1.1\r\nHost: proxy.test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close, x-drop-me\r\nX-Drop-Me: 1\r\nTE: trailers\r\nProxy-Authorization: Basic abc\r\nX-Keep: 1\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    assert!(out.starts_with("HTTP/1.1 200"), "{out}");
+    let got = &up.received()[0];
+    for gone in ["x-drop-me", "te", "proxy-authorization"] {
+        assert_eq!(got.header(gone), None, "{gone} was forwarded");
+    }
+    assert_eq!(got.header("x-keep"), Some("1"));
+    assert_eq!(got.header("host"), Some(up.addr.as_str()));
+    let lower = out.to_ascii_lowercase();
+    assert!(lower.contains("x-upstream: yes"));
+    assert!(!lower.contains("keep-alive: timeout=5"), "{out}");
+}
