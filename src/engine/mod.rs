@@ -104,3 +104,6 @@ impl Engine {
         resolve::resolve(candidates, threshold)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -38,18 +38,42 @@ pub struct PatternSpec {
     pub label: &'static str,
     /// A `regex` crate pattern (linear time; no look-around).
     pub regex: &'static str,
-    /// Capture group holding the entity (0 = whole match).
+    /// Capture group holding the entity (0 = whole match). With alternatives that each
+    /// capture, the first group from this index on that took part is used.
     pub group: usize,
     /// Confidence without context.
     pub score: f32,
-    /// Checksum/structure check: `false` drops the candidate, `true` marks it validated.
+    /// Checksum/structure check: `false` drops the candidate.
     pub validate: Option<fn(&str) -> bool>,
-    /// Words near the match that raise confidence.
+    /// The validator is a real checksum (Luhn, mod 97, …): passing it marks the candidate
+    /// validated, which wins overlaps. Structural checks (digit counts, ranges) do not.
+    pub checksum: bool,
+    /// Words near the match that raise confidence (lower-case, whole words or phrases).
     pub context: &'static [&'static str],
+    /// Words near the match that lower confidence; [`context::NEGATIVE`] unless a spec
+    /// knows better (an empty list turns the penalty off).
+    pub negative_context: &'static [&'static str],
     /// Texts in which the pattern must find exactly the entity `examples[i].1`.
     pub examples: &'static [(&'static str, &'static str)],
     /// Texts in which the pattern must find nothing.
     pub counter_examples: &'static [&'static str],
+}
+
+impl PatternSpec {
+    /// Defaults for the optional fields, so a declaration can end in `..PatternSpec::BASE`.
+    pub const BASE: PatternSpec = PatternSpec {
+        name: "",
+        label: "",
+        regex: "",
+        group: 0,
+        score: 0.5,
+        validate: None,
+        checksum: false,
+        context: &[],
+        negative_context: context::NEGATIVE,
+        examples: &[],
+        counter_examples: &[],
+    };
 }
 
 struct Compiled {
@@ -110,20 +134,26 @@ impl Recognizer for PatternRecognizer {
                 continue;
             }
             for caps in pattern.regex.captures_iter(text) {
-                let Some(m) = caps.get(pattern.spec.group) else {
+                let m = if pattern.spec.group == 0 {
+                    caps.get(0)
+                } else {
+                    caps.iter().skip(pattern.spec.group).flatten().next()
+                };
+                let Some(m) = m else {
                     continue;
                 };
                 let validated = match pattern.spec.validate {
                     Some(check) if !check(m.as_str()) => continue,
-                    Some(_) => true,
+                    Some(_) => pattern.spec.checksum,
                     None => false,
                 };
                 let span = ByteSpan::new(m.start(), m.end());
-                let boost = context::boost(text, span, pattern.spec.context);
+                let score = pattern.spec.score + context::boost(text, span, pattern.spec.context)
+                    - context::penalty(text, span, pattern.spec.negative_context);
                 out.push(Candidate {
                     span,
                     label: pattern.label,
-                    score: (pattern.spec.score + boost).min(1.0),
+                    score: score.clamp(0.0, 1.0),
                     validated,
                 });
             }

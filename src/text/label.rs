@@ -63,6 +63,7 @@ labels! {
     "SG_NRIC" ["SG_NRIC_FIN"] true "Singapore NRIC/FIN numbers";
     "CRYPTO_WALLET" ["CRYPTO"] true "Bitcoin and Ethereum wallet addresses";
     "VIN" [] true "Vehicle identification numbers";
+    "CASE_NUMBER" ["CASE_ID"] true "Court case, application and file numbers (needs context)";
     "UUID" [] false "UUIDs (off by default: usually not personal)";
     "API_KEY" ["SECRET"] true "API keys and access tokens";
     "JWT" [] true "JSON web tokens";

@@ -15,8 +15,8 @@ fn digits(s: &str) -> Vec<u32> {
 pub fn it_fiscal_code(s: &str) -> bool {
     const ODD: [u32; 36] = [
         1, 0, 5, 7, 9, 13, 15, 17, 19, 21, // 0-9
-        1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25,
-        24, 23, // A-Z
+        1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24,
+        23, // A-Z
     ];
     let b: Vec<u8> = s.bytes().map(|c| c.to_ascii_uppercase()).collect();
     if b.len() != 16 || !b.iter().all(u8::is_ascii_alphanumeric) {
@@ -54,9 +54,7 @@ pub fn es_nif(s: &str) -> bool {
     if b.len() != 9 || !b[..8].iter().all(u8::is_ascii_digit) {
         return false;
     }
-    let n: usize = b[..8]
-        .iter()
-        .fold(0, |a, c| a * 10 + usize::from(c - b'0'));
+    let n: usize = b[..8].iter().fold(0, |a, c| a * 10 + usize::from(c - b'0'));
     NIF_LETTERS[n % 23] == b[8]
 }
 

@@ -24,10 +24,26 @@ fn digits(s: &str) -> Vec<u8> {
     s.bytes().filter(u8::is_ascii_digit).collect()
 }
 
-/// A payment card: 12–19 digits, Luhn-valid, and not one repeated digit.
+/// A payment card: 12–19 digits, a known issuer prefix (ISO/IEC 7812 IIN ranges of Visa,
+/// Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro), Luhn-valid, and not one
+/// repeated digit.
 pub fn credit_card(s: &str) -> bool {
-    let digits = digits(s);
-    (12..=19).contains(&digits.len()) && digits.iter().any(|d| *d != digits[0]) && is_valid(s)
+    let d = digits(s);
+    if !(12..=19).contains(&d.len()) || d.iter().all(|x| *x == d[0]) {
+        return false;
+    }
+    let prefix = |n: usize| -> u32 { d[..n].iter().fold(0, |a, x| a * 10 + u32::from(x - b'0')) };
+    let issuer = d[0] == b'4'
+        || (51..=55).contains(&prefix(2))
+        || (2221..=2720).contains(&prefix(4))
+        || matches!(
+            prefix(2),
+            34 | 37 | 35 | 36 | 38 | 62 | 65 | 50 | 56..=58 | 67
+        )
+        || prefix(4) == 6011
+        || (644..=649).contains(&prefix(3))
+        || (300..=305).contains(&prefix(3));
+    issuer && is_valid(s)
 }
 
 /// A US National Provider Identifier: 10 digits starting 1 or 2, Luhn-valid with the
@@ -68,6 +84,7 @@ mod tests {
         assert!(!credit_card("4111 1111 1111 1112"));
         assert!(!credit_card("0000 0000 0000 0000"));
         assert!(!credit_card("1234"));
+        assert!(!credit_card("2000 0000 0000 0008"), "no issuer starts 2000");
         assert!(!npi("1234567890"));
         assert!(!npi("3234567893"));
         assert!(!ca_sin("130 692 545"));

@@ -15,11 +15,7 @@ pub fn nhs(s: &str) -> bool {
     if d.len() != 10 || d.iter().all(|x| *x == d[0]) {
         return false;
     }
-    let sum: u32 = d[..9]
-        .iter()
-        .zip((2..=10).rev())
-        .map(|(x, w)| x * w)
-        .sum();
+    let sum: u32 = d[..9].iter().zip((2..=10).rev()).map(|(x, w)| x * w).sum();
     let check = match 11 - sum % 11 {
         11 => 0,
         10 => return false,

@@ -75,6 +75,12 @@ pub fn phone(s: &str) -> bool {
     !ascending
 }
 
+/// A digit run that is not one repeated digit or a 1234… run (account numbers).
+pub fn phone_like_not_repeated(s: &str) -> bool {
+    let d: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).collect();
+    !d.is_empty() && d.iter().any(|x| *x != d[0]) && !d.windows(2).all(|w| w[1] == w[0] + 1)
+}
+
 /// An Ethereum address: `0x` and 40 hex digits, not all one digit. EIP-55 mixed-case
 /// checksums need Keccak-256, which we do not link; mixed case is accepted unchecked.
 pub fn ethereum(s: &str) -> bool {
@@ -119,8 +125,19 @@ pub fn high_entropy(s: &str) -> bool {
 /// A password value: 6–128 characters, not a placeholder word.
 pub fn password(s: &str) -> bool {
     const PLACEHOLDERS: &[&str] = &[
-        "password", "********", "<password>", "null", "none", "changeme", "required",
-        "your_password", "xxxxxx", "redacted", "secret", "hidden", "example",
+        "password",
+        "********",
+        "<password>",
+        "null",
+        "none",
+        "changeme",
+        "required",
+        "your_password",
+        "xxxxxx",
+        "redacted",
+        "secret",
+        "hidden",
+        "example",
     ];
     (6..=128).contains(&s.len())
         && !s.starts_with("${")

@@ -56,6 +56,9 @@ mod tests {
         assert!(!vin("1M8GDM9A1KP042788"));
         assert!(!vin("1M8GDM9AXKP04278"));
         assert!(!vin("1M8GDM9AXKP0427O8"));
-        assert!(vin("WVWZZZ1JZXW000001"), "European VINs need no check digit");
+        assert!(
+            vin("WVWZZZ1JZXW000001"),
+            "European VINs need no check digit"
+        );
     }
 }

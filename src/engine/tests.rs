@@ -1,0 +1,57 @@
+//! Engine-level properties: no input makes `detect` panic, and results are sorted and
+//! non-overlapping whatever the text.
+
+use super::*;
+use crate::text::LabelSet;
+
+fn check(engine: &Engine, text: &str) {
+    let found = engine.detect(text, &LabelSet::all(), 0.0);
+    for pair in found.windows(2) {
+        assert!(pair[0].span.end <= pair[1].span.start, "overlap in output");
+    }
+    for d in &found {
+        assert!(text.is_char_boundary(d.span.start) && text.is_char_boundary(d.span.end));
+        assert!((0.0..=1.0).contains(&d.score));
+    }
+}
+
+#[test]
+fn garbage_and_huge_unicode_input_never_panics() {
+    let engine = Engine::builtin().expect("engine builds");
+    // A deterministic xorshift stream of code points from every plane, plus separators
+    // and digits, so patterns get partial matches next to multi-byte characters.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..200 {
+        let len = (next() % 400) as usize + round;
+        let text: String = (0..len)
+            .map(|_| {
+                let r = next();
+                match r % 6 {
+                    0 => char::from(b'0' + (r >> 8) as u8 % 10),
+                    1 => {
+                        [' ', '-', '.', '/', ':', '@', '(', ')', '+', '\n'][(r >> 8) as usize % 10]
+                    }
+                    2 => char::from(b'A' + (r >> 8) as u8 % 26),
+                    3 => char::from_u32((r >> 8) as u32 % 0x11_0000).unwrap_or('\u{FFFD}'),
+                    4 => ['é', 'İ', 'ß', '中', '😀', '\u{301}', '\u{200B}', 'ǅ']
+                        [(r >> 8) as usize % 8],
+                    _ => char::from(b'a' + (r >> 8) as u8 % 26),
+                }
+            })
+            .collect();
+        check(&engine, &text);
+    }
+    check(&engine, "");
+    check(&engine, "İ".repeat(100_000).as_str());
+    let big =
+        "Mr John Smith, born 3 March 1980, call +44 20 7946 0958 or mail j@x.io. ".repeat(3_000);
+    check(&engine, &big);
+    check(&engine, &"9".repeat(200_000));
+    check(&engine, &"-----BEGIN PRIVATE KEY-----".repeat(1000));
+}
