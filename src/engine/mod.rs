@@ -5,6 +5,8 @@
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
 pub mod context;
+pub mod dictionary;
+pub mod names;
 pub mod patterns;
 pub mod recognizer;
 pub mod resolve;
@@ -62,7 +64,12 @@ impl Engine {
     /// If a built-in pattern fails to compile — a bug, caught by the registry tests.
     pub fn builtin() -> Result<Engine, BuildError> {
         let patterns = PatternRecognizer::new(patterns::ALL)?;
-        Ok(Engine::from_recognizers(vec![Box::new(patterns)]))
+        let dictionaries = dictionary::DictionaryRecognizer::new(dictionary::ALL)?;
+        Ok(Engine::from_recognizers(vec![
+            Box::new(patterns),
+            Box::new(dictionaries),
+            Box::new(names::NameRecognizer::new()),
+        ]))
     }
 
     pub fn from_recognizers(recognizers: Vec<Box<dyn Recognizer>>) -> Engine {

@@ -1,0 +1,698 @@
+//! Capitalisation and cue rules for PERSON and ORGANIZATION, the part of names that needs
+//! no model:
+//!
+//! - an honorific and the capitalised words after it: `Mr C. Whomersley`, `Dr Ana Ruiz`;
+//! - a known given name and a capitalised word after it: `Phil Simmons`;
+//! - a cue phrase: `my name is Ana Ruiz`, `Dear Ana`, `Name: Ana Ruiz`;
+//! - a surname already found in the same text, met again alone: `… Simmons took four`;
+//! - capitalised words ending in an organisation suffix (`Strix Television AB`,
+//!   `Pierce Glynn Solicitors`) or following an organisation head (`University of Leeds`,
+//!   `Ministry of Justice`).
+//!
+//! Rules stay cautious: all-capital words are not names (headlines), and a list of
+//! capitalised function words (`The`, `In`, months, days) never joins a name.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use super::{Candidate, Recognizer};
+use crate::text::{ByteSpan, Label, LabelSet};
+
+/// Honorifics that are part of the name span (`Mr Robert Murray`).
+const HONORIFICS: &[&str] = &[
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Miss",
+    "Mx",
+    "Dr",
+    "Prof",
+    "Professor",
+    "Sir",
+    "Dame",
+    "Lord",
+    "Lady",
+    "Madam",
+    "Mme",
+    "Mlle",
+    "Herr",
+    "Frau",
+    "Sr",
+    "Sra",
+    "Srta",
+    "Rev",
+    "Judge",
+    "Justice",
+];
+
+/// Roles before a name; the role word is not part of the span (`President [Ana Ruiz]`).
+const ROLES: &[&str] = &[
+    "President",
+    "Senator",
+    "Governor",
+    "Minister",
+    "Chancellor",
+    "Ambassador",
+    "Captain",
+    "Colonel",
+    "General",
+    "Inspector",
+    "Detective",
+    "Sergeant",
+    "Officer",
+    "Bishop",
+    "Pope",
+    "King",
+    "Queen",
+    "Prince",
+    "Princess",
+    "Sheikh",
+    "Mayor",
+    "Coach",
+    "Chairman",
+    "Premier",
+];
+
+/// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
+const PARTICLES: &[&str] = &[
+    "van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "la", "le", "bin", "al",
+    "el", "ibn", "dos", "das", "ter", "ten",
+];
+
+/// Capitalised words that never start or join a name.
+const STOP: &[&str] = &[
+    "The",
+    "A",
+    "An",
+    "In",
+    "On",
+    "At",
+    "For",
+    "But",
+    "And",
+    "Or",
+    "Of",
+    "To",
+    "From",
+    "With",
+    "By",
+    "As",
+    "If",
+    "When",
+    "While",
+    "After",
+    "Before",
+    "Since",
+    "Until",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "His",
+    "Her",
+    "Their",
+    "Our",
+    "My",
+    "Your",
+    "Its",
+    "He",
+    "She",
+    "It",
+    "They",
+    "We",
+    "You",
+    "I",
+    "Yesterday",
+    "Today",
+    "Tomorrow",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "There",
+    "Here",
+    "What",
+    "Who",
+    "Why",
+    "How",
+    "Where",
+    "Which",
+    "Not",
+    "No",
+    "Yes",
+    "All",
+    "Some",
+    "Any",
+    "Many",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Dr",
+    "Article",
+    "Section",
+    "Chapter",
+    "Court",
+    "Government",
+    "State",
+    "Convention",
+    "Protocol",
+    "Law",
+    "Act",
+    "Code",
+    "Republic",
+    "Street",
+    "Road",
+    "Avenue",
+    "University",
+    "Ministry",
+    "Department",
+    "Council",
+];
+
+/// Last words that make the capitalised run before them an organisation.
+const ORG_SUFFIXES: &[&str] = &[
+    "Inc",
+    "Inc.",
+    "Ltd",
+    "Ltd.",
+    "Limited",
+    "LLC",
+    "LLP",
+    "GmbH",
+    "AG",
+    "SA",
+    "S.A.",
+    "AB",
+    "NV",
+    "BV",
+    "plc",
+    "PLC",
+    "Corp",
+    "Corp.",
+    "Corporation",
+    "Co.",
+    "Company",
+    "Group",
+    "Holdings",
+    "Bank",
+    "Airlines",
+    "Airways",
+    "Technologies",
+    "Solicitors",
+    "Partners",
+    "Associates",
+    "University",
+    "College",
+    "Institute",
+    "Foundation",
+    "Association",
+    "Council",
+    "Agency",
+    "Ministry",
+    "Office",
+    "Department",
+    "Commission",
+    "Committee",
+    "Party",
+    "Union",
+    "Federation",
+    "Club",
+    "Hospital",
+    "School",
+    "Court",
+    "Police",
+    "Army",
+    "Government",
+    "Television",
+    "Broadcasting",
+    "Network",
+    "Systems",
+    "Motors",
+    "Trust",
+    "Authority",
+    "Service",
+    "Services",
+    "Board",
+    "Organisation",
+    "Organization",
+    "Society",
+    "Fund",
+    "Press",
+    "Times",
+    "Post",
+    "News",
+    "Industries",
+    "Enterprises",
+    "Labs",
+];
+
+/// Heads followed by `of …` that make an organisation (`University of Leeds`).
+const ORG_HEADS: &[&str] = &[
+    "University",
+    "Ministry",
+    "Bank",
+    "Department",
+    "Institute",
+    "College",
+    "Council",
+    "Court",
+    "Office",
+    "Academy",
+    "Board",
+    "Chamber",
+    "Federation",
+    "Association",
+    "Church",
+    "Museum",
+    "Society",
+    "Commission",
+    "Borough",
+    "Prosecutor",
+    "Prosecutor's",
+];
+
+/// Cue phrases (lower-case) after which capitalised words are a name.
+const CUES: &[&str] = &[
+    "my name is",
+    "name is",
+    "name:",
+    "dear",
+    "named",
+    "called",
+    "signed",
+    "regards,",
+    "sincerely,",
+    "patient:",
+    "applicant:",
+    "contact:",
+    "attn:",
+    "attention:",
+];
+
+/// The word lists, built once.
+struct Lists {
+    given: HashSet<&'static str>,
+}
+
+fn lists() -> &'static Lists {
+    static LISTS: OnceLock<Lists> = OnceLock::new();
+    LISTS.get_or_init(|| Lists {
+        given: super::dictionary::entries(include_str!("lists/given_names.txt")).collect(),
+    })
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Token<'a> {
+    start: usize,
+    end: usize,
+    text: &'a str,
+}
+
+/// Words: runs of letters/digits with inner `'`, `’`, `-`, `.` (initials, `S.A.`);
+/// a trailing `.` is kept for single-letter initials and known abbreviations.
+fn tokenize(text: &str) -> Vec<Token<'_>> {
+    let mut tokens = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if !c.is_alphanumeric() {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(i, c)) = chars.peek() {
+            if c.is_alphanumeric() {
+                end = i + c.len_utf8();
+                chars.next();
+            } else if matches!(c, '\'' | '’' | '-' | '.' | '&') {
+                // Inner joiner only if a letter/digit follows.
+                let next = text[i + c.len_utf8()..].chars().next();
+                if next.is_some_and(char::is_alphanumeric) {
+                    end = i + c.len_utf8();
+                    chars.next();
+                } else {
+                    break;
+                }
+            } else {
+                break;
+            }
+        }
+        // Keep the dot of an initial ("C.") or an abbreviation ("Inc.", "Dr.").
+        let word = &text[start..end];
+        if text[end..].starts_with('.')
+            && (word.chars().count() == 1
+                || ORG_SUFFIXES.contains(&&text[start..end + 1])
+                || HONORIFICS.contains(&word))
+        {
+            end += 1;
+        }
+        tokens.push(Token {
+            start,
+            end,
+            text: &text[start..end],
+        });
+    }
+    tokens
+}
+
+/// `Simmons`, `O'Brien`, `Taylor-Sabori`, `Gölcüklü`, or an initial `C.`.
+fn is_name_word(t: &Token<'_>) -> bool {
+    let mut chars = t.text.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    if !first.is_uppercase() || STOP.contains(&t.text) {
+        return false;
+    }
+    let rest: Vec<char> = chars.collect();
+    if rest == ['.'] {
+        return true; // initial
+    }
+    rest.iter().any(|c| c.is_lowercase()) && !rest.iter().any(char::is_ascii_digit)
+}
+
+fn is_particle(t: &Token<'_>) -> bool {
+    PARTICLES.contains(&t.text)
+}
+
+/// True when only spaces (or one newline-free run of spaces) separate two tokens.
+fn adjacent(text: &str, a: &Token<'_>, b: &Token<'_>) -> bool {
+    let gap = &text[a.end..b.start];
+    !gap.is_empty() && gap.len() <= 3 && gap.chars().all(|c| c == ' ' || c == '\u{a0}')
+}
+
+/// Extends a name over name words (and particles between them) from token `i`;
+/// returns the index of the last name word, if any.
+fn name_run(text: &str, tokens: &[Token<'_>], i: usize, max: usize) -> Option<usize> {
+    let mut last = None;
+    let mut j = i;
+    let mut words = 0;
+    while j < tokens.len() && words < max {
+        if j > i && !adjacent(text, &tokens[j - 1], &tokens[j]) {
+            break;
+        }
+        if is_name_word(&tokens[j]) {
+            last = Some(j);
+            words += 1;
+        } else if !(is_particle(&tokens[j]) && last.is_some()) {
+            break;
+        }
+        j += 1;
+    }
+    // A name does not end on an initial alone ("Mr C." is fine only with a surname).
+    last.filter(|l| !(tokens[*l].text.ends_with('.') && *l == i && words == 1 && max > 1))
+}
+
+/// The rules recognizer.
+pub struct NameRecognizer {
+    labels: Vec<Label>,
+    person: Label,
+    organization: Label,
+}
+
+impl Default for NameRecognizer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NameRecognizer {
+    pub fn new() -> Self {
+        let person = Label::builtin("PERSON");
+        let organization = Label::builtin("ORGANIZATION");
+        Self {
+            labels: vec![person, organization],
+            person,
+            organization,
+        }
+    }
+
+    fn persons(&self, text: &str, tokens: &[Token<'_>], out: &mut Vec<Candidate>) {
+        let given = &lists().given;
+        let lower = text.to_lowercase();
+        let mut found: Vec<(usize, usize, f32)> = Vec::new(); // token range, score
+        let mut i = 0;
+        while i < tokens.len() {
+            let t = tokens[i];
+            let bare = t.text.trim_end_matches('.');
+            let next_adjacent = i + 1 < tokens.len() && adjacent(text, &t, &tokens[i + 1]);
+            if HONORIFICS.contains(&bare) && next_adjacent {
+                if let Some(last) = name_run(text, tokens, i + 1, 4) {
+                    found.push((i, last, 0.85));
+                    i = last + 1;
+                    continue;
+                }
+            }
+            if ROLES.contains(&t.text) && next_adjacent {
+                if let Some(last) = name_run(text, tokens, i + 1, 3) {
+                    // A single capitalised word after a role is often a place ("King Street").
+                    if last > i + 1 {
+                        found.push((i + 1, last, 0.75));
+                        i = last + 1;
+                        continue;
+                    }
+                }
+            }
+            if given.contains(t.text) && next_adjacent && is_name_word(&tokens[i + 1]) {
+                if let Some(last) = name_run(text, tokens, i, 4) {
+                    if last > i {
+                        found.push((i, last, 0.75));
+                        i = last + 1;
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        // Cue phrases: the name is the capitalised run right after the cue.
+        for cue in CUES {
+            for (at, _) in lower.match_indices(cue) {
+                // `to_lowercase` can change byte lengths outside ASCII; only trust
+                // positions that still line up with the original text.
+                let end = at + cue.len();
+                if !text.is_char_boundary(at)
+                    || !text.is_char_boundary(end.min(text.len()))
+                    || !text[at..end.min(text.len())].eq_ignore_ascii_case(cue)
+                {
+                    continue;
+                }
+                if !super::dictionary::whole_word(
+                    text,
+                    ByteSpan::new(at, at + cue.trim_end_matches([':', ',']).len()),
+                ) {
+                    continue;
+                }
+                if let Some(first) = tokens.iter().position(|t| t.start >= end) {
+                    let gap = &text[end..tokens[first].start];
+                    if gap.len() <= 2 && !gap.contains('\n') {
+                        if let Some(last) = name_run(text, tokens, first, 3) {
+                            found.push((first, last, 0.8));
+                        }
+                    }
+                }
+            }
+        }
+        // Surnames found so far, met again alone in the same text.
+        let mut surnames: Vec<&str> = found
+            .iter()
+            .filter(|(first, last, _)| last > first || !HONORIFICS.contains(&tokens[*first].text))
+            .map(|(_, last, _)| tokens[*last].text)
+            .filter(|s| s.chars().count() >= 3 && !s.ends_with('.') && !given.contains(s))
+            .collect();
+        surnames.sort_unstable();
+        surnames.dedup();
+        if !surnames.is_empty() {
+            for (k, t) in tokens.iter().enumerate() {
+                if surnames.binary_search(&t.text).is_ok()
+                    && !found.iter().any(|(a, b, _)| (*a..=*b).contains(&k))
+                {
+                    found.push((k, k, 0.65));
+                }
+            }
+        }
+        for (first, last, score) in found {
+            out.push(Candidate {
+                span: ByteSpan::new(tokens[first].start, tokens[last].end),
+                label: self.person,
+                score,
+                validated: false,
+            });
+        }
+    }
+
+    fn organizations(&self, text: &str, tokens: &[Token<'_>], out: &mut Vec<Candidate>) {
+        for (k, t) in tokens.iter().enumerate() {
+            // "… Suffix": walk back over capitalised words (and "&", "and", "of").
+            if ORG_SUFFIXES.contains(&t.text) && k > 0 {
+                let mut first = k;
+                let mut j = k;
+                while j > 0 && adjacent(text, &tokens[j - 1], &tokens[j]) && k - j < 6 {
+                    let prev = &tokens[j - 1];
+                    let capital = prev.text.chars().next().is_some_and(char::is_uppercase)
+                        && !STOP.contains(&prev.text);
+                    let joiner = matches!(prev.text, "&" | "and" | "of" | "for");
+                    if capital {
+                        first = j - 1;
+                    } else if !joiner {
+                        break;
+                    }
+                    j -= 1;
+                }
+                if first < k {
+                    out.push(Candidate {
+                        span: ByteSpan::new(tokens[first].start, t.end),
+                        label: self.organization,
+                        score: 0.75,
+                        validated: false,
+                    });
+                }
+            }
+            // "Head of [the] Capitalised…".
+            if ORG_HEADS.contains(&t.text)
+                && t.text.chars().next().is_some_and(char::is_uppercase)
+                && tokens.get(k + 1).is_some_and(|n| n.text == "of")
+            {
+                let mut j = k + 2;
+                if tokens.get(j).is_some_and(|n| n.text == "the") {
+                    j += 1;
+                }
+                let mut last = None;
+                while j < tokens.len()
+                    && adjacent(text, &tokens[j - 1], &tokens[j])
+                    && (tokens[j]
+                        .text
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_uppercase)
+                        || matches!(tokens[j].text, "and" | "of"))
+                {
+                    if tokens[j]
+                        .text
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_uppercase)
+                    {
+                        last = Some(j);
+                    }
+                    j += 1;
+                }
+                if let Some(last) = last {
+                    // Include capitalised words right before the head ("London Borough of …").
+                    let mut first = k;
+                    while first > 0
+                        && adjacent(text, &tokens[first - 1], &tokens[first])
+                        && is_name_word(&tokens[first - 1])
+                        && k - first < 3
+                    {
+                        first -= 1;
+                    }
+                    out.push(Candidate {
+                        span: ByteSpan::new(tokens[first].start, tokens[last].end),
+                        label: self.organization,
+                        score: 0.75,
+                        validated: false,
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl Recognizer for NameRecognizer {
+    fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+
+    fn tier(&self) -> &'static str {
+        "dictionary"
+    }
+
+    fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
+        let tokens = tokenize(text);
+        if wanted.contains(self.person) {
+            self.persons(text, &tokens, out);
+        }
+        if wanted.contains(self.organization) {
+            self.organizations(text, &tokens, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<(String, &'static str)> {
+        let mut out = Vec::new();
+        NameRecognizer::new().recognize(text, &LabelSet::all(), &mut out);
+        crate::engine::resolve::resolve(out, 0.0)
+            .iter()
+            .map(|d| (text[d.span.start..d.span.end].to_owned(), d.label.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn honorifics_take_the_name_after_them() {
+        assert_eq!(
+            found("represented by Mr C. Whomersley of the Office"),
+            vec![("Mr C. Whomersley".into(), "PERSON")]
+        );
+        assert_eq!(
+            found("Dr. Ana de la Cruz said"),
+            vec![("Dr. Ana de la Cruz".into(), "PERSON")]
+        );
+    }
+
+    #[test]
+    fn given_names_and_cues_and_repeated_surnames() {
+        assert_eq!(
+            found("all-rounder Phil Simmons took four. Simmons then left."),
+            vec![
+                ("Phil Simmons".into(), "PERSON"),
+                ("Simmons".into(), "PERSON")
+            ]
+        );
+        assert_eq!(
+            found("Hi, my name is Zoltan Kovacs."),
+            vec![("Zoltan Kovacs".into(), "PERSON")]
+        );
+        assert_eq!(found("Dear Priyanka,"), vec![("Priyanka".into(), "PERSON")]);
+    }
+
+    #[test]
+    fn organisations_by_suffix_and_head() {
+        assert_eq!(
+            found("broadcast by Strix Television AB in Sweden"),
+            vec![("Strix Television AB".into(), "ORGANIZATION")]
+        );
+        assert_eq!(
+            found("the London Borough of Southwark said"),
+            vec![("London Borough of Southwark".into(), "ORGANIZATION")]
+        );
+        assert_eq!(
+            found("studied at the University of Leeds"),
+            vec![("University of Leeds".into(), "ORGANIZATION")]
+        );
+    }
+
+    #[test]
+    fn is_cautious() {
+        assert!(found("The Court held that Article 8 applied.").is_empty());
+        assert!(found("LEICESTERSHIRE TAKE OVER AT TOP").is_empty());
+        assert!(found("Will you call me tomorrow?").is_empty());
+        assert!(found("Mr").is_empty());
+    }
+}
