@@ -55,3 +55,34 @@ fn garbage_and_huge_unicode_input_never_panics() {
     check(&engine, &"9".repeat(200_000));
     check(&engine, &"-----BEGIN PRIVATE KEY-----".repeat(1000));
 }
+
+#[test]
+fn configured_lists_and_patterns_take_effect() {
+    let options = EngineOptions {
+        allow_list: vec!["support@example.com".into()],
+        deny_list: vec![("Project Falcon".into(), Label::builtin("ORGANIZATION"))],
+        patterns: vec![CustomPattern {
+            name: "employee_id".into(),
+            label: Label::builtin("PERSON"),
+            regex: r"\bEMP-\d{6}\b".into(),
+            score: 0.9,
+            context: vec![],
+        }],
+    };
+    let engine = Engine::from_options(&options).expect("builds");
+    let text = "Mail support@example.com or bob@example.com about project falcon, EMP-123456.";
+    let found: Vec<(&str, &str)> = engine
+        .detect(text, &LabelSet::all(), 0.5)
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("bob@example.com", "EMAIL_ADDRESS"),
+            ("project falcon", "ORGANIZATION"),
+            ("EMP-123456", "PERSON"),
+        ]
+    );
+    assert_eq!(engine.tiers(), ["patterns", "dictionary"]);
+}

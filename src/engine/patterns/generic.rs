@@ -464,8 +464,8 @@ pub(super) const UK_POSTCODE: PatternSpec = PatternSpec {
     context: &["postcode", "post code", "address", "london", "uk"],
     negative_context: &[],
     examples: &[
-        ("London SW1A 2AA, UK", "SW1A 2AA"),
-        ("Manchester M1 1AE", "M1 1AE"),
+        ("postcode SW1A 2AA, UK", "SW1A 2AA"),
+        ("send it to M1 1AE today", "M1 1AE"),
     ],
     counter_examples: &["B2B SaaS", "A4 paper", "model X5 2CV"],
     ..PatternSpec::BASE
