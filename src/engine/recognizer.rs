@@ -98,14 +98,14 @@ impl PatternRecognizer {
             let label = Label::parse(spec.label)
                 .filter(|l| l.as_str() == spec.label)
                 .ok_or_else(|| BuildError::new(spec.name, "unknown label"))?;
-            let regex =
-                Regex::new(spec.regex).map_err(|e| BuildError::new(spec.name, e.to_string()))?;
+            let regex = Regex::new(&ascii_classes(spec.regex))
+                .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
             if spec.group >= regex.captures_len() {
                 return Err(BuildError::new(spec.name, "capture group out of range"));
             }
             patterns.push(Compiled { spec, label, regex });
         }
-        let set = RegexSet::new(specs.iter().map(|s| s.regex))
+        let set = RegexSet::new(specs.iter().map(|s| ascii_classes(s.regex)))
             .map_err(|e| BuildError::new("pattern set", e.to_string()))?;
         let mut labels: Vec<Label> = patterns.iter().map(|p| p.label).collect();
         labels.sort();
@@ -116,6 +116,34 @@ impl PatternRecognizer {
             labels,
         })
     }
+}
+
+/// Rewrites `\b` to ASCII `(?-u:\b)` and `\d` to `[0-9]`.
+///
+/// Why: a Unicode word boundary makes the lazy DFA give up on the first non-ASCII byte
+/// (a curly quote is enough), and the set then falls back to a far slower engine; Unicode
+/// `\d` also matches Devanagari or Arabic-Indic digits, which no checksum here accepts.
+/// Identifiers are ASCII, so ASCII classes lose nothing. Escaped backslashes (`\\b`)
+/// are left alone.
+fn ascii_classes(regex: &str) -> String {
+    let mut out = String::with_capacity(regex.len() + 32);
+    let mut chars = regex.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push_str("(?-u:\\b)"),
+            Some('d') => out.push_str("[0-9]"),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 impl Recognizer for PatternRecognizer {
@@ -158,5 +186,18 @@ impl Recognizer for PatternRecognizer {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_boundaries_and_digits_become_ascii() {
+        assert_eq!(ascii_classes(r"\b\d{3}\\b[\d.]"), r"(?-u:\b)[0-9]{3}\\b[[0-9].]");
+        let re = Regex::new(&ascii_classes(r"\b\d{3}\b")).expect("compiles");
+        assert!(re.is_match("“123”"));
+        assert!(!re.is_match("١٢٣"));
     }
 }
