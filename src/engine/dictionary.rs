@@ -52,8 +52,27 @@ pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
     ],
 };
 
+/// Nationalities and religious groups (Presidio's NRP).
+pub const NATIONALITIES: DictionarySpec = DictionarySpec {
+    name: "nationalities",
+    label: "NRP",
+    words: include_str!("lists/nationalities.txt"),
+    score: 0.6,
+    context: &[
+        "national",
+        "citizen",
+        "origin",
+        "nationality",
+        "faith",
+        "religion",
+    ],
+};
+
+/// Suffixes that extend a nationality into one span ("Turkish national").
+const NATIONALITY_SUFFIXES: &[&str] = &[" national", " nationals", " citizen", " citizens"];
+
 /// The built-in dictionaries.
-pub static ALL: &[&DictionarySpec] = &[&LOCATIONS, &ORGANIZATIONS];
+pub static ALL: &[&DictionarySpec] = &[&LOCATIONS, &ORGANIZATIONS, &NATIONALITIES];
 
 struct Entry {
     label: Label,
@@ -96,14 +115,23 @@ impl DictionaryRecognizer {
                 if patterns.iter().any(|p| p == word) {
                     continue;
                 }
-                patterns.push(word.to_owned());
-                entries.push(Entry {
-                    label,
-                    score: spec.score,
-                    context: spec.context,
-                    text: Some(word.to_owned()),
-                    validated: false,
-                });
+                let forms: Vec<String> = if spec.label == "NRP" {
+                    std::iter::once(word.to_owned())
+                        .chain(NATIONALITY_SUFFIXES.iter().map(|s| format!("{word}{s}")))
+                        .collect()
+                } else {
+                    vec![word.to_owned()]
+                };
+                for form in forms {
+                    patterns.push(form.clone());
+                    entries.push(Entry {
+                        label,
+                        score: spec.score,
+                        context: spec.context,
+                        text: Some(form),
+                        validated: false,
+                    });
+                }
             }
         }
         Self::build(patterns, entries)

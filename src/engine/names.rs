@@ -19,289 +19,73 @@ use super::{Candidate, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Honorifics that are part of the name span (`Mr Robert Murray`).
+#[rustfmt::skip]
 const HONORIFICS: &[&str] = &[
-    "Mr",
-    "Mrs",
-    "Ms",
-    "Miss",
-    "Mx",
-    "Dr",
-    "Prof",
-    "Professor",
-    "Sir",
-    "Dame",
-    "Lord",
-    "Lady",
-    "Madam",
-    "Mme",
-    "Mlle",
-    "Herr",
-    "Frau",
-    "Sr",
-    "Sra",
-    "Srta",
-    "Rev",
-    "Judge",
-    "Justice",
+    "Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Professor", "Sir", "Dame", "Lord", "Lady",
+    "Madam", "Mme", "Mlle", "Herr", "Frau", "Sr", "Sra", "Srta", "Rev", "Judge", "Justice",
 ];
 
 /// Roles before a name; the role word is not part of the span (`President [Ana Ruiz]`).
+#[rustfmt::skip]
 const ROLES: &[&str] = &[
-    "President",
-    "Senator",
-    "Governor",
-    "Minister",
-    "Chancellor",
-    "Ambassador",
-    "Captain",
-    "Colonel",
-    "General",
-    "Inspector",
-    "Detective",
-    "Sergeant",
-    "Officer",
-    "Bishop",
-    "Pope",
-    "King",
-    "Queen",
-    "Prince",
-    "Princess",
-    "Sheikh",
-    "Mayor",
-    "Coach",
-    "Chairman",
-    "Premier",
+    "President", "Senator", "Governor", "Minister", "Chancellor", "Ambassador", "Captain",
+    "Colonel", "General", "Inspector", "Detective", "Sergeant", "Officer", "Bishop", "Pope",
+    "King", "Queen", "Prince", "Princess", "Sheikh", "Mayor", "Coach", "Chairman", "Premier",
 ];
 
 /// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
+#[rustfmt::skip]
 const PARTICLES: &[&str] = &[
     "van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "la", "le", "bin", "al",
     "el", "ibn", "dos", "das", "ter", "ten",
 ];
 
 /// Capitalised words that never start or join a name.
+#[rustfmt::skip]
 const STOP: &[&str] = &[
-    "The",
-    "A",
-    "An",
-    "In",
-    "On",
-    "At",
-    "For",
-    "But",
-    "And",
-    "Or",
-    "Of",
-    "To",
-    "From",
-    "With",
-    "By",
-    "As",
-    "If",
-    "When",
-    "While",
-    "After",
-    "Before",
-    "Since",
-    "Until",
-    "This",
-    "That",
-    "These",
-    "Those",
-    "His",
-    "Her",
-    "Their",
-    "Our",
-    "My",
-    "Your",
-    "Its",
-    "He",
-    "She",
-    "It",
-    "They",
-    "We",
-    "You",
-    "I",
-    "Yesterday",
-    "Today",
-    "Tomorrow",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-    "There",
-    "Here",
-    "What",
-    "Who",
-    "Why",
-    "How",
-    "Where",
-    "Which",
-    "Not",
-    "No",
-    "Yes",
-    "All",
-    "Some",
-    "Any",
-    "Many",
-    "Mr",
-    "Mrs",
-    "Ms",
-    "Dr",
-    "Article",
-    "Section",
-    "Chapter",
-    "Court",
-    "Government",
-    "State",
-    "Convention",
-    "Protocol",
-    "Law",
-    "Act",
-    "Code",
-    "Republic",
-    "Street",
-    "Road",
-    "Avenue",
-    "University",
-    "Ministry",
-    "Department",
-    "Council",
+    "The", "A", "An", "In", "On", "At", "For", "But", "And", "Or", "Of", "To", "From", "With",
+    "By", "As", "If", "When", "While", "After", "Before", "Since", "Until", "This", "That",
+    "These", "Those", "His", "Her", "Their", "Our", "My", "Your", "Its", "He", "She", "It",
+    "They", "We", "You", "I", "Yesterday", "Today", "Tomorrow", "Monday", "Tuesday",
+    "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February", "March",
+    "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    "There", "Here", "What", "Who", "Why", "How", "Where", "Which", "Not", "No", "Yes", "All",
+    "Some", "Any", "Many", "Mr", "Mrs", "Ms", "Dr", "Article", "Section", "Chapter", "Court",
+    "Government", "State", "Convention", "Protocol", "Law", "Act", "Code", "Republic", "Street",
+    "Road", "Avenue", "University", "Ministry", "Department", "Council",
+    "Although", "However", "Moreover", "Furthermore", "Thus", "Therefore", "Also", "Then",
+    "According", "Under", "Following", "During", "Between", "Against", "Despite", "Unlike",
+    "Like", "Both", "Each", "Every", "Such", "Other", "Another", "First", "Second", "Third",
+    "Finally", "Meanwhile", "Nevertheless", "Instead", "Whereas", "Because", "Once", "Upon",
 ];
 
 /// Last words that make the capitalised run before them an organisation.
+#[rustfmt::skip]
 const ORG_SUFFIXES: &[&str] = &[
-    "Inc",
-    "Inc.",
-    "Ltd",
-    "Ltd.",
-    "Limited",
-    "LLC",
-    "LLP",
-    "GmbH",
-    "AG",
-    "SA",
-    "S.A.",
-    "AB",
-    "NV",
-    "BV",
-    "plc",
-    "PLC",
-    "Corp",
-    "Corp.",
-    "Corporation",
-    "Co.",
-    "Company",
-    "Group",
-    "Holdings",
-    "Bank",
-    "Airlines",
-    "Airways",
-    "Technologies",
-    "Solicitors",
-    "Partners",
-    "Associates",
-    "University",
-    "College",
-    "Institute",
-    "Foundation",
-    "Association",
-    "Council",
-    "Agency",
-    "Ministry",
-    "Office",
-    "Department",
-    "Commission",
-    "Committee",
-    "Party",
-    "Union",
-    "Federation",
-    "Club",
-    "Hospital",
-    "School",
-    "Court",
-    "Police",
-    "Army",
-    "Government",
-    "Television",
-    "Broadcasting",
-    "Network",
-    "Systems",
-    "Motors",
-    "Trust",
-    "Authority",
-    "Service",
-    "Services",
-    "Board",
-    "Organisation",
-    "Organization",
-    "Society",
-    "Fund",
-    "Press",
-    "Times",
-    "Post",
-    "News",
-    "Industries",
-    "Enterprises",
-    "Labs",
+    "Inc", "Inc.", "Ltd", "Ltd.", "Limited", "LLC", "LLP", "GmbH", "AG", "SA", "S.A.", "AB",
+    "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Corporation", "Co.", "Company", "Group",
+    "Holdings", "Bank", "Airlines", "Airways", "Technologies", "Solicitors", "Partners",
+    "Associates", "University", "College", "Institute", "Foundation", "Association", "Council",
+    "Agency", "Ministry", "Office", "Department", "Commission", "Committee", "Party", "Union",
+    "Federation", "Club", "Hospital", "School", "Court", "Police", "Army", "Government",
+    "Television", "Broadcasting", "Network", "Systems", "Motors", "Trust", "Authority",
+    "Tribunal", "Service", "Services", "Board", "Organisation", "Organization", "Society",
+    "Fund", "Press", "Times", "Post", "News", "Industries", "Enterprises", "Labs",
 ];
 
 /// Heads followed by `of …` that make an organisation (`University of Leeds`).
+#[rustfmt::skip]
 const ORG_HEADS: &[&str] = &[
-    "University",
-    "Ministry",
-    "Bank",
-    "Department",
-    "Institute",
-    "College",
-    "Council",
-    "Court",
-    "Office",
-    "Academy",
-    "Board",
-    "Chamber",
-    "Federation",
-    "Association",
-    "Church",
-    "Museum",
-    "Society",
-    "Commission",
-    "Borough",
-    "Prosecutor",
-    "Prosecutor's",
+    "University", "Ministry", "Bank", "Department", "Institute", "College", "Council", "Court",
+    "Office", "Academy", "Board", "Chamber", "Federation", "Association", "Church", "Museum",
+    "Society", "Commission", "Borough", "Prosecutor", "Prosecutor's",
 ];
 
 /// Cue phrases (lower-case) after which capitalised words are a name.
+#[rustfmt::skip]
 const CUES: &[&str] = &[
-    "my name is",
-    "name is",
-    "name:",
-    "dear",
-    "named",
-    "called",
-    "signed",
-    "regards,",
-    "sincerely,",
-    "patient:",
-    "applicant:",
-    "contact:",
-    "attn:",
-    "attention:",
+    "my name is", "name is", "name:", "dear", "named", "called", "signed", "regards,",
+    "sincerely,", "patient:", "applicant:", "contact:", "attn:", "attention:",
 ];
 
 /// The word lists, built once.
@@ -350,10 +134,17 @@ fn tokenize(text: &str) -> Vec<Token<'_>> {
                 break;
             }
         }
-        // Keep the dot of an initial ("C.") or an abbreviation ("Inc.", "Dr.").
+        // A possessive is not part of the name: "Willis's" → "Willis".
+        for s in ["'s", "’s"] {
+            if text[start..end].ends_with(s) && end - s.len() > start {
+                end -= s.len();
+            }
+        }
+        // Keep the dot of an initial ("C.", "N.Ö.") or an abbreviation ("Inc.", "Dr.").
         let word = &text[start..end];
         if text[end..].starts_with('.')
             && (word.chars().count() == 1
+                || is_initials(word)
                 || ORG_SUFFIXES.contains(&&text[start..end + 1])
                 || HONORIFICS.contains(&word))
         {
@@ -368,6 +159,12 @@ fn tokenize(text: &str) -> Vec<Token<'_>> {
     tokens
 }
 
+/// `C.A`, `N.Ö`: single capitals joined by dots.
+fn is_initials(word: &str) -> bool {
+    word.split('.')
+        .all(|part| part.chars().count() == 1 && part.chars().all(char::is_uppercase))
+}
+
 /// `Simmons`, `O'Brien`, `Taylor-Sabori`, `Gölcüklü`, or an initial `C.`.
 fn is_name_word(t: &Token<'_>) -> bool {
     let mut chars = t.text.chars();
@@ -378,7 +175,7 @@ fn is_name_word(t: &Token<'_>) -> bool {
         return false;
     }
     let rest: Vec<char> = chars.collect();
-    if rest == ['.'] {
+    if rest == ['.'] || (t.text.ends_with('.') && is_initials(t.text.trim_end_matches('.'))) {
         return true; // initial
     }
     rest.iter().any(|c| c.is_lowercase()) && !rest.iter().any(char::is_ascii_digit)
@@ -414,6 +211,25 @@ fn name_run(text: &str, tokens: &[Token<'_>], i: usize, max: usize) -> Option<us
     }
     // A name does not end on an initial alone ("Mr C." is fine only with a surname).
     last.filter(|l| !(tokens[*l].text.ends_with('.') && *l == i && words == 1 && max > 1))
+}
+
+/// Extends an organisation name over a following gloss in brackets, the original-language
+/// name or the acronym: `Supreme Court (Högsta domstolen)`, `… Union (ECJ)`.
+fn with_gloss(text: &str, end: usize) -> usize {
+    let rest = &text[end..];
+    let Some(inner) = rest.strip_prefix(" (") else {
+        return end;
+    };
+    // A defined term ("(“the Commission”)", "(hereinafter …)") is not part of the name.
+    if !inner.chars().next().is_some_and(char::is_uppercase) || inner.starts_with("The ") {
+        return end;
+    }
+    match inner.find(')') {
+        Some(close) if close <= 48 && !inner[..close].contains(['(', '\n', ';']) => {
+            end + 2 + close + 1
+        }
+        _ => end,
+    }
 }
 
 /// The rules recognizer.
@@ -543,7 +359,8 @@ impl NameRecognizer {
                     let prev = &tokens[j - 1];
                     let capital = prev.text.chars().next().is_some_and(char::is_uppercase)
                         && !STOP.contains(&prev.text);
-                    let joiner = matches!(prev.text, "&" | "and" | "of" | "for");
+                    // Not "of": "Rules of Court", "Convention of … Court" are no names.
+                    let joiner = matches!(prev.text, "&" | "and" | "for");
                     if capital {
                         first = j - 1;
                     } else if !joiner {
@@ -553,7 +370,7 @@ impl NameRecognizer {
                 }
                 if first < k {
                     out.push(Candidate {
-                        span: ByteSpan::new(tokens[first].start, t.end),
+                        span: ByteSpan::new(tokens[first].start, with_gloss(text, t.end)),
                         label: self.organization,
                         score: 0.75,
                         validated: false,
@@ -600,7 +417,10 @@ impl NameRecognizer {
                         first -= 1;
                     }
                     out.push(Candidate {
-                        span: ByteSpan::new(tokens[first].start, tokens[last].end),
+                        span: ByteSpan::new(
+                            tokens[first].start,
+                            with_gloss(text, tokens[last].end),
+                        ),
                         label: self.organization,
                         score: 0.75,
                         validated: false,

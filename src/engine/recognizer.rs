@@ -195,7 +195,10 @@ mod tests {
 
     #[test]
     fn word_boundaries_and_digits_become_ascii() {
-        assert_eq!(ascii_classes(r"\b\d{3}\\b[\d.]"), r"(?-u:\b)[0-9]{3}\\b[[0-9].]");
+        assert_eq!(
+            ascii_classes(r"\b\d{3}\\b[\d.]"),
+            r"(?-u:\b)[0-9]{3}\\b[[0-9].]"
+        );
         let re = Regex::new(&ascii_classes(r"\b\d{3}\b")).expect("compiles");
         assert!(re.is_match("“123”"));
         assert!(!re.is_match("١٢٣"));

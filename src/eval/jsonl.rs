@@ -47,7 +47,8 @@ pub fn parse(text: &str) -> Result<Vec<Document>, String> {
 ///
 /// `gold` maps dataset labels (unlisted or null: not scored); `predicted` renames engine
 /// labels before scoring; `detect` is the label set the engine runs (default: the
-/// default-on labels).
+/// default-on labels); `detect_extra` adds labels to that default (a profile such as
+/// "court judgments" = defaults + MONEY).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LabelMap {
@@ -57,4 +58,6 @@ pub struct LabelMap {
     pub predicted: std::collections::BTreeMap<String, String>,
     #[serde(default)]
     pub detect: Vec<String>,
+    #[serde(default)]
+    pub detect_extra: Vec<String>,
 }

@@ -8,6 +8,8 @@
 //! label-agnostic character recall and precision, and characters per second of
 //! detection. `--mask-only` (TAB) scores only gold spans whose `identifier_type` is not
 //! `NO_MASK`; predicted characters inside `NO_MASK` spans are reported both ways.
+//! `--errors N` also prints up to N missed and N false spans per label, to see where the
+//! errors are.
 
 pub mod jsonl;
 pub mod score;
@@ -24,6 +26,7 @@ struct Args {
     labels: Option<String>,
     threshold: f32,
     mask_only: bool,
+    errors: usize,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -32,6 +35,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         labels: None,
         threshold: 0.5,
         mask_only: false,
+        errors: 0,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -51,6 +55,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                     .ok_or("--threshold must be a number between 0 and 1")?;
             }
             "--mask-only" => parsed.mask_only = true,
+            "--errors" => {
+                parsed.errors = value("--errors")?
+                    .parse()
+                    .map_err(|_| "--errors needs a count")?;
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
@@ -61,8 +70,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     Ok(parsed)
 }
 
-const USAGE: &str =
-    "usage: anonymizer eval --data FILE.jsonl [--labels MAP.json] [--threshold T] [--mask-only]";
+const USAGE: &str = "usage: anonymizer eval --data FILE.jsonl [--labels MAP.json] [--threshold T] [--mask-only] [--errors N]";
 
 /// Runs the eval command with its arguments (after `eval`) on the built-in engine.
 ///
@@ -90,16 +98,17 @@ pub fn run(engine: &Engine, args: &[String]) -> Result<(), String> {
         }
         None => LabelMap::default(),
     };
-    let detect = if map.detect.is_empty() {
-        LabelSet::defaults()
+    let mut labels: Vec<Label> = if map.detect.is_empty() {
+        LabelSet::defaults().iter().collect()
     } else {
-        let mut labels = Vec::new();
-        for name in &map.detect {
-            labels.push(Label::parse(name).ok_or_else(|| format!("unknown label {name}"))?);
-        }
-        LabelSet::new(labels)
+        Vec::new()
     };
-    let report = evaluate(engine, &docs, &map, &detect, args.threshold, args.mask_only);
+    for name in map.detect.iter().chain(&map.detect_extra) {
+        labels.push(Label::parse(name).ok_or_else(|| format!("unknown label {name}"))?);
+    }
+    let detect = LabelSet::new(labels);
+    let mut report = evaluate(engine, &docs, &map, &detect, args.threshold, args.mask_only);
+    report.errors_per_label = args.errors;
     print!("{}", report.render(&args.data, args.threshold));
     Ok(())
 }
@@ -110,6 +119,9 @@ struct Report {
     chars: usize,
     elapsed: Duration,
     docs: usize,
+    /// (kind, label, text) of missed ("missed") and false ("false") spans.
+    errors: Vec<(&'static str, String, String)>,
+    errors_per_label: usize,
 }
 
 fn evaluate(
@@ -124,6 +136,7 @@ fn evaluate(
     let mut scored_labels: Vec<String> = Vec::new();
     let mut chars = 0;
     let mut elapsed = Duration::ZERO;
+    let mut errors = Vec::new();
     for doc in docs {
         let text_len = doc.text.chars().count();
         chars += text_len;
@@ -172,6 +185,22 @@ fn evaluate(
             })
             .collect();
         score.add(&gold, &neutral, &predicted, text_len);
+        let snippet = |s: &Span| -> String {
+            doc.text
+                .chars()
+                .skip(s.start)
+                .take(s.end.saturating_sub(s.start))
+                .collect()
+        };
+        for g in gold.iter().filter(|g| !predicted.contains(g)) {
+            errors.push(("missed", g.label.clone(), snippet(g)));
+        }
+        for p in predicted.iter().filter(|p| !gold.contains(p)) {
+            let in_neutral = neutral.iter().any(|n| n.start <= p.start && p.end <= n.end);
+            if !in_neutral {
+                errors.push(("false", p.label.clone(), snippet(p)));
+            }
+        }
     }
     scored_labels.sort();
     Report {
@@ -180,6 +209,8 @@ fn evaluate(
         chars,
         elapsed,
         docs: docs.len(),
+        errors,
+        errors_per_label: 0,
     }
 }
 
@@ -237,6 +268,16 @@ impl Report {
                 "character precision, excluding unscored spans {:.3}",
                 s.char_precision_without_neutral()
             );
+        }
+        if self.errors_per_label > 0 {
+            let mut shown: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+            for (kind, label, text) in &self.errors {
+                let n = shown.entry((kind, label)).or_default();
+                if *n < self.errors_per_label {
+                    *n += 1;
+                    let _ = writeln!(out, "  {kind:<6} {label:<14} {:?}", text);
+                }
+            }
         }
         let secs = self.elapsed.as_secs_f64().max(1e-9);
         let _ = writeln!(

@@ -528,3 +528,79 @@ pub(super) const VIN: PatternSpec = PatternSpec {
     counter_examples: &["1M8GDM9A1KP042788", "ABCDEFGHJKLMNPRST"],
     ..PatternSpec::BASE
 };
+
+/// Durations: `14 years`, `three months`, `42 days`. Quasi-identifiers in judgments and
+/// medical notes ("sentenced to ten years"), noise elsewhere, so they need context; an
+/// age ("42 years old") is not a duration.
+pub(super) const DURATION: PatternSpec = PatternSpec {
+    name: "duration",
+    label: "DATE_TIME",
+    regex: r"(?x)
+        \b(?:\d{1,3}|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
+          |fifteen|eighteen|twenty|thirty|forty|fifty|sixty|several))
+        [\s\-](?:years?|months?|weeks?|days?|hours?)\b",
+    score: 0.35,
+    context: &[
+        "for",
+        "after",
+        "within",
+        "period",
+        "sentenced",
+        "sentence",
+        "lasted",
+        "ago",
+        "spent",
+        "served",
+        "during",
+        "detention",
+        "prison",
+        "imprisonment",
+        "over",
+        "lasting",
+    ],
+    negative_context: &["old", "aged", "age", "per", "every"],
+    examples: &[
+        ("he was sentenced to ten years in prison", "ten years"),
+        ("detained for 42 days", "42 days"),
+    ],
+    counter_examples: &["the 14 years old boy", "some days are good"],
+    ..PatternSpec::BASE
+};
+
+/// Sums of money with a currency: `GBP 268,000`, `€1,800`, `$12.50`, `292 euros`,
+/// `250,000 Swedish kronor`, `4,393 pounds sterling (GBP)`. Off by default (amounts are
+/// rarely personal in chat or logs); court and medical anonymisation turn it on.
+pub(super) const MONEY: PatternSpec = PatternSpec {
+    name: "money",
+    label: "MONEY",
+    regex: r"(?x)
+        (?:\b(?:approximately|about|around|some|over)\s)?
+        (?:\b(?:GBP|USD|EUR|CHF|SEK|NOK|DKK|TRY|TRL|JPY|CNY|INR|AUD|CAD|PLN|RUB)\s?|[$€£¥₹])
+          \d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k)\b)?
+      | (?:\b(?:approximately|about|around|some|over)\s)?
+        \b\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?(?:\s(?:million|billion))?\s
+          (?:(?:[A-Z][a-z]+\s)?(?:pounds?|euros?|dollars?|francs?|kronor|kroner|krona|liras?
+            |Liras?|lira|rupees?|yen|roubles?|rubles?|zlotys?)(?:\ssterling)?
+            |GBP|USD|EUR|CHF|SEK|TRY|TRL)
+          (?:\s\([A-Z]{3}\))?",
+    score: 0.8,
+    validate: Some(money),
+    negative_context: &[],
+    examples: &[
+        ("awarded GBP 268,000 in damages", "GBP 268,000"),
+        ("paid 250,000 Swedish kronor to", "250,000 Swedish kronor"),
+        (
+            "a fine of 4,393 pounds sterling (GBP) was",
+            "4,393 pounds sterling (GBP)",
+        ),
+        ("it cost $12.50", "$12.50"),
+    ],
+    counter_examples: &["we had 3 pounds of apples", "the US dollar fell"],
+    ..PatternSpec::BASE
+};
+
+/// "3 pounds" is more often a weight: plain pounds need "sterling" or a currency code.
+fn money(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    !lower.contains("pound") || lower.contains("sterling") || lower.contains("gbp")
+}

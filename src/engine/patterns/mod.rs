@@ -30,6 +30,8 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::DATE_WRITTEN,
     &generic::DATE_YEAR,
     &generic::TIME,
+    &generic::DURATION,
+    &generic::MONEY,
     &generic::AGE,
     &generic::STREET_ADDRESS,
     &generic::UK_POSTCODE,
