@@ -28,7 +28,7 @@ pub fn ssn(s: &str) -> bool {
         && serial != 0
         && compact != "078051120"
         && compact != "123456789"
-        && !compact.chars().all(|c| Some(c) == compact.chars().next())
+        && !compact.bytes().all(|c| c == compact.as_bytes()[0])
 }
 
 /// ITIN: 9xx-(50–65, 70–88, 90–92, 94–99)-xxxx.
