@@ -161,15 +161,19 @@ impl Recognizer for PatternRecognizer {
             if !wanted.contains(pattern.label) {
                 continue;
             }
-            for caps in pattern.regex.captures_iter(text) {
-                let m = if pattern.spec.group == 0 {
-                    caps.get(0)
-                } else {
-                    caps.iter().skip(pattern.spec.group).flatten().next()
-                };
-                let Some(m) = m else {
-                    continue;
-                };
+            // Whole-match patterns skip the capture engine (find is several times faster).
+            let matches: Box<dyn Iterator<Item = regex::Match<'_>>> = if pattern.spec.group == 0 {
+                Box::new(pattern.regex.find_iter(text))
+            } else {
+                let group = pattern.spec.group;
+                Box::new(
+                    pattern
+                        .regex
+                        .captures_iter(text)
+                        .filter_map(move |caps| caps.iter().skip(group).flatten().next()),
+                )
+            };
+            for m in matches {
                 let validated = match pattern.spec.validate {
                     Some(check) if !check(m.as_str()) => continue,
                     Some(_) => pattern.spec.checksum,
