@@ -1,6 +1,8 @@
 //! Context scoring: words near a candidate that make it more likely ("ssn", "call me
 //! at") or less likely ("order number", "invoice", "version").
 
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
 use crate::text::ByteSpan;
 
 /// How far before and after a candidate we look for context words, in bytes.
@@ -109,6 +111,82 @@ fn ceil_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
+/// The positive and negative context words of one recognizer, compiled into one
+/// automaton so that scoring a candidate is one pass over its window, whatever the
+/// number of words.
+pub struct Words {
+    automaton: Option<AhoCorasick>,
+    positive: usize,
+}
+
+impl Words {
+    /// # Panics
+    /// Never: an automaton of a few hundred short words is far below every size limit;
+    /// if building ever failed, scoring would fall back to no context.
+    pub fn new(positive: &[&str], negative: &[&str]) -> Self {
+        let words: Vec<String> = positive
+            .iter()
+            .chain(negative)
+            .map(|w| w.to_ascii_lowercase())
+            .collect();
+        let automaton = if words.is_empty() {
+            None
+        } else {
+            AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::Standard)
+                .build(&words)
+                .ok()
+        };
+        Self {
+            automaton,
+            positive: positive.len(),
+        }
+    }
+
+    /// The score change for `span`: `+BOOST` if a positive word is near, `-PENALTY` if a
+    /// negative one is (both can apply).
+    pub fn adjust(&self, text: &str, span: ByteSpan) -> f32 {
+        let Some(automaton) = &self.automaton else {
+            return 0.0;
+        };
+        let before = floor_boundary(text, span.start.saturating_sub(WINDOW));
+        let after = ceil_boundary(text, (span.end + WINDOW).min(text.len()));
+        let (mut plus, mut minus) = (false, false);
+        for part in [&text[before..span.start], &text[span.end..after]] {
+            // Overlapping search: a short word inside a longer one must still be seen.
+            for m in automaton.find_overlapping_iter(part) {
+                let ok_before = !starts_alnum(&part[m.start()..])
+                    || part[..m.start()]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric());
+                let ok_after = !ends_alnum(&part[..m.end()])
+                    || part[m.end()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !c.is_alphanumeric());
+                if ok_before && ok_after {
+                    if m.pattern().as_usize() < self.positive {
+                        plus = true;
+                    } else {
+                        minus = true;
+                    }
+                }
+            }
+        }
+        f32::from(u8::from(plus)) * BOOST - f32::from(u8::from(minus)) * PENALTY
+    }
+}
+
+fn starts_alnum(s: &str) -> bool {
+    s.chars().next().is_some_and(char::is_alphanumeric)
+}
+
+fn ends_alnum(s: &str) -> bool {
+    s.chars().next_back().is_some_and(char::is_alphanumeric)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,6 +197,25 @@ mod tests {
         let span = ByteSpan::new(8, 11);
         assert!(boost(text, span, &["ssn"]) > 0.0);
         assert_eq!(boost("my lessn: 123", ByteSpan::new(10, 13), &["ssn"]), 0.0);
+    }
+
+    #[test]
+    fn compiled_words_agree_with_the_plain_functions() {
+        let words = Words::new(&["ssn", "card ending"], NEGATIVE);
+        assert_eq!(words.adjust("my ssn: 123", ByteSpan::new(8, 11)), BOOST);
+        assert_eq!(words.adjust("my lessn: 123", ByteSpan::new(10, 13)), 0.0);
+        assert_eq!(
+            words.adjust("invoice 123456789", ByteSpan::new(8, 17)),
+            -PENALTY
+        );
+        assert_eq!(
+            words.adjust("Card ending 1234", ByteSpan::new(12, 16)),
+            BOOST
+        );
+        assert_eq!(
+            Words::new(&[], &[]).adjust("ssn 1", ByteSpan::new(4, 5)),
+            0.0
+        );
     }
 
     #[test]

@@ -80,6 +80,7 @@ struct Compiled {
     spec: &'static PatternSpec,
     label: Label,
     regex: Regex,
+    context: context::Words,
 }
 
 /// All pattern specs, compiled once.
@@ -103,7 +104,13 @@ impl PatternRecognizer {
             if spec.group >= regex.captures_len() {
                 return Err(BuildError::new(spec.name, "capture group out of range"));
             }
-            patterns.push(Compiled { spec, label, regex });
+            let context = context::Words::new(spec.context, spec.negative_context);
+            patterns.push(Compiled {
+                spec,
+                label,
+                regex,
+                context,
+            });
         }
         let set = RegexSet::new(specs.iter().map(|s| ascii_classes(s.regex)))
             .map_err(|e| BuildError::new("pattern set", e.to_string()))?;
@@ -180,8 +187,7 @@ impl Recognizer for PatternRecognizer {
                     None => false,
                 };
                 let span = ByteSpan::new(m.start(), m.end());
-                let score = pattern.spec.score + context::boost(text, span, pattern.spec.context)
-                    - context::penalty(text, span, pattern.spec.negative_context);
+                let score = pattern.spec.score + pattern.context.adjust(text, span);
                 out.push(Candidate {
                     span,
                     label: pattern.label,

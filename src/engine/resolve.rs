@@ -12,6 +12,8 @@
 //! "3 March 2024 at 14:05"      DATE_TIME + " at " + DATE_TIME → DATE_TIME
 //! ```
 
+use std::collections::BTreeMap;
+
 use super::{Candidate, Detection};
 use crate::text::Label;
 
@@ -25,24 +27,40 @@ pub fn resolve(mut candidates: Vec<Candidate>, threshold: f32) -> Vec<Detection>
             .then(a.span.start.cmp(&b.span.start))
             .then(a.label.cmp(&b.label))
     });
-    let mut winners: Vec<Detection> = Vec::new();
+    // Winners never overlap each other, so keyed by start they are also sorted by end:
+    // the winners overlapping [s, e) are the ones just before `e`, walking back while
+    // their end is past `s`. That keeps resolution O(n log n) on texts with thousands of
+    // candidates.
+    let mut winners: BTreeMap<usize, Detection> = BTreeMap::new();
     for candidate in &candidates {
-        if candidate.score < threshold {
+        if candidate.score < threshold || candidate.span.is_empty() {
             continue;
         }
-        if winners.iter().any(|w| w.span.overlaps(&candidate.span)) {
+        let span = candidate.span;
+        let blocked = winners
+            .range(..span.end)
+            .next_back()
+            .is_some_and(|(_, w)| w.span.end > span.start);
+        if blocked {
             continue;
         }
-        winners.push(Detection {
-            span: candidate.span,
-            label: candidate.label,
-            score: candidate.score,
-            alternative: None,
-        });
+        winners.insert(
+            span.start,
+            Detection {
+                span,
+                label: candidate.label,
+                score: candidate.score,
+                alternative: None,
+            },
+        );
     }
     for candidate in &candidates {
-        for winner in winners.iter_mut() {
-            if winner.label != candidate.label && winner.span.overlaps(&candidate.span) {
+        let span = candidate.span;
+        for (_, winner) in winners.range_mut(..span.end.max(span.start + 1)).rev() {
+            if winner.span.end <= span.start {
+                break;
+            }
+            if winner.label != candidate.label {
                 let better = winner
                     .alternative
                     .is_none_or(|(_, score)| candidate.score > score);
@@ -52,8 +70,7 @@ pub fn resolve(mut candidates: Vec<Candidate>, threshold: f32) -> Vec<Detection>
             }
         }
     }
-    winners.sort_by_key(|w| w.span.start);
-    winners
+    winners.into_values().collect()
 }
 
 /// What two neighbours separated by `gap` become, if they are parts of one thing.
