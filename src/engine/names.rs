@@ -88,15 +88,51 @@ const CUES: &[&str] = &[
     "sincerely,", "patient:", "applicant:", "contact:", "attn:", "attention:",
 ];
 
+/// Capitalised words of titles, laws and institutions: a run of capitalised words that
+/// contains one is not guessed to be a person ("Human Rights", "Civil Procedure Rule").
+#[rustfmt::skip]
+const GENERIC: &[&str] = &[
+    "Human", "Rights", "Fundamental", "Freedoms", "Criminal", "Civil", "Social", "Security",
+    "Directorate", "Parent", "Way", "Relations", "Benefit", "Benefits", "Order", "Registration",
+    "Support", "Credit", "Officer", "Officers", "Procedure", "Rule", "Rules", "Child", "Family",
+    "Income", "Land", "National", "International", "European", "Federal", "Public", "Royal",
+    "Supreme", "High", "District", "Regional", "Administrative", "Constitutional", "General",
+    "Secretary", "Prosecutor", "Chief", "Executive", "Director", "Manager", "Health", "Care",
+    "Education", "Justice", "Affairs", "Foreign", "Home", "Interior", "Defence", "Defense",
+    "Finance", "Treasury", "Tax", "Revenue", "Customs", "Police", "Prison", "Service",
+    "Services", "Centre", "Center", "House", "Hall", "Park", "Square", "Bridge", "Station",
+    "Airport", "Road", "Street", "Avenue", "Lane", "North", "South", "East", "West", "New",
+    "Old", "Great", "Grand", "Saint", "St", "Day", "Week", "Year", "Cup", "League", "Championship",
+    "Open", "World", "Games", "Olympic", "Premier", "Division", "Conference", "Summit",
+    "Agreement", "Treaty", "Declaration", "Charter", "Regulation", "Regulations", "Directive",
+    "Bill", "Amendment", "Allowance", "Pension", "Insurance", "Tribunal", "Appeal", "Appeals",
+    "Chamber", "Grand", "Court", "Courts", "Commission", "Committee", "Party", "Group",
+    "Company", "Bank", "Council", "Government", "Ministry", "Department", "Office", "Agency",
+    "Authority", "Board", "Institute", "University", "College", "School", "Hospital",
+    "Internet", "Email", "Phone", "Please", "Thanks", "Thank", "Dear", "Hello", "Best",
+    "Regards", "Note", "Notes", "Summary", "Introduction", "Conclusion", "Facts", "Law",
+];
+
+/// Score of an uncued run of capitalised words ("Olubukunola Obasa", but also "Grace Road").
+const GUESS: f32 = 0.5;
+
 /// The word lists, built once.
 struct Lists {
     given: HashSet<&'static str>,
+    /// Single words of the location and nationality lists ("Turkish", "London").
+    places: HashSet<&'static str>,
 }
 
 fn lists() -> &'static Lists {
     static LISTS: OnceLock<Lists> = OnceLock::new();
     LISTS.get_or_init(|| Lists {
         given: super::dictionary::entries(include_str!("lists/given_names.txt")).collect(),
+        places: super::dictionary::entries(include_str!("lists/locations.txt"))
+            .chain(super::dictionary::entries(include_str!(
+                "lists/nationalities.txt"
+            )))
+            .flat_map(str::split_whitespace)
+            .collect(),
     })
 }
 
@@ -291,6 +327,26 @@ impl NameRecognizer {
                     }
                 }
             }
+            // Two or three capitalised words with no cue at all: a guess, kept at the
+            // threshold so that dictionaries and organisation rules win over it.
+            if next_adjacent && is_name_word(&t) && !t.text.ends_with('.') {
+                if let Some(last) = name_run(text, tokens, i, 3) {
+                    let places = &lists().places;
+                    let cue_word = tokens[i..=last].iter().any(|w| {
+                        GENERIC.contains(&w.text)
+                            || places.contains(w.text)
+                            || ORG_SUFFIXES.contains(&w.text)
+                            || ORG_HEADS.contains(&w.text)
+                            || ROLES.contains(&w.text)
+                            || HONORIFICS.contains(&w.text.trim_end_matches('.'))
+                    });
+                    if last > i && !cue_word {
+                        found.push((i, last, GUESS));
+                        i = last + 1;
+                        continue;
+                    }
+                }
+            }
             i += 1;
         }
         // Cue phrases: the name is the capitalised run right after the cue.
@@ -324,6 +380,7 @@ impl NameRecognizer {
         // Surnames found so far, met again alone in the same text.
         let mut surnames: Vec<&str> = found
             .iter()
+            .filter(|(_, _, score)| *score > GUESS)
             .filter(|(first, last, _)| last > first || !HONORIFICS.contains(&tokens[*first].text))
             .map(|(_, last, _)| tokens[*last].text)
             .filter(|s| s.chars().count() >= 3 && !s.ends_with('.') && !given.contains(s))
@@ -506,6 +563,18 @@ mod tests {
             found("studied at the University of Leeds"),
             vec![("University of Leeds".into(), "ORGANIZATION")]
         );
+    }
+
+    #[test]
+    fn uncued_capitalised_pairs_are_a_threshold_guess() {
+        assert_eq!(
+            found("the applicant, Olubukunola Obasa, appealed"),
+            vec![("Olubukunola Obasa".into(), "PERSON")]
+        );
+        assert!(
+            found("the European Convention on Human Rights and Fundamental Freedoms").is_empty()
+        );
+        assert!(found("a Turkish Criminal Code provision").is_empty());
     }
 
     #[test]
