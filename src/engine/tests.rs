@@ -86,3 +86,40 @@ fn configured_lists_and_patterns_take_effect() {
     );
     assert_eq!(engine.tiers(), ["patterns", "dictionary"]);
 }
+
+#[test]
+fn every_catalogue_label_has_a_builtin_recognizer() {
+    let engine = Engine::builtin().expect("engine builds");
+    for info in crate::text::label::LABELS {
+        assert!(
+            engine
+                .supported_labels()
+                .contains(Label::builtin(info.name)),
+            "no recognizer emits {}",
+            info.name
+        );
+    }
+}
+
+#[test]
+fn weak_patterns_need_context_and_negative_context_lowers_scores() {
+    let engine = Engine::builtin().expect("engine builds");
+    let labels = LabelSet::all();
+    let label_of = |text: &str| -> Vec<&'static str> {
+        engine
+            .detect(text, &labels, 0.5)
+            .iter()
+            .map(|d| d.label.as_str())
+            .collect()
+    };
+    // A bare nine-digit number is nothing without context …
+    assert!(label_of("reference 536221234 attached").is_empty());
+    // … and what the context says with it.
+    assert_eq!(label_of("her SSN is 536221234"), ["US_SSN"]);
+    assert_eq!(label_of("passport number 536221234"), ["US_PASSPORT"]);
+    assert_eq!(label_of("driver's license D1234567"), ["US_DRIVER_LICENSE"]);
+    assert_eq!(label_of("checking account 12345678901"), ["US_BANK_NUMBER"]);
+    assert!(label_of("D1234567").is_empty());
+    assert!(label_of("invoice 415-555-0132").is_empty());
+    assert_eq!(label_of("call 415-555-0132"), ["PHONE_NUMBER"]);
+}
