@@ -367,7 +367,8 @@ impl NameRecognizer {
                 ) {
                     continue;
                 }
-                if let Some(first) = tokens.iter().position(|t| t.start >= end) {
+                let first = tokens.partition_point(|t| t.start < end);
+                if first < tokens.len() {
                     let gap = &text[end..tokens[first].start];
                     if gap.len() <= 2 && !gap.contains('\n') {
                         if let Some(last) = name_run(text, tokens, first, 3) {
@@ -388,10 +389,14 @@ impl NameRecognizer {
         surnames.sort_unstable();
         surnames.dedup();
         if !surnames.is_empty() {
+            let mut covered = vec![false; tokens.len()];
+            for (a, b, _) in &found {
+                for flag in &mut covered[*a..=*b] {
+                    *flag = true;
+                }
+            }
             for (k, t) in tokens.iter().enumerate() {
-                if surnames.binary_search(&t.text).is_ok()
-                    && !found.iter().any(|(a, b, _)| (*a..=*b).contains(&k))
-                {
+                if !covered[k] && surnames.binary_search(&t.text).is_ok() {
                     found.push((k, k, 0.65));
                 }
             }

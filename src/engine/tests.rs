@@ -123,3 +123,18 @@ fn weak_patterns_need_context_and_negative_context_lowers_scores() {
     assert!(label_of("invoice 415-555-0132").is_empty());
     assert_eq!(label_of("call 415-555-0132"), ["PHONE_NUMBER"]);
 }
+
+#[test]
+fn many_names_and_cues_in_one_text_stay_linear() {
+    // 2 MB of cue phrases and repeated surnames: quadratic passes would take minutes.
+    let engine = Engine::builtin().expect("engine builds");
+    let text = "my name is Ann Lee and Lee met Dr Bo Chan. ".repeat(50_000);
+    let started = std::time::Instant::now();
+    let found = engine.detect(&text, &LabelSet::defaults(), 0.5);
+    assert!(found.len() >= 100_000);
+    assert!(
+        started.elapsed().as_secs() < 60,
+        "took {:?}",
+        started.elapsed()
+    );
+}
