@@ -121,6 +121,8 @@ struct Lists {
     given: HashSet<&'static str>,
     /// Single words of the location and nationality lists ("Turkish", "London").
     places: HashSet<&'static str>,
+    /// Frequent English words, lower-case.
+    common: HashSet<&'static str>,
 }
 
 fn lists() -> &'static Lists {
@@ -131,6 +133,9 @@ fn lists() -> &'static Lists {
             .chain(super::dictionary::entries(include_str!(
                 "lists/nationalities.txt"
             )))
+            .flat_map(str::split_whitespace)
+            .collect(),
+        common: super::dictionary::entries(include_str!("lists/common_words.txt"))
             .flat_map(str::split_whitespace)
             .collect(),
     })
@@ -296,6 +301,15 @@ impl NameRecognizer {
         let given = &lists().given;
         let lower = text.to_lowercase();
         let mut found: Vec<(usize, usize, f32)> = Vec::new(); // token range, score
+                                                              // In Title Case Text (headlines, many social posts) capitals say nothing.
+        let words = tokens.iter().filter(|t| t.text.chars().count() > 3);
+        let (capitalised, total) = words.fold((0usize, 0usize), |(c, n), t| {
+            (
+                c + usize::from(t.text.starts_with(char::is_uppercase)),
+                n + 1,
+            )
+        });
+        let guesses = capitalised * 100 <= total * 75;
         let mut i = 0;
         while i < tokens.len() {
             let t = tokens[i];
@@ -329,11 +343,13 @@ impl NameRecognizer {
             }
             // Two or three capitalised words with no cue at all: a guess, kept at the
             // threshold so that dictionaries and organisation rules win over it.
-            if next_adjacent && is_name_word(&t) && !t.text.ends_with('.') {
+            if guesses && next_adjacent && is_name_word(&t) && !t.text.ends_with('.') {
                 if let Some(last) = name_run(text, tokens, i, 3) {
                     let places = &lists().places;
+                    let common = &lists().common;
                     let cue_word = tokens[i..=last].iter().any(|w| {
                         GENERIC.contains(&w.text)
+                            || common.contains(w.text.to_lowercase().as_str())
                             || places.contains(w.text)
                             || ORG_SUFFIXES.contains(&w.text)
                             || ORG_HEADS.contains(&w.text)
