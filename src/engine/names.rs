@@ -113,6 +113,21 @@ const GENERIC: &[&str] = &[
     "Regards", "Note", "Notes", "Summary", "Introduction", "Conclusion", "Facts", "Law",
 ];
 
+/// Score of an acronym in running text taken for an organisation.
+const ACRONYM: f32 = 0.5;
+
+/// Acronyms that are not organisations.
+#[rustfmt::skip]
+const ACRONYM_STOP: &[&str] = &[
+    "I", "A", "OK", "TV", "CEO", "CFO", "CTO", "PM", "AM", "ID", "US", "UK", "EU", "UN", "USA",
+    "USD", "GBP", "EUR", "TRY", "TRL", "SEK", "CHF", "JPY", "DNA", "HIV", "AIDS", "GDP", "IT",
+    "PC", "PhD", "MP", "MPs", "VAT", "FAQ", "PDF", "URL", "API", "HTTP", "HTML", "JSON", "SMS",
+    "GMT", "UTC", "BST", "CET", "EST", "PST", "NB", "PS", "RE", "FW", "FWD", "LOL", "OMG",
+    "BTW", "IMO", "ASAP", "RIP", "MVP", "NO", "ON", "IN", "AT", "TO", "OF", "THE", "AND", "OR",
+    "IS", "BE", "MY", "WE", "HE", "ME", "SO", "DO", "GO", "UP", "VS", "MR", "MRS", "MS", "DR",
+    "NEW", "YORK", "ECHR", "PLC", "LTD", "INC", "LLC", "AG", "AB", "SA", "NV", "BV",
+];
+
 /// Score of an uncued run of capitalised words ("Olubukunola Obasa", but also "Grace Road").
 const GUESS: f32 = 0.5;
 
@@ -428,6 +443,37 @@ impl NameRecognizer {
     }
 
     fn organizations(&self, text: &str, tokens: &[Token<'_>], out: &mut Vec<Candidate>) {
+        // Acronyms in running text (`LIFFE`, `ECJ`) are mostly organisations; in an
+        // all-capitals line (a headline) they say nothing.
+        for (k, t) in tokens.iter().enumerate() {
+            let len = t.text.len();
+            let acronym = (2..=6).contains(&len)
+                && t.text.bytes().all(|b| b.is_ascii_uppercase())
+                && !ACRONYM_STOP.contains(&t.text)
+                && !lists().common.contains(t.text.to_lowercase().as_str());
+            if !acronym {
+                continue;
+            }
+            let lower_near = tokens[k.saturating_sub(3)..(k + 4).min(tokens.len())]
+                .iter()
+                .filter(|w| w.text.chars().any(char::is_lowercase))
+                .count();
+            let shouting = |w: Option<&Token<'_>>| {
+                w.is_some_and(|w| {
+                    w.text.len() >= 2 && w.text.bytes().all(|b| b.is_ascii_uppercase())
+                })
+            };
+            let neighbours_shout =
+                shouting(k.checked_sub(1).map(|i| &tokens[i])) || shouting(tokens.get(k + 1));
+            if lower_near >= 3 && !neighbours_shout {
+                out.push(Candidate {
+                    span: ByteSpan::new(t.start, t.end),
+                    label: self.organization,
+                    score: ACRONYM,
+                    validated: false,
+                });
+            }
+        }
         for (k, t) in tokens.iter().enumerate() {
             // "… Suffix": walk back over capitalised words (and "&", "and", "of").
             if ORG_SUFFIXES.contains(&t.text) && k > 0 {
@@ -435,6 +481,10 @@ impl NameRecognizer {
                 let mut j = k;
                 while j > 0 && adjacent(text, &tokens[j - 1], &tokens[j]) && k - j < 6 {
                     let prev = &tokens[j - 1];
+                    // Another organisation's suffix or "X-based" ends this name.
+                    if ORG_SUFFIXES.contains(&prev.text) || prev.text.ends_with("-based") {
+                        break;
+                    }
                     let capital = prev.text.chars().next().is_some_and(char::is_uppercase)
                         && !STOP.contains(&prev.text);
                     // Not "of": "Rules of Court", "Convention of … Court" are no names.
@@ -596,6 +646,16 @@ mod tests {
             found("the European Convention on Human Rights and Fundamental Freedoms").is_empty()
         );
         assert!(found("a Turkish Criminal Code provision").is_empty());
+    }
+
+    #[test]
+    fn acronyms_in_running_text_are_organisations() {
+        assert_eq!(
+            found("traders on the LIFFE floor said prices fell"),
+            vec![("LIFFE".into(), "ORGANIZATION")]
+        );
+        assert!(found("ST LOUIS 1996-08-28").is_empty());
+        assert!(found("we watched TV and it was OK really").is_empty());
     }
 
     #[test]
