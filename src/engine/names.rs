@@ -73,6 +73,13 @@ const ORG_SUFFIXES: &[&str] = &[
     "Fund", "Press", "Times", "Post", "News", "Industries", "Enterprises", "Labs",
 ];
 
+/// Legal forms: they end a company name.
+#[rustfmt::skip]
+const LEGAL_FORMS: &[&str] = &[
+    "Inc", "Inc.", "Ltd", "Ltd.", "Limited", "LLC", "LLP", "GmbH", "AG", "SA", "S.A.", "AB",
+    "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Co.",
+];
+
 /// Heads followed by `of …` that make an organisation (`University of Leeds`).
 #[rustfmt::skip]
 const ORG_HEADS: &[&str] = &[
@@ -481,8 +488,9 @@ impl NameRecognizer {
                 let mut j = k;
                 while j > 0 && adjacent(text, &tokens[j - 1], &tokens[j]) && k - j < 6 {
                     let prev = &tokens[j - 1];
-                    // Another organisation's suffix or "X-based" ends this name.
-                    if ORG_SUFFIXES.contains(&prev.text) || prev.text.ends_with("-based") {
+                    // Another company's legal form or "X-based" ends this name
+                    // ("Johnson Controls Inc and Lear Corp" is two).
+                    if LEGAL_FORMS.contains(&prev.text) || prev.text.ends_with("-based") {
                         break;
                     }
                     let capital = prev.text.chars().next().is_some_and(char::is_uppercase)
