@@ -210,7 +210,7 @@ fn chunks(text: &str) -> impl Iterator<Item = ByteSpan> + '_ {
 
 /// Smallest chunk: below this, per-call overhead of the set outweighs what it saves
 /// (unmeasured first choice).
-const MIN_CHUNK: usize = 2048;
+const MIN_CHUNK: usize = 512;
 
 impl PatternRecognizer {
     /// Runs the patterns that can match in `chunk` of `text`; context is read from the
