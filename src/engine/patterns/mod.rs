@@ -1,5 +1,25 @@
 //! Every built-in pattern entity type. Adding one: declare a `const PatternSpec` in the
-//! file of its family and list it in [`ALL`].
+//! file of its family and list it in [`ALL`] (a new label is one row in
+//! `text::label::LABELS`). The registry tests below then check that its regex compiles,
+//! that every example is found with its label and that no counter-example is:
+//!
+//! ```ignore
+//! /// UK passport: nine digits, only with context.
+//! pub(super) const UK_PASSPORT: PatternSpec = PatternSpec {
+//!     name: "uk_passport",
+//!     label: "UK_PASSPORT",
+//!     regex: r"\b\d{9}\b",
+//!     score: 0.2,                       // weak alone …
+//!     context: &["passport"],           // … 0.55 with a context word nearby
+//!     examples: &[("passport no 123456789", "123456789")],
+//!     counter_examples: &["order 123456789"],
+//!     ..PatternSpec::BASE               // no validator, default negative context
+//! };
+//! ```
+//!
+//! `validate: Some(validators::…)` drops candidates that fail a check; with
+//! `checksum: true` a pass also marks the candidate validated, which wins overlaps.
+//! `\b` and `\d` are compiled as ASCII classes (see `recognizer.rs`).
 
 mod apac;
 mod eu;
