@@ -3,7 +3,7 @@
 //! `text::label::LABELS`). The registry tests below then check that its regex compiles,
 //! that every example is found with its label and that no counter-example is:
 //!
-//! ```ignore
+//! ```text
 //! /// UK passport: nine digits, only with context.
 //! pub(super) const UK_PASSPORT: PatternSpec = PatternSpec {
 //!     name: "uk_passport",
