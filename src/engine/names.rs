@@ -493,8 +493,12 @@ impl NameRecognizer {
                     if LEGAL_FORMS.contains(&prev.text) || prev.text.ends_with("-based") {
                         break;
                     }
+                    // Institution words are stop words for person names, not here
+                    // ("Ege University Hospital").
+                    let institution =
+                        ORG_SUFFIXES.contains(&prev.text) || ORG_HEADS.contains(&prev.text);
                     let capital = prev.text.chars().next().is_some_and(char::is_uppercase)
-                        && !STOP.contains(&prev.text);
+                        && (institution || !STOP.contains(&prev.text));
                     // Not "of": "Rules of Court", "Convention of … Court" are no names.
                     let joiner = matches!(prev.text, "&" | "and" | "for");
                     if capital {
