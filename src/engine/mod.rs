@@ -155,7 +155,8 @@ impl Engine {
         }
         candidates.retain(|c| {
             labels.contains(c.label)
-                && !c.span.is_empty()
+                // Spans from any recognizer (a model tier too) are checked, never trusted.
+                && c.span.start < c.span.end
                 && text.is_char_boundary(c.span.start)
                 && text.is_char_boundary(c.span.end)
                 && !self.allow.contains(&text[c.span.start..c.span.end])

@@ -138,3 +138,34 @@ fn many_names_and_cues_in_one_text_stay_linear() {
         started.elapsed()
     );
 }
+
+/// A recognizer that returns nonsense spans, as a buggy model tier might.
+struct Broken;
+
+impl Recognizer for Broken {
+    fn labels(&self) -> &[Label] {
+        static LABELS: std::sync::OnceLock<Vec<Label>> = std::sync::OnceLock::new();
+        LABELS.get_or_init(|| vec![Label::builtin("PERSON")])
+    }
+    fn tier(&self) -> &'static str {
+        "model"
+    }
+    fn recognize(&self, text: &str, _: &LabelSet, out: &mut Vec<Candidate>) {
+        for (start, end) in [(5, 2), (1, 2), (0, text.len() + 10), (3, 3)] {
+            out.push(Candidate {
+                span: crate::text::ByteSpan { start, end },
+                label: Label::builtin("PERSON"),
+                score: 0.9,
+                validated: false,
+            });
+        }
+    }
+}
+
+#[test]
+fn bad_spans_from_a_recognizer_are_dropped_not_panicked_on() {
+    let engine =
+        Engine::with_options(vec![Box::new(Broken)], &EngineOptions::default()).expect("builds");
+    assert!(engine.detect("é😀 text", &LabelSet::all(), 0.5).is_empty());
+    assert_eq!(engine.tiers(), ["model"]);
+}
