@@ -8,9 +8,13 @@
 
 pub mod anonymizer;
 pub mod api;
+pub mod app;
 pub mod config;
 pub mod engine;
 pub mod eval;
 pub mod methods;
+pub mod proxy;
 pub mod restore;
+pub mod server;
+pub mod telemetry;
 pub mod text;

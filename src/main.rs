@@ -1,1 +1,124 @@
-fn main() {}
+//! Command line: `anonymizer [--config PATH]` serves; `anonymizer check-config
+//! [--config PATH]` validates; `anonymizer eval ...` scores the engine on a corpus.
+
+use std::process::ExitCode;
+
+use anonymizer::config::{env, Settings, DEFAULT_PATH, DEFAULT_YAML};
+use anonymizer::telemetry;
+
+const USAGE: &str = "usage: anonymizer [run] [--config PATH]
+       anonymizer check-config [--config PATH]
+       anonymizer eval --data FILE.jsonl [--labels MAP.json] [--threshold T]
+
+The config file is PATH, else $ANONYMIZER_CONFIG, else ./conf/anonymizer.yaml,
+else the built-in default.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (command, rest) = match args.first().map(String::as_str) {
+        Some("run") => ("run", &args[1..]),
+        Some("check-config") => ("check-config", &args[1..]),
+        Some("eval") => ("eval", &args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        _ => ("run", &args[..]),
+    };
+    if command == "eval" {
+        return match anonymizer::eval::main(rest) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("anonymizer eval: {message}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let path = match config_path(rest) {
+        Ok(path) => path,
+        Err(message) => {
+            eprintln!("anonymizer: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let (source, text) = match &path {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => (path.clone(), text),
+            Err(e) => {
+                eprintln!("anonymizer: cannot read config {path}: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => match std::fs::read_to_string(DEFAULT_PATH) {
+            Ok(text) => (DEFAULT_PATH.to_owned(), text),
+            Err(_) => ("built-in default".to_owned(), DEFAULT_YAML.to_owned()),
+        },
+    };
+    let settings = match Settings::from_yaml(&text, &env::process_lookup) {
+        Ok(settings) => settings,
+        Err(errors) => {
+            eprintln!("anonymizer: invalid config {source}:");
+            for error in errors {
+                eprintln!("  {error}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    if command == "check-config" {
+        println!("config {source} is valid");
+        return ExitCode::SUCCESS;
+    }
+
+    telemetry::log::init(
+        &settings.log_level,
+        settings.log_json,
+        env::process_lookup("RUST_LOG"),
+    );
+    let app = match anonymizer::app::build(&settings) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("anonymizer: cannot start: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(key) = &app.generated_key {
+        eprintln!(
+            "WARNING: no API key is configured. Generated a random key for this run only; \
+             it changes at every start. Configure auth.api_keys or ANONYMIZER_API_KEYS.\n\
+             X-API-Key: {key}"
+        );
+    }
+    tracing::info!(
+        config = %source,
+        listen = %settings.listen,
+        metrics = %settings.metrics_listen,
+        tiers = ?app.tiers,
+        "anonymizer listening on http://{} (metrics on http://{}/metrics)",
+        settings.listen,
+        settings.metrics_listen
+    );
+    // Returns after a graceful shutdown (SIGTERM) with exit code 0.
+    app.server.run_forever()
+}
+
+/// `--config PATH` from the arguments, else `ANONYMIZER_CONFIG`.
+fn config_path(args: &[String]) -> Result<Option<String>, String> {
+    let mut path = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--config" | "-c" => match iter.next() {
+                Some(p) => path = Some(p.clone()),
+                None => return Err("--config needs a path".into()),
+            },
+            other => {
+                if let Some(p) = other.strip_prefix("--config=") {
+                    path = Some(p.to_owned());
+                } else {
+                    return Err("unknown argument".into());
+                }
+            }
+        }
+    }
+    Ok(path.or_else(|| env::process_lookup(env::CONFIG)))
+}

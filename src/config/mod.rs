@@ -26,6 +26,8 @@ pub struct Config {
     pub detection: DetectionSection,
     pub anonymization: AnonymizationSection,
     pub logging: LoggingSection,
+    /// Reverse-proxy routes (see `proxy::route`).
+    pub routes: Vec<crate::proxy::route::RouteConfig>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

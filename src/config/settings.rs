@@ -12,6 +12,7 @@ use crate::anonymizer::Defaults;
 use crate::api::Limits;
 use crate::engine::{CustomPattern, EngineOptions};
 use crate::methods::Method;
+use crate::proxy::route::{self, Route};
 use crate::text::{Label, LabelSet};
 
 /// A configuration problem: where (`auth.api_keys[1].key`, `line 12`) and what.
@@ -85,6 +86,7 @@ pub struct Settings {
     pub log_json: bool,
     /// Configured recognizers for `Engine::from_options`.
     pub detection: crate::engine::EngineOptions,
+    pub routes: Vec<Route>,
 }
 
 /// Shortest accepted configured API key.
@@ -264,6 +266,24 @@ impl Settings {
             ));
         }
 
+        let mut routes = Vec::with_capacity(config.routes.len());
+        for (i, rc) in config.routes.iter().enumerate() {
+            match route::compile(rc) {
+                Ok(r) => routes.push(r),
+                Err(errs) => errors.extend(errs.into_iter().map(|(field, message)| {
+                    ConfigError::new(format!("routes[{i}].{field}"), message)
+                })),
+            }
+        }
+        for i in 1..routes.len() {
+            if routes[..i].iter().any(|r| r.name == routes[i].name) {
+                errors.push(ConfigError::new(
+                    format!("routes[{i}].name"),
+                    "route names must be unique",
+                ));
+            }
+        }
+
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -284,6 +304,7 @@ impl Settings {
             log_level: config.logging.level,
             log_json,
             detection,
+            routes,
         })
     }
 }

@@ -581,6 +581,10 @@ impl Recognizer for NameRecognizer {
     }
 
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
+        // Every rule needs a capital letter (logs and lower-case chat have none).
+        if !text.chars().any(char::is_uppercase) {
+            return;
+        }
         let tokens = tokenize(text);
         if wanted.contains(self.person) {
             self.persons(text, &tokens, out);

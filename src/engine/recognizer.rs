@@ -43,6 +43,10 @@ pub struct PatternSpec {
     pub group: usize,
     /// Confidence without context.
     pub score: f32,
+    /// A cheaper regex the `RegexSet` prefilter uses instead of `regex`; it must match
+    /// wherever `regex` does (e-mail: `@`). For patterns with large Unicode classes,
+    /// which would overflow the set's lazy DFA.
+    pub prefilter: Option<&'static str>,
     /// Checksum/structure check: `false` drops the candidate.
     pub validate: Option<fn(&str) -> bool>,
     /// The validator is a real checksum (Luhn, mod 97, …): passing it marks the candidate
@@ -67,6 +71,7 @@ impl PatternSpec {
         regex: "",
         group: 0,
         score: 0.5,
+        prefilter: None,
         validate: None,
         checksum: false,
         context: &[],
@@ -99,7 +104,7 @@ impl PatternRecognizer {
             let label = Label::parse(spec.label)
                 .filter(|l| l.as_str() == spec.label)
                 .ok_or_else(|| BuildError::new(spec.name, "unknown label"))?;
-            let regex = Regex::new(&ascii_classes(spec.regex))
+            let regex = Regex::new(&match_form(spec.regex))
                 .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
             if spec.group >= regex.captures_len() {
                 return Err(BuildError::new(spec.name, "capture group out of range"));
@@ -112,8 +117,12 @@ impl PatternRecognizer {
                 context,
             });
         }
-        let set = RegexSet::new(specs.iter().map(|s| ascii_classes(s.regex)))
-            .map_err(|e| BuildError::new("pattern set", e.to_string()))?;
+        let set = RegexSet::new(
+            specs
+                .iter()
+                .map(|s| ascii_classes(s.prefilter.unwrap_or(s.regex))),
+        )
+        .map_err(|e| BuildError::new("pattern set", e.to_string()))?;
         let mut labels: Vec<Label> = patterns.iter().map(|p| p.label).collect();
         labels.sort();
         labels.dedup();
@@ -125,6 +134,17 @@ impl PatternRecognizer {
     }
 }
 
+/// Patterns that name Unicode classes (`\p{L}`: internationalised e-mail) keep Unicode
+/// `\b` for their own match (they should declare a `prefilter` for the set); everything
+/// else is matched with [`ascii_classes`].
+fn match_form(regex: &str) -> String {
+    if regex.contains(r"\p{") {
+        regex.to_owned()
+    } else {
+        ascii_classes(regex)
+    }
+}
+
 /// Rewrites `\b` to ASCII `(?-u:\b)` and `\d` to `[0-9]`.
 ///
 /// Why: a Unicode word boundary makes the lazy DFA give up on the first non-ASCII byte
@@ -133,6 +153,11 @@ impl PatternRecognizer {
 /// Identifiers are ASCII, so ASCII classes lose nothing. Escaped backslashes (`\\b`)
 /// are left alone.
 fn ascii_classes(regex: &str) -> String {
+    rewrite(regex, "(?-u:\\b)", "[0-9]")
+}
+
+/// Replaces unescaped `\b` with `boundary` and `\d` with `digit`.
+fn rewrite(regex: &str, boundary: &str, digit: &str) -> String {
     let mut out = String::with_capacity(regex.len() + 32);
     let mut chars = regex.chars();
     while let Some(c) = chars.next() {
@@ -141,8 +166,8 @@ fn ascii_classes(regex: &str) -> String {
             continue;
         }
         match chars.next() {
-            Some('b') => out.push_str("(?-u:\\b)"),
-            Some('d') => out.push_str("[0-9]"),
+            Some('b') => out.push_str(boundary),
+            Some('d') => out.push_str(digit),
             Some(other) => {
                 out.push('\\');
                 out.push(other);
@@ -208,6 +233,9 @@ fn chunks(text: &str) -> impl Iterator<Item = ByteSpan> + '_ {
     })
 }
 
+/// Highest confidence of a pattern match that no checksum confirmed.
+const UNVALIDATED_MAX: f32 = 0.95;
+
 /// Smallest chunk: below this, per-call overhead of the set outweighs what it saves
 /// (unmeasured first choice).
 const MIN_CHUNK: usize = 512;
@@ -242,10 +270,12 @@ impl PatternRecognizer {
                 };
                 let span = ByteSpan::new(chunk.start + m.start(), chunk.start + m.end());
                 let score = pattern.spec.score + pattern.context.adjust(text, span);
+                // Only a passed checksum earns certainty; context alone tops out below it.
+                let ceiling = if validated { 1.0 } else { UNVALIDATED_MAX };
                 out.push(Candidate {
                     span,
                     label: pattern.label,
-                    score: score.clamp(0.0, 1.0),
+                    score: score.clamp(0.0, ceiling),
                     validated,
                 });
             }

@@ -63,6 +63,7 @@ impl std::error::Error for MapError {}
 pub struct Restorer {
     matcher: Option<AhoCorasick>,
     originals: Vec<String>,
+    replacements: Vec<String>,
 }
 
 impl Restorer {
@@ -107,7 +108,43 @@ impl Restorer {
                     })?,
             )
         };
-        Ok(Self { matcher, originals })
+        let replacements = patterns.iter().map(|p| (*p).to_owned()).collect();
+        Ok(Self {
+            matcher,
+            originals,
+            replacements,
+        })
+    }
+
+    /// A restorer with an empty map: returns texts unchanged.
+    pub fn empty() -> Self {
+        Self {
+            matcher: None,
+            originals: Vec::new(),
+            replacements: Vec::new(),
+        }
+    }
+
+    /// Length of the longest suffix of `text` that is a proper prefix of a replacement
+    /// (so more text could still complete it). Always on a char boundary.
+    pub fn partial_suffix_len(&self, text: &str) -> usize {
+        let longest = self.replacements.iter().map(String::len).max().unwrap_or(0);
+        let max = longest.saturating_sub(1).min(text.len());
+        for k in (1..=max).rev() {
+            let start = text.len() - k;
+            if !text.is_char_boundary(start) {
+                continue;
+            }
+            let suffix = &text[start..];
+            if self
+                .replacements
+                .iter()
+                .any(|r| r.len() > k && r.starts_with(suffix))
+            {
+                return k;
+            }
+        }
+        0
     }
 
     pub fn restore(&self, text: &str) -> String {

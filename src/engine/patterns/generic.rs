@@ -38,13 +38,21 @@ const PHONE_CONTEXT: &[&str] = &[
 pub(super) const EMAIL: PatternSpec = PatternSpec {
     name: "email",
     label: "EMAIL_ADDRESS",
-    regex: r"(?i)\b[a-z0-9][a-z0-9._%+\-]*@[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?)*\.[a-z]{2,24}\b",
+    // Unicode letters are allowed in both parts (RFC 6531 internationalised addresses);
+    // being a Unicode pattern, it keeps Unicode word boundaries (see `recognizer.rs`), and
+    // the set looks for its `@` only.
+    prefilter: Some("@"),
+    regex: r"(?i)\b[\p{L}\p{N}][\p{L}\p{N}._%+\-]*@[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?)*\.\p{L}{2,24}\b",
     score: 0.95,
     negative_context: &[],
-    examples: &[(
-        "write to jane.doe+x@mail.example.org today",
-        "jane.doe+x@mail.example.org",
-    )],
+    examples: &[
+        (
+            "write to jane.doe+x@mail.example.org today",
+            "jane.doe+x@mail.example.org",
+        ),
+        ("écrire à émile@exemple.fr.", "émile@exemple.fr"),
+        ("jane@example.com", "jane@example.com"),
+    ],
     counter_examples: &["an @ sign alone", "user@localhost"],
     ..PatternSpec::BASE
 };

@@ -1,0 +1,31 @@
+"""Time to first streamed byte of the body, over N sequential keep-alive requests.
+Usage: ttft.py HOST PORT PATH N"""
+import json
+import socket
+import statistics
+import sys
+import time
+
+host, port, path, n = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+body = json.dumps({"model": "m", "stream": True,
+                   "messages": [{"role": "user", "content": "Write to ada@example.com please"}]}).encode()
+req = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+       f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+samples = []
+for _ in range(n):
+    s = socket.create_connection((host, port))
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    t0 = time.perf_counter()
+    s.sendall(req)
+    buf = b""
+    while b"data:" not in buf:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        buf += chunk
+    samples.append((time.perf_counter() - t0) * 1000)
+    while s.recv(65536):
+        pass
+    s.close()
+samples.sort()
+print(f"p50={statistics.median(samples):.2f}ms p99={samples[int(len(samples) * 0.99) - 1]:.2f}ms")

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# One-time (idempotent) set-up of a fresh Debian 12 machine with Rust and Python 3:
+# the system packages the build needs. Safe to run again; does nothing when all is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v cmake >/dev/null 2>&1 || need+=(cmake)   # pingora's zlib-ng build
+command -v cc >/dev/null 2>&1 || need+=(build-essential)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+mkdir -p models
+
+# Third-party model files (ONNX Runtime, NER models) when the fetch script exists.
+if [ -x scripts/fetch-models.sh ]; then
+  scripts/fetch-models.sh
+fi

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Set up (if needed) and run the whole test suite: formatting, lints, every Rust test
+# (unit, property and HTTP integration tests against the real binary), and the
+# training pipeline's standard-library tests. Fails on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cargo fmt --check
+cargo clippy --locked --all-targets -- -D warnings
+cargo test --locked --all-targets
+if [ -d training/tests ]; then
+  python3 -m unittest discover -s training/tests -t . -q
+fi
+echo "all tests passed"

@@ -1,0 +1,101 @@
+//! Wiring: settings → engine, anonymizer, API, metrics → a pingora `Server`.
+
+use std::sync::Arc;
+
+use pingora::server::configuration::ServerConf;
+use pingora::server::Server;
+
+use crate::anonymizer::Anonymizer;
+use crate::api::Api;
+use crate::config::settings::Secret;
+use crate::config::{ApiKey, Settings};
+use crate::engine::{BuildError, Engine};
+use crate::server::auth::KeyRing;
+use crate::server::limits::RateLimiter;
+use crate::server::ApiService;
+use crate::telemetry::metrics;
+
+/// A server ready to run, and what start-up should tell the operator.
+pub struct App {
+    pub server: Server,
+    /// A key generated because none was configured (print it once).
+    pub generated_key: Option<String>,
+    pub tiers: Vec<&'static str>,
+}
+
+/// Builds the engine and the pingora server for `settings`.
+///
+/// # Errors
+/// When the detection engine cannot be built.
+pub fn build(settings: &Settings) -> Result<App, BuildError> {
+    let engine = Arc::new(Engine::builtin()?);
+    let tiers = engine.tiers();
+    // Only labels the loaded engine can detect are defaults: a label without a
+    // recognizer would silently find nothing.
+    let mut defaults = settings.defaults.clone();
+    defaults.labels = crate::text::LabelSet::new(
+        defaults
+            .labels
+            .iter()
+            .filter(|l| engine.supported_labels().contains(*l))
+            .collect(),
+    );
+    let anonymizer = Arc::new(Anonymizer::new(engine, defaults));
+    let api = Arc::new(Api::new(Arc::clone(&anonymizer), settings.limits.clone()));
+
+    let mut keys = settings.api_keys.clone();
+    let generated_key = if keys.is_empty() {
+        let key = generate_key();
+        keys.push(ApiKey {
+            tenant: "default".into(),
+            key: Secret::new(key.clone()),
+        });
+        Some(key)
+    } else {
+        None
+    };
+    let rate_limiter = settings
+        .rate_limit
+        .map(|limit| RateLimiter::new(limit, keys.len()));
+    let service = ApiService::new(
+        api,
+        anonymizer,
+        settings.routes.clone(),
+        KeyRing::new(&keys),
+        rate_limiter,
+        tiers.clone(),
+    );
+
+    let conf = ServerConf {
+        threads: settings.threads,
+        grace_period_seconds: Some(settings.grace_period_secs),
+        graceful_shutdown_timeout_seconds: Some(settings.shutdown_timeout_secs),
+        ..ServerConf::default()
+    };
+    let mut server = Server::new_with_opt_and_conf(None, conf);
+    server.bootstrap();
+    let mut proxy = pingora::proxy::http_proxy_service(&server.configuration, service);
+    proxy.add_tcp(&settings.listen);
+    server.add_service(proxy);
+
+    metrics::init();
+    let mut prometheus = pingora_prometheus::prometheus_http_service();
+    prometheus.add_tcp(&settings.metrics_listen);
+    server.add_service(prometheus);
+
+    Ok(App {
+        server,
+        generated_key,
+        tiers,
+    })
+}
+
+/// 32 random bytes, base64url: a key nobody can guess.
+fn generate_key() -> String {
+    use base64::Engine as _;
+    let bytes: [u8; 32] = rand::random();
+    format!(
+        "anon_{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    )
+}

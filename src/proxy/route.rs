@@ -1,0 +1,453 @@
+//! Proxy routes: the YAML schema of `routes:` and its compiled, matchable form.
+//! A route names one upstream; nothing else is ever reachable (never an open proxy).
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::jsonpath::JsonPath;
+use super::presets;
+use crate::anonymizer::Options;
+use crate::methods::Method;
+use crate::text::{Label, LabelSet};
+
+/// How a request or response body is framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BodyFormat {
+    /// One JSON document.
+    Json,
+    /// JSON documents separated by newlines (Elasticsearch `_bulk`, Splunk HEC).
+    Ndjson,
+}
+
+/// How callers of a route authenticate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthMode {
+    /// Our `X-API-Key`, checked and stripped before forwarding.
+    #[default]
+    ApiKey,
+    /// No key of ours: the caller's own upstream credentials go through untouched.
+    Passthrough,
+}
+
+/// What to do with a body the route cannot parse (e.g. another content type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum OnUnparsed {
+    #[default]
+    Reject,
+    Passthrough,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteConfig {
+    /// Name used in metrics and logs.
+    pub name: String,
+    #[serde(rename = "match", default)]
+    pub matcher: MatchConfig,
+    pub upstream: UpstreamConfig,
+    /// A preset name (`openai_chat`, `loki_push`, …) supplying body format and paths.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Request fields to anonymize (added to the preset's).
+    #[serde(default)]
+    pub anonymize: Vec<String>,
+    /// Response fields to restore (added to the preset's); `["$"]` means every string.
+    #[serde(default)]
+    pub restore: Vec<String>,
+    /// Fields of streamed (SSE) events to restore (added to the preset's).
+    #[serde(default)]
+    pub restore_stream: Vec<String>,
+    /// Body format; default from the preset, else `json`.
+    #[serde(default)]
+    pub body: Option<BodyFormat>,
+    #[serde(default)]
+    pub auth: AuthMode,
+    #[serde(default)]
+    pub on_unparsed: OnUnparsed,
+    /// Where a conversation's session id comes from.
+    #[serde(default)]
+    pub session: Option<SessionSource>,
+    /// Labels to detect; empty = the service default.
+    #[serde(default)]
+    pub entities: Vec<String>,
+    /// Confidence threshold; default = the service default.
+    #[serde(default)]
+    pub threshold: Option<f64>,
+    /// De-identification method; default = the service default.
+    #[serde(default)]
+    pub method: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MatchConfig {
+    /// `Host` header (without port), case-insensitive; absent = any host.
+    #[serde(default)]
+    pub host: Option<String>,
+    /// Path prefix, matched on whole segments; absent = every path.
+    #[serde(default)]
+    pub path_prefix: Option<String>,
+    /// Methods; empty = any.
+    #[serde(default)]
+    pub methods: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamConfig {
+    /// `http://host[:port][/base]` or `https://…`.
+    pub url: String,
+    #[serde(default = "default_connect_ms")]
+    pub connect_timeout_ms: u64,
+    #[serde(default = "default_read_ms")]
+    pub read_timeout_ms: u64,
+    /// Replace the matched `path_prefix` with this before forwarding.
+    #[serde(default)]
+    pub rewrite_prefix: Option<String>,
+    /// Headers set on every forwarded request, e.g. the provider's API key from
+    /// `${PROVIDER_KEY}` when callers authenticate with our key.
+    #[serde(default)]
+    pub add_headers: std::collections::BTreeMap<String, String>,
+}
+
+fn default_connect_ms() -> u64 {
+    5_000
+}
+
+fn default_read_ms() -> u64 {
+    120_000
+}
+
+/// Where a conversation's session id comes from: exactly one of the two.
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SessionSource {
+    /// A request header holding the session id.
+    #[serde(default)]
+    pub header: Option<String>,
+    /// A JSON path into the request body (e.g. `$.user`).
+    #[serde(default)]
+    pub json_path: Option<String>,
+}
+
+/// A validated upstream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upstream {
+    pub tls: bool,
+    pub host: String,
+    pub port: u16,
+    /// Path prepended to every forwarded path (from the URL), without trailing `/`.
+    pub base_path: String,
+    pub connect_timeout: Duration,
+    pub read_timeout: Duration,
+    pub rewrite_prefix: Option<String>,
+    pub add_headers: Vec<(http::HeaderName, http::HeaderValue)>,
+}
+
+/// A compiled route.
+#[derive(Debug, Clone)]
+pub struct Route {
+    pub name: String,
+    pub host: Option<String>,
+    pub path_prefix: Option<String>,
+    pub methods: Vec<String>,
+    pub upstream: Upstream,
+    pub body: BodyFormat,
+    pub anonymize: Vec<JsonPath>,
+    pub restore: Vec<JsonPath>,
+    pub restore_stream: Vec<JsonPath>,
+    pub auth: AuthMode,
+    pub on_unparsed: OnUnparsed,
+    pub session: Option<CompiledSession>,
+    /// Detection and method options; `None` fields fall back to the service defaults.
+    pub options: Options,
+}
+
+#[derive(Debug, Clone)]
+pub enum CompiledSession {
+    Header(String),
+    JsonPath(JsonPath),
+}
+
+impl Route {
+    /// Whether this route serves a request.
+    pub fn matches(&self, method: &str, host: Option<&str>, path: &str) -> bool {
+        if !self.methods.is_empty() && !self.methods.iter().any(|m| m.eq_ignore_ascii_case(method))
+        {
+            return false;
+        }
+        if let Some(want) = &self.host {
+            let got = host.map(|h| h.rsplit_once(':').map_or(h, |(name, _)| name));
+            if !got.is_some_and(|h| h.eq_ignore_ascii_case(want)) {
+                return false;
+            }
+        }
+        match &self.path_prefix {
+            None => true,
+            Some(prefix) => {
+                path == prefix
+                    || (path.starts_with(prefix.as_str())
+                        && (prefix.ends_with('/')
+                            || path.as_bytes().get(prefix.len()) == Some(&b'/')))
+            }
+        }
+    }
+
+    /// Rewrites a request path (with query) for the upstream.
+    pub fn upstream_path(&self, path_and_query: &str) -> String {
+        let rest = match (&self.path_prefix, &self.upstream.rewrite_prefix) {
+            (Some(prefix), Some(replacement)) => {
+                format!(
+                    "{replacement}{}",
+                    path_and_query.get(prefix.len()..).unwrap_or("")
+                )
+            }
+            _ => path_and_query.to_owned(),
+        };
+        format!("{}{}", self.upstream.base_path, rest)
+    }
+
+    /// Whether request bodies are rewritten at all.
+    pub fn rewrites_request(&self) -> bool {
+        !self.anonymize.is_empty()
+    }
+}
+
+/// Compiles a route; errors are `(field, message)` relative to the route.
+pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
+    let mut errors: Vec<(String, String)> = Vec::new();
+    let mut err = |field: &str, message: &str| errors.push((field.to_owned(), message.to_owned()));
+    if config.name.is_empty()
+        || !config
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        err("name", "must be letters, digits, '-' or '_'");
+    }
+    let preset = match &config.preset {
+        None => None,
+        Some(name) => {
+            let found = presets::find(name);
+            if found.is_none() {
+                let names: Vec<&str> = presets::PRESETS.iter().map(|p| p.name).collect();
+                errors.push((
+                    "preset".into(),
+                    format!("unknown preset; one of {}", names.join(", ")),
+                ));
+            }
+            found
+        }
+    };
+    let mut parse_paths = |field: &str, preset_paths: &[&str], extra: &[String]| -> Vec<JsonPath> {
+        let mut out = Vec::new();
+        for p in preset_paths {
+            if let Ok(path) = JsonPath::parse(p) {
+                out.push(path);
+            }
+        }
+        for (i, p) in extra.iter().enumerate() {
+            match JsonPath::parse(p) {
+                Ok(path) => out.push(path),
+                Err(e) => errors.push((format!("{field}[{i}]"), e.to_string())),
+            }
+        }
+        out
+    };
+    let anonymize = parse_paths(
+        "anonymize",
+        preset.map_or(&[], |p| p.anonymize),
+        &config.anonymize,
+    );
+    let restore = parse_paths(
+        "restore",
+        preset.map_or(&[], |p| p.restore),
+        &config.restore,
+    );
+    let restore_stream = parse_paths(
+        "restore_stream",
+        preset.map_or(&[], |p| p.restore_stream),
+        &config.restore_stream,
+    );
+    let session = match &config.session {
+        None => None,
+        Some(SessionSource {
+            header: Some(name),
+            json_path: None,
+        }) => {
+            if http::HeaderName::from_bytes(name.as_bytes()).is_err() {
+                errors.push(("session.header".into(), "not a valid header name".into()));
+            }
+            Some(CompiledSession::Header(name.to_ascii_lowercase()))
+        }
+        Some(SessionSource {
+            header: None,
+            json_path: Some(p),
+        }) => match JsonPath::parse(p) {
+            Ok(path) => Some(CompiledSession::JsonPath(path)),
+            Err(e) => {
+                errors.push(("session.json_path".into(), e.to_string()));
+                None
+            }
+        },
+        Some(_) => {
+            errors.push((
+                "session".into(),
+                "give exactly one of header or json_path".into(),
+            ));
+            None
+        }
+    };
+    let mut options = Options::default();
+    if !config.entities.is_empty() {
+        let mut labels = Vec::new();
+        for (i, name) in config.entities.iter().enumerate() {
+            match Label::parse(name) {
+                Some(label) => labels.push(label),
+                None => errors.push((format!("entities[{i}]"), "unknown label".into())),
+            }
+        }
+        options.labels = Some(LabelSet::new(labels));
+    }
+    if let Some(t) = config.threshold {
+        if (0.0..=1.0).contains(&t) {
+            options.threshold = Some(t as f32);
+        } else {
+            errors.push(("threshold".into(), "must be between 0 and 1".into()));
+        }
+    }
+    if let Some(name) = &config.method {
+        match Method::parse(name) {
+            Some(m) => options.method = Some(m),
+            None => errors.push(("method".into(), "unknown method".into())),
+        }
+    }
+    if let Some(prefix) = &config.matcher.path_prefix {
+        if !prefix.starts_with('/') {
+            errors.push(("match.path_prefix".into(), "must start with '/'".into()));
+        }
+    }
+    let mut upstream = match parse_upstream(&config.upstream) {
+        Ok(u) => Some(u),
+        Err(message) => {
+            errors.push(("upstream.url".into(), message.into()));
+            None
+        }
+    };
+    for (name, value) in &config.upstream.add_headers {
+        let parsed = (
+            http::HeaderName::from_bytes(name.as_bytes()),
+            http::HeaderValue::from_str(value),
+        );
+        match (parsed, upstream.as_mut()) {
+            ((Ok(n), Ok(v)), Some(up)) => up.add_headers.push((n, v)),
+            ((Ok(_), Ok(_)), None) => {}
+            _ => errors.push((
+                "upstream.add_headers".into(),
+                "invalid header name or value".into(),
+            )),
+        }
+    }
+    match upstream {
+        Some(upstream) if errors.is_empty() => Ok(Route {
+            name: config.name.clone(),
+            host: config.matcher.host.clone(),
+            path_prefix: config.matcher.path_prefix.clone(),
+            methods: config.matcher.methods.clone(),
+            upstream,
+            body: config
+                .body
+                .or(preset.map(|p| p.body))
+                .unwrap_or(BodyFormat::Json),
+            anonymize,
+            restore,
+            restore_stream,
+            auth: config.auth,
+            on_unparsed: config.on_unparsed,
+            session,
+            options,
+        }),
+        _ => Err(errors),
+    }
+}
+
+fn parse_upstream(config: &UpstreamConfig) -> Result<Upstream, &'static str> {
+    let uri: http::Uri = config
+        .url
+        .parse()
+        .map_err(|_| "must be an http:// or https:// URL")?;
+    let tls = match uri.scheme_str() {
+        Some("http") => false,
+        Some("https") => true,
+        _ => return Err("must be an http:// or https:// URL"),
+    };
+    let host = uri.host().ok_or("must name a host")?;
+    let host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_owned();
+    let port = uri.port_u16().unwrap_or(if tls { 443 } else { 80 });
+    if uri.query().is_some() {
+        return Err("must not have a query");
+    }
+    let base_path = uri.path().trim_end_matches('/').to_owned();
+    Ok(Upstream {
+        tls,
+        host,
+        port,
+        base_path,
+        connect_timeout: Duration::from_millis(config.connect_timeout_ms),
+        read_timeout: Duration::from_millis(config.read_timeout_ms),
+        rewrite_prefix: config.rewrite_prefix.clone(),
+        add_headers: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn route(yaml: &str) -> Route {
+        let config: RouteConfig = serde_yaml::from_str(yaml).unwrap();
+        compile(&config).unwrap()
+    }
+
+    #[test]
+    fn matches_prefix_on_segments_host_and_method() {
+        let r = route("name: a\nmatch: {path_prefix: /v1/chat, host: api.test, methods: [POST]}\nupstream: {url: 'https://up.test/base/'}\npreset: openai_chat\n");
+        assert!(r.matches("POST", Some("api.test:443"), "/v1/chat/completions"));
+        assert!(r.matches("post", Some("API.test"), "/v1/chat"));
+        assert!(!r.matches("POST", Some("api.test"), "/v1/chatty"));
+        assert!(!r.matches("GET", Some("api.test"), "/v1/chat"));
+        assert!(!r.matches("POST", Some("other"), "/v1/chat"));
+        assert_eq!(r.upstream.port, 443);
+        assert!(r.upstream.tls);
+        assert_eq!(
+            r.upstream_path("/v1/chat/completions?x=1"),
+            "/base/v1/chat/completions?x=1"
+        );
+        assert_eq!(r.anonymize.len(), 2);
+    }
+
+    #[test]
+    fn rewrites_the_prefix() {
+        let r = route("name: a\nmatch: {path_prefix: /logs}\nupstream: {url: 'http://127.0.0.1:9', rewrite_prefix: /loki/api/v1/push}\npreset: loki_push\n");
+        assert_eq!(r.upstream_path("/logs"), "/loki/api/v1/push");
+        assert!(!r.upstream.tls);
+    }
+
+    #[test]
+    fn reports_bad_fields() {
+        let config: RouteConfig = serde_yaml::from_str(
+            "name: 'a b'\nupstream: {url: 'ftp://x'}\npreset: nope\nanonymize: ['x']\n",
+        )
+        .unwrap();
+        let errors = compile(&config).unwrap_err();
+        let fields: Vec<&str> = errors.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(fields, ["name", "preset", "anonymize[0]", "upstream.url"]);
+    }
+}

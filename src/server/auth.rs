@@ -1,0 +1,83 @@
+//! API-key authentication. Keys are kept as SHA-256 digests and every configured key is
+//! compared in constant time, so neither timing nor key length tells anything.
+
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+use crate::config::ApiKey;
+
+/// Index of a configured key (for per-key rate limiting).
+pub type KeyId = usize;
+
+pub struct KeyRing {
+    keys: Vec<([u8; 32], String)>,
+}
+
+/// Why a request is not authenticated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthError {
+    Missing,
+    Invalid,
+}
+
+impl KeyRing {
+    pub fn new(keys: &[ApiKey]) -> Self {
+        Self {
+            keys: keys
+                .iter()
+                .map(|k| (digest(k.key.expose().as_bytes()), k.tenant.clone()))
+                .collect(),
+        }
+    }
+
+    /// The key id and tenant for an `X-API-Key` header value.
+    pub fn authenticate(&self, header: Option<&[u8]>) -> Result<(KeyId, &str), AuthError> {
+        let presented = match header {
+            None => return Err(AuthError::Missing),
+            Some(b"") => return Err(AuthError::Missing),
+            Some(v) => digest(v),
+        };
+        let mut found = None;
+        // No early exit: every key is compared whatever the outcome.
+        for (id, (key, _)) in self.keys.iter().enumerate() {
+            if bool::from(key.ct_eq(&presented)) {
+                found = Some(id);
+            }
+        }
+        match found {
+            Some(id) => Ok((id, &self.keys[id].1)),
+            None => Err(AuthError::Invalid),
+        }
+    }
+}
+
+fn digest(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::settings::Secret;
+
+    #[test]
+    fn finds_the_tenant_of_a_key() {
+        let ring = KeyRing::new(&[
+            ApiKey {
+                tenant: "a".into(),
+                key: Secret::new("key-aaaaaaaaaaaaaaaa".into()),
+            },
+            ApiKey {
+                tenant: "b".into(),
+                key: Secret::new("key-bbbbbbbbbbbbbbbb".into()),
+            },
+        ]);
+        assert_eq!(
+            ring.authenticate(Some(b"key-bbbbbbbbbbbbbbbb")),
+            Ok((1, "b"))
+        );
+        assert_eq!(ring.authenticate(Some(b"key-b")), Err(AuthError::Invalid));
+        assert_eq!(ring.authenticate(None), Err(AuthError::Missing));
+        assert_eq!(ring.authenticate(Some(b"")), Err(AuthError::Missing));
+    }
+}

@@ -1,0 +1,46 @@
+//! Per-request state carried through pingora's phases, for the response and the log.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use super::forward::Exchange;
+use super::router::Endpoint;
+
+pub struct RequestCtx {
+    pub request_id: String,
+    pub started: Instant,
+    pub endpoint: Endpoint,
+    pub tenant: Option<String>,
+    /// Status we answered with (0 until a response is written).
+    pub status: u16,
+    pub texts: usize,
+    pub chars: usize,
+    pub entities: BTreeMap<&'static str, u64>,
+    /// Proxy route name, for metrics and the log.
+    pub route: Option<String>,
+    /// Set when the request is forwarded to an upstream.
+    pub exchange: Option<Box<Exchange>>,
+}
+
+impl RequestCtx {
+    pub fn new() -> Self {
+        Self {
+            request_id: format!("{:016x}", rand::random::<u64>()),
+            started: Instant::now(),
+            endpoint: Endpoint::Other,
+            tenant: None,
+            status: 0,
+            texts: 0,
+            chars: 0,
+            entities: BTreeMap::new(),
+            route: None,
+            exchange: None,
+        }
+    }
+}
+
+impl Default for RequestCtx {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,85 @@
+//! Which endpoint a request is for. Endpoints are an enum so that metric labels and log
+//! fields are a fixed set, never a raw path.
+
+/// A served endpoint, or the catch-all for everything else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    Anonymize,
+    Deanonymize,
+    Entities,
+    Healthz,
+    Readyz,
+    /// Forwarded to a proxy route's upstream.
+    Proxy,
+    /// Unknown path or wrong method: answered with an error.
+    Other,
+}
+
+impl Endpoint {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Endpoint::Anonymize => "anonymize",
+            Endpoint::Deanonymize => "deanonymize",
+            Endpoint::Entities => "entities",
+            Endpoint::Healthz => "healthz",
+            Endpoint::Readyz => "readyz",
+            Endpoint::Proxy => "proxy",
+            Endpoint::Other => "other",
+        }
+    }
+
+    /// `/v1/*` endpoints need an API key.
+    pub fn needs_key(&self) -> bool {
+        matches!(
+            self,
+            Endpoint::Anonymize | Endpoint::Deanonymize | Endpoint::Entities
+        )
+    }
+}
+
+/// The routing decision for a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    Serve(Endpoint),
+    NotFound,
+    /// The path exists; the method is not one of `allow`.
+    MethodNotAllowed {
+        allow: &'static str,
+    },
+}
+
+/// Path → (endpoint, the one method it accepts).
+const TABLE: &[(&str, Endpoint, &str)] = &[
+    ("/v1/anonymize", Endpoint::Anonymize, "POST"),
+    ("/v1/deanonymize", Endpoint::Deanonymize, "POST"),
+    ("/v1/entities", Endpoint::Entities, "GET"),
+    ("/healthz", Endpoint::Healthz, "GET"),
+    ("/readyz", Endpoint::Readyz, "GET"),
+];
+
+pub fn route(method: &str, path: &str) -> Route {
+    match TABLE.iter().find(|(p, _, _)| *p == path) {
+        None => Route::NotFound,
+        Some((_, endpoint, allowed)) if *allowed == method => Route::Serve(*endpoint),
+        Some((_, _, allowed)) => Route::MethodNotAllowed { allow: allowed },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_paths_and_methods() {
+        assert_eq!(
+            route("POST", "/v1/anonymize"),
+            Route::Serve(Endpoint::Anonymize)
+        );
+        assert_eq!(
+            route("GET", "/v1/anonymize"),
+            Route::MethodNotAllowed { allow: "POST" }
+        );
+        assert_eq!(route("POST", "/v1/anonymize/"), Route::NotFound);
+        assert_eq!(route("GET", "/healthz"), Route::Serve(Endpoint::Healthz));
+    }
+}

@@ -1,0 +1,111 @@
+//! Every metric of the service, registered once in the default Prometheus registry that
+//! `pingora-prometheus` serves. Label values come from enums or from configuration
+//! (tenant names, entity labels), never from requests, so cardinality stays bounded
+//! and no personal data can reach a label.
+
+use std::sync::LazyLock;
+
+use pingora_prometheus::prometheus::{
+    register_histogram_vec, register_int_counter_vec, HistogramVec, IntCounterVec,
+};
+
+/// `anonymizer_requests_total{endpoint, status, tenant}`.
+pub static REQUESTS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_requests_total",
+        "HTTP requests by endpoint, status code and tenant",
+        &["endpoint", "status", "tenant"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_request_duration_seconds{endpoint}`.
+pub static REQUEST_DURATION: LazyLock<HistogramVec> = LazyLock::new(|| {
+    register_histogram_vec!(
+        "anonymizer_request_duration_seconds",
+        "Time from request start to the last response byte",
+        &["endpoint"],
+        vec![0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_texts_total{endpoint}`.
+pub static TEXTS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!("anonymizer_texts_total", "Texts processed", &["endpoint"])
+        .expect("metric registered once")
+});
+
+/// `anonymizer_characters_total{endpoint}`.
+pub static CHARACTERS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_characters_total",
+        "Unicode code points of text processed",
+        &["endpoint"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_entities_total{label}`.
+pub static ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_entities_total",
+        "Entities detected and replaced, by label",
+        &["label"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_proxy_requests_total{route, status}`.
+pub static PROXY_REQUESTS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_requests_total",
+        "Proxied requests by route and status returned to the client",
+        &["route", "status"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_proxy_upstream_duration_seconds{route}`: until the upstream's response header.
+pub static UPSTREAM_DURATION: LazyLock<HistogramVec> = LazyLock::new(|| {
+    register_histogram_vec!(
+        "anonymizer_proxy_upstream_duration_seconds",
+        "Time from choosing the upstream to its response header",
+        &["route"],
+        vec![0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_proxy_upstream_errors_total{route, kind}`; `kind` is pingora's error type name.
+pub static PROXY_UPSTREAM_ERRORS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_upstream_errors_total",
+        "Upstream failures by route and kind",
+        &["route", "kind"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_proxy_entities_total{route, label}`.
+pub static PROXY_ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_entities_total",
+        "Entities anonymized in proxied requests, by route and label",
+        &["route", "label"]
+    )
+    .expect("metric registered once")
+});
+
+/// Registers every metric so that `/metrics` lists them from the first scrape.
+pub fn init() {
+    LazyLock::force(&REQUESTS);
+    LazyLock::force(&REQUEST_DURATION);
+    LazyLock::force(&TEXTS);
+    LazyLock::force(&CHARACTERS);
+    LazyLock::force(&ENTITIES);
+    LazyLock::force(&PROXY_REQUESTS);
+    LazyLock::force(&UPSTREAM_DURATION);
+    LazyLock::force(&PROXY_UPSTREAM_ERRORS);
+    LazyLock::force(&PROXY_ENTITIES);
+}

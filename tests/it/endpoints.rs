@@ -1,0 +1,211 @@
+use serde_json::{json, Value};
+
+use crate::support::{TestServer, KEY};
+
+#[test]
+fn anonymize_returns_texts_in_order_and_entities_sorted_with_code_point_spans() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "😀 中文 e\u{301} mail bob@example.org, then alice@example.com",
+            "no personal data here",
+            "again bob@example.org at 10.0.0.1"
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(
+        r.json(),
+        json!({
+            "anonymized_text": [
+                "😀 中文 e\u{301} mail [EMAIL_ADDRESS_1], then [EMAIL_ADDRESS_2]",
+                "no personal data here",
+                "again [EMAIL_ADDRESS_1] at [IP_ADDRESS_1]"
+            ],
+            "detected_entities": [
+                {"text": "bob@example.org", "label": "EMAIL_ADDRESS",
+                 "span": {"start": 13, "end": 28}, "confidence": 0.95, "alternatives": null,
+                 "anonymized_text": "[EMAIL_ADDRESS_1]", "text_index": 0},
+                {"text": "alice@example.com", "label": "EMAIL_ADDRESS",
+                 "span": {"start": 35, "end": 52}, "confidence": 0.95, "alternatives": null,
+                 "anonymized_text": "[EMAIL_ADDRESS_2]", "text_index": 0},
+                {"text": "bob@example.org", "label": "EMAIL_ADDRESS",
+                 "span": {"start": 6, "end": 21}, "confidence": 0.95, "alternatives": null,
+                 "anonymized_text": "[EMAIL_ADDRESS_1]", "text_index": 2},
+                {"text": "10.0.0.1", "label": "IP_ADDRESS",
+                 "span": {"start": 25, "end": 33}, "confidence": 0.8, "alternatives": null,
+                 "anonymized_text": "[IP_ADDRESS_1]", "text_index": 2}
+            ]
+        })
+    );
+    // The spans are code points: Python's text[start:end] is the entity.
+    let text: Vec<char> = "😀 中文 e\u{301} mail bob@example.org".chars().collect();
+    assert_eq!(text[13..28].iter().collect::<String>(), "bob@example.org");
+}
+
+#[test]
+fn empty_text_list_gives_empty_results() {
+    let s = TestServer::default();
+    let r = s.post("/v1/anonymize", &json!({"text": []}));
+    assert_eq!(
+        r.json(),
+        json!({"anonymized_text": [], "detected_entities": []})
+    );
+    let r = s.post("/v1/anonymize", &json!({"text": [""]}));
+    assert_eq!(
+        r.json(),
+        json!({"anonymized_text": [""], "detected_entities": []})
+    );
+    let r = s.post("/v1/deanonymize", &json!({"anonymized_text": []}));
+    assert_eq!(r.json(), json!({"deanonymized_text": []}));
+}
+
+#[test]
+fn labels_methods_and_threshold_are_honoured_case_insensitively() {
+    let s = TestServer::default();
+    let text = "mail jo@example.com or call +1 415-555-0132, card 4111 1111 1111 1111";
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [text], "detection_config": {"entities": ["email", "Phone_Number"]},
+                "anonymization_config": {"deidentification_method": "mask"}}),
+    );
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!(["mail ************** or call ***************, card 4111 1111 1111 1111"])
+    );
+    // A high threshold keeps only the most certain entities.
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [text], "anonymization_config": {"threshold": 0.99}}),
+    );
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!(["mail jo@example.com or call +1 415-555-0132, card [CREDIT_CARD_1]"])
+    );
+    let labels: Vec<Value> = r.json()["detected_entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["label"].clone())
+        .collect();
+    assert_eq!(labels, [json!("CREDIT_CARD")]);
+}
+
+#[test]
+fn placeholders_already_in_the_text_are_never_reused() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": ["[EMAIL_ADDRESS_1] is a literal; real: a@example.com"]}),
+    );
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!(["[EMAIL_ADDRESS_1] is a literal; real: [EMAIL_ADDRESS_2]"])
+    );
+}
+
+#[test]
+fn deanonymize_restores_leftmost_longest_in_one_pass() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/deanonymize",
+        &json!({
+            "anonymized_text": ["[PERSON_10] met [PERSON_1].", "nothing", "X and [PERSON_1]"],
+            "entities_map": [
+                {"text": "Ann", "anonymized_text": "[PERSON_1]"},
+                {"text": "Bob", "anonymized_text": "[PERSON_10]"},
+                {"text": "[PERSON_1]", "anonymized_text": "X"}
+            ],
+            "match": "EXACT"
+        }),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"deanonymized_text": ["Bob met Ann.", "nothing", "[PERSON_1] and Ann"]})
+    );
+}
+
+#[test]
+fn anonymize_then_deanonymize_round_trips() {
+    let s = TestServer::default();
+    let texts = json!(["Write to zoë@example.com 😀", "or 192.168.1.1 / ::1"]);
+    let a = s.post("/v1/anonymize", &json!({"text": texts})).json();
+    let map: Vec<Value> = a["detected_entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| json!({"text": e["text"], "anonymized_text": e["anonymized_text"]}))
+        .collect();
+    assert_eq!(map.len(), 3);
+    let d = s
+        .post(
+            "/v1/deanonymize",
+            &json!({"anonymized_text": a["anonymized_text"], "entities_map": map}),
+        )
+        .json();
+    assert_eq!(d["deanonymized_text"], texts);
+}
+
+#[test]
+fn parallel_clients_get_their_own_results() {
+    let s = TestServer::default();
+    std::thread::scope(|scope| {
+        for t in 0..8 {
+            let s = &s;
+            scope.spawn(move || {
+                for i in 0..25 {
+                    let email = format!("user{t}x{i}@example.com");
+                    let body = json!({"text": [format!("{t}/{i}: {email}"), format!("{i}")]});
+                    let r = s.post("/v1/anonymize", &body).json();
+                    assert_eq!(
+                        r["anonymized_text"],
+                        json!([format!("{t}/{i}: [EMAIL_ADDRESS_1]"), format!("{i}")])
+                    );
+                    assert_eq!(r["detected_entities"][0]["text"], json!(email));
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn keep_alive_serves_several_requests_on_one_connection() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let s = TestServer::default();
+    let mut stream = std::net::TcpStream::connect(&s.addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    for i in 0..3 {
+        let body = format!(r#"{{"text": ["{i}: a@example.com"]}}"#);
+        write!(
+            stream,
+            "POST /v1/anonymize HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        assert_eq!(status, "HTTP/1.1 200 OK\r\n", "request {i}");
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line == "\r\n" {
+                break;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            body["anonymized_text"],
+            json!([format!("{i}: [EMAIL_ADDRESS_1]")])
+        );
+    }
+}

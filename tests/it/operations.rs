@@ -1,0 +1,204 @@
+use std::process::Command;
+
+use serde_json::json;
+
+use crate::support::{base_config, scratch_dir, TestServer, KEY};
+
+#[test]
+fn health_and_readiness_need_no_key_and_entities_does() {
+    let s = TestServer::default();
+    let r = s.get("/healthz", &[]);
+    assert_eq!((r.status, r.json()), (200, json!({"status": "ok"})));
+    let r = s.get("/readyz", &[]);
+    assert_eq!(
+        (r.status, r.json()),
+        (200, json!({"status": "ready", "tiers": ["patterns"]}))
+    );
+    s.get("/v1/entities", &[])
+        .assert_error(401, "missing_api_key");
+    let r = s.get("/v1/entities", &[("x-api-key", KEY)]).json();
+    let email = r["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["label"] == "EMAIL_ADDRESS")
+        .expect("EMAIL_ADDRESS listed")
+        .clone();
+    assert_eq!(
+        email,
+        json!({"label": "EMAIL_ADDRESS", "aliases": ["EMAIL"], "default": true,
+               "description": "E-mail addresses, including obfuscated forms"})
+    );
+    assert_eq!(r["tiers"], json!(["patterns"]));
+    assert!(r["methods"].as_array().unwrap().contains(&json!("REDACT")));
+}
+
+#[test]
+fn metrics_show_the_request_just_made_without_personal_data() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": ["mail carol.private@example.com", "ok"]}),
+    );
+    assert_eq!(r.status, 200);
+    s.post_raw("/v1/anonymize", "{}", &[]);
+    let m = s.metrics();
+    for line in [
+        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
+        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"401\",tenant=\"-\"} 1",
+        "anonymizer_texts_total{endpoint=\"anonymize\"} 2",
+        "anonymizer_characters_total{endpoint=\"anonymize\"} 32",
+        "anonymizer_entities_total{label=\"EMAIL_ADDRESS\"} 1",
+        "anonymizer_request_duration_seconds_count{endpoint=\"anonymize\"} 2",
+    ] {
+        assert!(m.contains(line), "missing {line} in\n{m}");
+    }
+    assert!(!m.contains("carol"), "personal data in metrics");
+}
+
+#[test]
+fn the_request_log_has_one_line_per_request_and_no_text_entities_or_keys() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": ["mail dave.private@example.com now"]}),
+    );
+    let request_id = r.header("x-request-id").expect("request id").to_owned();
+    s.post(
+        "/v1/deanonymize",
+        &json!({"anonymized_text": ["[EMAIL_ADDRESS_1]"],
+                "entities_map": [{"text": "dave.private@example.com", "anonymized_text": "[EMAIL_ADDRESS_1]"}]}),
+    );
+    s.post(
+        "/v1/anonymize",
+        &json!({"text": ["dave.private@example.com"], "bad field dave.private@example.com": 1}),
+    );
+    // The log line is written after the response: wait for all three.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while s.log().matches(" request ").count() < 4 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let log = s.log();
+    let line = log
+        .lines()
+        .find(|l| l.contains(&request_id))
+        .unwrap_or_else(|| panic!("no line for {request_id}:\n{log}"));
+    for field in [
+        "endpoint=\"anonymize\"",
+        "status=200",
+        "tenant=\"test\"",
+        "texts=1",
+        "entities=1",
+        "duration_ms=",
+    ] {
+        assert!(line.contains(field), "{field} missing in {line}");
+    }
+    assert!(
+        !log.contains("dave.private"),
+        "personal data in the log:\n{log}"
+    );
+    assert!(!log.contains(KEY), "API key in the log");
+}
+
+#[test]
+fn sigterm_shuts_down_gracefully_with_exit_code_zero() {
+    let s = TestServer::default();
+    assert!(s.log().contains(&format!("listening on http://{}", s.addr)));
+    let status = s.terminate();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn json_log_format_writes_one_object_per_line() {
+    let s = TestServer::start(&format!("{}logging:\n  format: json\n", base_config()));
+    s.get("/healthz", &[]);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let log = s.log();
+    let line = log
+        .lines()
+        .find(|l| l.contains("\"endpoint\":\"healthz\""))
+        .unwrap_or_else(|| panic!("no healthz line:\n{log}"));
+    let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+    assert_eq!(v["status"], 200);
+}
+
+fn anonymizer(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_anonymizer"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("ANONYMIZER_CONFIG")
+        .env_remove("ANONYMIZER_API_KEYS")
+        .output()
+        .expect("run anonymizer")
+}
+
+#[test]
+fn check_config_accepts_the_shipped_config_and_rejects_bad_ones_with_locations() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let ok = anonymizer(&["check-config"], std::path::Path::new(root));
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("conf/anonymizer.yaml is valid"));
+
+    let dir = scratch_dir();
+    let bad = dir.join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "server:\n  listen: here\nauth:\n  api_keys:\n    - key: tiny-secret\ndetection:\n  threshold: 7\n",
+    )
+    .unwrap();
+    let out = anonymizer(&["check-config", "--config", bad.to_str().unwrap()], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for path in ["server.listen", "auth.api_keys[0]", "detection.threshold"] {
+        assert!(err.contains(path), "{path} not reported:\n{err}");
+    }
+    assert!(!err.contains("tiny-secret"), "secret echoed:\n{err}");
+
+    std::fs::write(&bad, "server:\n  lisen: x\n").unwrap();
+    let out = anonymizer(&["check-config", "--config", bad.to_str().unwrap()], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
+
+    let out = anonymizer(&["check-config", "--config", "/nonexistent.yaml"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let out = anonymizer(&["--bogus"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn with_no_arguments_the_repository_default_config_is_served() {
+    // The README's run command: the binary, no arguments, from the repository root.
+    let port = crate::support::free_port();
+    let metrics = crate::support::free_port();
+    let dir = scratch_dir();
+    let log = std::fs::File::create(dir.join("log")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_anonymizer"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("ANONYMIZER_CONFIG")
+        .env_remove("ANONYMIZER_API_KEYS")
+        .env("ANONYMIZER_LISTEN", format!("127.0.0.1:{port}"))
+        .env("ANONYMIZER_METRICS_LISTEN", format!("127.0.0.1:{metrics}"))
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let client = reqwest::blocking::Client::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut ok = false;
+    while std::time::Instant::now() < deadline && !ok {
+        ok = client
+            .get(format!("http://127.0.0.1:{port}/healthz"))
+            .send()
+            .is_ok_and(|r| r.status() == 200);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let log = std::fs::read_to_string(dir.join("log")).unwrap();
+    assert!(ok, "not healthy:\n{log}");
+    assert!(log.contains("config=conf/anonymizer.yaml"), "{log}");
+}

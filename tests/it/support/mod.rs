@@ -1,0 +1,249 @@
+//! Test harness: runs the real `anonymizer` binary on free loopback ports and talks
+//! HTTP to it. Each `TestServer` is its own process with its own config file.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub mod upstream;
+
+pub const KEY: &str = "test-key-0123456789";
+pub const OTHER_KEY: &str = "other-key-0123456789";
+
+/// A config with two tenants and everything else at its default.
+pub fn base_config() -> String {
+    format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n    - tenant: other\n      key: {OTHER_KEY}\n"
+    )
+}
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+pub fn scratch_dir() -> PathBuf {
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("anonymizer-it-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+pub struct TestServer {
+    child: Option<Child>,
+    pub addr: String,
+    pub metrics_addr: String,
+    pub log_path: PathBuf,
+    client: reqwest::blocking::Client,
+}
+
+impl TestServer {
+    /// Starts the binary with `yaml` as its config and extra environment variables.
+    pub fn start_with_env(yaml: &str, env: &[(&str, &str)]) -> TestServer {
+        let dir = scratch_dir();
+        let config = dir.join("anonymizer.yaml");
+        std::fs::write(&config, yaml).expect("write config");
+        let log_path = dir.join("stderr.log");
+        let log = std::fs::File::create(&log_path).expect("create log");
+        let addr = format!("127.0.0.1:{}", free_port());
+        let metrics_addr = format!("127.0.0.1:{}", free_port());
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_anonymizer"));
+        cmd.arg("--config")
+            .arg(&config)
+            .env_remove("ANONYMIZER_API_KEYS")
+            .env_remove("ANONYMIZER_CONFIG")
+            .env_remove("RUST_LOG")
+            .env("ANONYMIZER_LISTEN", &addr)
+            .env("ANONYMIZER_METRICS_LISTEN", &metrics_addr)
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(log));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = cmd.spawn().expect("spawn anonymizer");
+        let server = TestServer {
+            child: Some(child),
+            addr,
+            metrics_addr,
+            log_path,
+            client: reqwest::blocking::Client::builder()
+                .timeout(Duration::from_secs(60))
+                .build()
+                .expect("client"),
+        };
+        server.wait_ready();
+        server
+    }
+
+    pub fn start(yaml: &str) -> TestServer {
+        Self::start_with_env(yaml, &[])
+    }
+
+    /// The server on `base_config()`.
+    pub fn default() -> TestServer {
+        Self::start(&base_config())
+    }
+
+    fn wait_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(resp) = self.client.get(self.url("/healthz")).send() {
+                if resp.status() == 200 {
+                    return;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("server did not become healthy; log:\n{}", self.log());
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    pub fn client(&self) -> &reqwest::blocking::Client {
+        &self.client
+    }
+
+    /// POSTs JSON `body` to `path` with the test key.
+    pub fn post(&self, path: &str, body: &Value) -> Response {
+        self.post_raw(path, &body.to_string(), &[("x-api-key", KEY)])
+    }
+
+    /// POSTs a raw body as `application/json` with the given extra headers.
+    pub fn post_raw(&self, path: &str, body: &str, headers: &[(&str, &str)]) -> Response {
+        let mut req = self
+            .client
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_owned());
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        Response::from(req.send().expect("request"))
+    }
+
+    pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> Response {
+        let mut req = self.client.get(self.url(path));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        Response::from(req.send().expect("request"))
+    }
+
+    pub fn metrics(&self) -> String {
+        self.client
+            .get(format!("http://{}/metrics", self.metrics_addr))
+            .send()
+            .and_then(|r| r.text())
+            .expect("metrics")
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log_path).unwrap_or_default()
+    }
+
+    /// Sends raw bytes on a fresh connection and returns everything read until close
+    /// or `read_timeout`.
+    pub fn raw(&self, request: &[u8]) -> String {
+        let mut stream = TcpStream::connect(&self.addr).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .expect("timeout");
+        stream.write_all(request).expect("write");
+        let mut out = Vec::new();
+        let _ = stream.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("running");
+        let pid = child.id().to_string();
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "server did not exit after SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// A response with its body read.
+pub struct Response {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub text: String,
+}
+
+impl Response {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text)
+            .unwrap_or_else(|e| panic!("body is not JSON ({e}): {}", self.text))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Asserts our error shape with `status` and `code`; returns the `details`.
+    pub fn assert_error(&self, status: u16, code: &str) -> Vec<Value> {
+        assert_eq!(self.status, status, "body: {}", self.text);
+        assert_eq!(
+            self.header("content-type"),
+            Some("application/json"),
+            "error content type"
+        );
+        let body = self.json();
+        assert_eq!(body["error"]["code"], code, "body: {}", self.text);
+        assert!(body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()));
+        let keys: Vec<&String> = body["error"].as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["code", "message", "details"], "error shape");
+        body["error"]["details"]
+            .as_array()
+            .expect("details array")
+            .clone()
+    }
+}
+
+impl From<reqwest::blocking::Response> for Response {
+    fn from(resp: reqwest::blocking::Response) -> Self {
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let text = resp.text().expect("body");
+        Response {
+            status,
+            headers,
+            text,
+        }
+    }
+}
