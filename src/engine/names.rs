@@ -118,6 +118,16 @@ const GENERIC: &[&str] = &[
     "Authority", "Board", "Institute", "University", "College", "School", "Hospital",
     "Internet", "Email", "Phone", "Please", "Thanks", "Thank", "Dear", "Hello", "Best",
     "Regards", "Note", "Notes", "Summary", "Introduction", "Conclusion", "Facts", "Law",
+    // Products, software and business words that prompts and tickets capitalise.
+    "Studio", "Visual", "Code", "Chrome", "Cloud", "Windows", "Excel", "Word", "Teams",
+    "Drive", "Docs", "Sheets", "Server", "Data", "Machine", "Learning", "Neural", "Network",
+    "Python", "Java", "Script", "Linux", "Android", "App", "Store", "Pro", "Max", "Mini",
+    "Plus", "Edition", "Version", "Update", "Release", "Beta", "Alpha", "Model", "Engine",
+    "Framework", "Platform", "Project", "Product", "Team", "Engineer", "Developer",
+    "Customer", "User", "Account", "Sales", "Marketing", "Legal", "Policy", "Terms",
+    "Privacy", "Settings", "Dashboard", "Report", "Plan", "Budget", "Meeting", "Review",
+    "Manager", "Assistant", "Intelligence", "Artificial", "Quarterly", "Annual", "Monthly",
+    "Weekly", "Daily", "Product", "Design", "Web", "Mobile", "Desktop", "Online", "Digital",
 ];
 
 /// Score of an acronym in running text taken for an organisation.
@@ -141,7 +151,8 @@ const GUESS: f32 = 0.5;
 /// The word lists, built once.
 struct Lists {
     given: HashSet<&'static str>,
-    /// Single words of the location and nationality lists ("Turkish", "London").
+    /// Single words of the location, nationality and organisation lists ("Turkish",
+    /// "London", "Google").
     places: HashSet<&'static str>,
     /// Frequent English words, lower-case.
     common: HashSet<&'static str>,
@@ -154,6 +165,9 @@ fn lists() -> &'static Lists {
         places: super::dictionary::entries(include_str!("lists/locations.txt"))
             .chain(super::dictionary::entries(include_str!(
                 "lists/nationalities.txt"
+            )))
+            .chain(super::dictionary::entries(include_str!(
+                "lists/organizations.txt"
             )))
             .flat_map(str::split_whitespace)
             .collect(),
@@ -662,6 +676,9 @@ mod tests {
             found("the European Convention on Human Rights and Fundamental Freedoms").is_empty()
         );
         assert!(found("a Turkish Criminal Code provision").is_empty());
+        assert!(found("I use Visual Studio Code and Google Chrome daily")
+            .iter()
+            .all(|(_, label)| *label != "PERSON"));
     }
 
     #[test]
