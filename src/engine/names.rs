@@ -379,7 +379,16 @@ impl NameRecognizer {
             }
             // Two or three capitalised words with no cue at all: a guess, kept at the
             // threshold so that dictionaries and organisation rules win over it.
-            if guesses && next_adjacent && is_name_word(&t) && !t.text.ends_with('.') {
+            // … and not the tail of a longer capitalised phrase ("Great [Barrier Reef]").
+            let after_capital = i > 0
+                && adjacent(text, &tokens[i - 1], &t)
+                && tokens[i - 1].text.starts_with(char::is_uppercase);
+            if guesses
+                && next_adjacent
+                && !after_capital
+                && is_name_word(&t)
+                && !t.text.ends_with('.')
+            {
                 if let Some(last) = name_run(text, tokens, i, 3) {
                     let places = &lists().places;
                     let common = &lists().common;
@@ -676,6 +685,7 @@ mod tests {
             found("the European Convention on Human Rights and Fundamental Freedoms").is_empty()
         );
         assert!(found("a Turkish Criminal Code provision").is_empty());
+        assert!(found("off the Great Barrier Reef today").is_empty());
         assert!(found("I use Visual Studio Code and Google Chrome daily")
             .iter()
             .all(|(_, label)| *label != "PERSON"));
