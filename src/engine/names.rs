@@ -143,6 +143,15 @@ const ACRONYM_STOP: &[&str] = &[
     "BTW", "IMO", "ASAP", "RIP", "MVP", "NO", "ON", "IN", "AT", "TO", "OF", "THE", "AND", "OR",
     "IS", "BE", "MY", "WE", "HE", "ME", "SO", "DO", "GO", "UP", "VS", "MR", "MRS", "MS", "DR",
     "NEW", "YORK", "ECHR", "PLC", "LTD", "INC", "LLC", "AG", "AB", "SA", "NV", "BV",
+    // Log levels and the names of identifiers, protocols and job words.
+    "INFO", "WARN", "WARNING", "ERROR", "DEBUG", "TRACE", "FATAL", "CRIT", "NOTICE", "SSN",
+    "DPO", "NHS", "DOB", "PIN", "IBAN", "BIC", "SWIFT", "TIN", "NPI", "NINO", "PAN", "TFN",
+    "SIN", "VIN", "IP", "MAC", "UUID", "PII", "GDPR", "CCPA", "HIPAA", "KYC", "AML", "CVV",
+    "CVC", "OTP", "SSO", "MFA", "DNS", "TCP", "UDP", "TLS", "SSL", "SSH", "CPU", "GPU",
+    "RAM", "SQL", "CSV", "XML", "YAML", "REST", "CRUD", "UI", "UX", "QA", "HR", "PR", "KPI",
+    "OKR", "ROI", "SLA", "ETA", "FYI", "TBD", "TODO", "EOD", "AI", "ML", "LLM", "NLP",
+    "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "UTF", "ASCII", "USB", "PDF",
+    "JPG", "PNG", "GIF", "MP", "AM", "PM", "BC", "AD", "CE", "BCE", "ISO", "EN", "FR", "DE",
 ];
 
 /// Score of an uncued run of capitalised words ("Olubukunola Obasa", but also "Grace Road").
@@ -249,6 +258,10 @@ fn is_name_word(t: &Token<'_>) -> bool {
         return false;
     };
     if !first.is_uppercase() || STOP.contains(&t.text) {
+        return false;
+    }
+    // Contractions of "I" ("I'm", "I’ll") are not names; "O'Brien" is.
+    if t.text.starts_with("I'") || t.text.starts_with("I’") {
         return false;
     }
     let rest: Vec<char> = chars.collect();

@@ -60,6 +60,7 @@ pub(super) const SWIFT_BIC_DIGIT: PatternSpec = PatternSpec {
     score: 0.6,
     validate: Some(mod97::swift_bic),
     context: &["swift", "bic", "bank", "iban", "swift code", "sort code"],
+    negative_context: &[],
     examples: &[("SWIFT NWBKGB2L", "NWBKGB2L")],
     counter_examples: &["ABCDZZ1X"],
     ..PatternSpec::BASE
@@ -74,6 +75,7 @@ pub(super) const SWIFT_BIC: PatternSpec = PatternSpec {
     score: 0.3,
     validate: Some(mod97::swift_bic),
     context: &["swift", "bic", "swift code", "swift/bic", "bank code"],
+    negative_context: &[],
     examples: &[("BIC: DEUTDEFF", "DEUTDEFF")],
     counter_examples: &["THE STANDARD RULES APPLY"],
     ..PatternSpec::BASE
