@@ -169,3 +169,54 @@ fn bad_spans_from_a_recognizer_are_dropped_not_panicked_on() {
     assert!(engine.detect("é😀 text", &LabelSet::all(), 0.5).is_empty());
     assert_eq!(engine.tiers(), ["model"]);
 }
+
+/// Mixed log and chat lines: everything personal found, nothing else.
+#[test]
+fn a_mixed_log_and_chat_sample_is_found_exactly() {
+    let engine = Engine::builtin().expect("engine builds");
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "2024-03-14T09:30:00Z INFO user=jane.doe@example.com ip=203.0.113.42 status=ok",
+            &[
+                ("DATE_TIME", "2024-03-14T09:30:00Z"),
+                ("EMAIL_ADDRESS", "jane.doe@example.com"),
+                ("IP_ADDRESS", "203.0.113.42"),
+            ],
+        ),
+        (
+            "Hi, I'm Maria Garcia, my phone is (415) 555-0132 and I live at 742 Evergreen Terrace, Springfield, IL 62704.",
+            &[
+                ("PERSON", "Maria Garcia"),
+                ("PHONE_NUMBER", "(415) 555-0132"),
+                ("ADDRESS", "742 Evergreen Terrace, Springfield, IL 62704"),
+            ],
+        ),
+        (
+            "Dear Dr. Chen, your NHS number 943 476 5919 appointment is on 3rd March 2024 at 10:15.",
+            &[
+                ("PERSON", "Dr. Chen"),
+                ("UK_NHS", "943 476 5919"),
+                ("DATE_TIME", "3rd March 2024 at 10:15"),
+            ],
+        ),
+        (
+            "DATABASE_URL=postgres://admin:s3cr3tPass@db.internal:5432/prod password: Winter2024!",
+            &[
+                ("CONNECTION_STRING", "admin:s3cr3tPass@db.internal:5432"),
+                ("PASSWORD", "Winter2024!"),
+            ],
+        ),
+        (
+            "Please refactor this React component to use hooks; the Product Manager agrees.",
+            &[],
+        ),
+    ];
+    for (text, want) in cases {
+        let got: Vec<(&str, &str)> = engine
+            .detect(text, &LabelSet::defaults(), 0.5)
+            .iter()
+            .map(|d| (d.label.as_str(), &text[d.span.start..d.span.end]))
+            .collect();
+        assert_eq!(&got, want, "in {text:?}");
+    }
+}
