@@ -337,7 +337,8 @@ pub(super) const DATE_WRITTEN: PatternSpec = PatternSpec {
         )\b",
     score: 0.8,
     validate: Some(written_date),
-    negative_context: DATE_NEGATIVE,
+    // A date in words is unambiguous: "the 1994 version … On 30 January 1997" is a date.
+    negative_context: &[],
     examples: &[
         ("on 3 March 2024 we", "3 March 2024"),
         ("on March 3rd, 2024 we", "March 3rd, 2024"),
@@ -612,3 +613,19 @@ fn money(s: &str) -> bool {
     let lower = s.to_ascii_lowercase();
     !lower.contains("pound") || lower.contains("sterling") || lower.contains("gbp")
 }
+
+/// Lists of three or more application numbers (`nos. 26480/95, 28291/95, 29280/95`): the
+/// list is the context, however far the list runs from its "nos.".
+pub(super) const CASE_NUMBER_LIST: PatternSpec = PatternSpec {
+    name: "case_number_list",
+    label: "CASE_NUMBER",
+    regex: r"\b\d{3,6}/\d{2}(?:,\s?\d{3,6}/\d{2}){2,}\b",
+    score: 0.6,
+    negative_context: &[],
+    examples: &[(
+        "applications nos. 26480/95, 28291/95, 29280/95 and",
+        "26480/95, 28291/95, 29280/95",
+    )],
+    counter_examples: &["ratios 1/2, 3/4, 5/6 apply", "two: 26480/95, 28291/95"],
+    ..PatternSpec::BASE
+};

@@ -57,6 +57,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::UK_POSTCODE,
     &generic::UUID,
     &generic::CASE_NUMBER,
+    &generic::CASE_NUMBER_LIST,
     &generic::VIN,
     // finance
     &finance::CREDIT_CARD,
