@@ -105,6 +105,12 @@ pub struct DetectionSection {
     pub default_entities: Vec<String>,
     /// Default confidence threshold in [0, 1].
     pub threshold: f64,
+    /// Texts never flagged, compared case-insensitively with what was detected.
+    pub allow_list: Vec<String>,
+    /// Phrases always flagged with a label (whole words, any case).
+    pub deny_list: Vec<DenyEntry>,
+    /// Extra regex recognizers.
+    pub patterns: Vec<PatternEntry>,
 }
 
 impl Default for DetectionSection {
@@ -112,8 +118,43 @@ impl Default for DetectionSection {
         Self {
             default_entities: Vec::new(),
             threshold: 0.5,
+            allow_list: Vec::new(),
+            deny_list: Vec::new(),
+            patterns: Vec::new(),
         }
     }
+}
+
+/// One `detection.deny_list` entry.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DenyEntry {
+    /// The phrase to flag.
+    pub text: String,
+    /// Its label (a catalogue name or alias).
+    pub label: String,
+}
+
+/// One `detection.patterns` entry: an extra regex recognizer.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternEntry {
+    /// Unique name, for errors and logs.
+    pub name: String,
+    /// Label of what it finds (a catalogue name or alias).
+    pub label: String,
+    /// A Rust `regex` pattern (linear time, no look-around); group 1, if any, is the entity.
+    pub regex: String,
+    /// Confidence without context, in [0, 1].
+    #[serde(default = "default_pattern_score")]
+    pub score: f64,
+    /// Words near a match that add 0.35 to its confidence.
+    #[serde(default)]
+    pub context: Vec<String>,
+}
+
+fn default_pattern_score() -> f64 {
+    0.6
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -10,6 +10,7 @@ use super::env::{self, InterpolateError};
 use super::Config;
 use crate::anonymizer::Defaults;
 use crate::api::Limits;
+use crate::engine::{CustomPattern, EngineOptions};
 use crate::methods::Method;
 use crate::proxy::route::{self, Route};
 use crate::text::{Label, LabelSet};
@@ -83,6 +84,8 @@ pub struct Settings {
     pub defaults: Defaults,
     pub log_level: String,
     pub log_json: bool,
+    /// Configured recognizers for `Engine::from_options`.
+    pub detection: crate::engine::EngineOptions,
     pub routes: Vec<Route>,
 }
 
@@ -238,6 +241,7 @@ impl Settings {
                 "must be between 0 and 1",
             ));
         }
+        let detection = compile_detection(&config.detection, &mut errors);
         let method = Method::parse(&config.anonymization.method).unwrap_or_else(|| {
             let names: Vec<&str> = Method::ALL.iter().map(Method::as_str).collect();
             errors.push(ConfigError::new(
@@ -299,9 +303,99 @@ impl Settings {
             },
             log_level: config.logging.level,
             log_json,
+            detection,
             routes,
         })
     }
+}
+
+/// The allow list, deny list and extra patterns of `detection:`, checked.
+fn compile_detection(
+    section: &super::DetectionSection,
+    errors: &mut Vec<ConfigError>,
+) -> EngineOptions {
+    let mut options = EngineOptions::default();
+    for (i, text) in section.allow_list.iter().enumerate() {
+        if text.trim().is_empty() {
+            errors.push(ConfigError::new(
+                format!("detection.allow_list[{i}]"),
+                "must not be empty",
+            ));
+        } else {
+            options.allow_list.push(text.clone());
+        }
+    }
+    for (i, entry) in section.deny_list.iter().enumerate() {
+        let path = format!("detection.deny_list[{i}]");
+        let label = Label::parse(&entry.label);
+        if label.is_none() {
+            errors.push(ConfigError::new(
+                format!("{path}.label"),
+                "unknown label (see GET /v1/entities)",
+            ));
+        }
+        if entry.text.trim().is_empty() {
+            errors.push(ConfigError::new(
+                format!("{path}.text"),
+                "must not be empty",
+            ));
+        }
+        if let (Some(label), false) = (label, entry.text.trim().is_empty()) {
+            options
+                .deny_list
+                .push((entry.text.trim().to_owned(), label));
+        }
+    }
+    let mut names = std::collections::HashSet::new();
+    for (i, entry) in section.patterns.iter().enumerate() {
+        let path = format!("detection.patterns[{i}]");
+        let before = errors.len();
+        if entry.name.trim().is_empty() || !names.insert(entry.name.as_str()) {
+            errors.push(ConfigError::new(
+                format!("{path}.name"),
+                "must be non-empty and unique",
+            ));
+        }
+        let label = Label::parse(&entry.label);
+        if label.is_none() {
+            errors.push(ConfigError::new(
+                format!("{path}.label"),
+                "unknown label (see GET /v1/entities)",
+            ));
+        }
+        // The same size limit the engine uses; the message never quotes the pattern.
+        match Regex::new(&entry.regex) {
+            Ok(re) if re.is_match("") => errors.push(ConfigError::new(
+                format!("{path}.regex"),
+                "must not match the empty string",
+            )),
+            Ok(_) => {}
+            Err(regex::Error::CompiledTooBig(_)) => errors.push(ConfigError::new(
+                format!("{path}.regex"),
+                "compiles too large; simplify it",
+            )),
+            Err(_) => errors.push(ConfigError::new(
+                format!("{path}.regex"),
+                "not a valid regex (Rust regex syntax, no look-around or backreferences)",
+            )),
+        }
+        if !(0.0..=1.0).contains(&entry.score) {
+            errors.push(ConfigError::new(
+                format!("{path}.score"),
+                "must be between 0 and 1",
+            ));
+        }
+        if let (Some(label), true) = (label, errors.len() == before) {
+            options.patterns.push(CustomPattern {
+                name: entry.name.clone(),
+                label,
+                regex: entry.regex.clone(),
+                score: entry.score as f32,
+                context: entry.context.iter().map(|w| w.to_lowercase()).collect(),
+            });
+        }
+    }
+    options
 }
 
 fn check_key(tenant: &str, key: &str) -> Result<(), &'static str> {
@@ -386,6 +480,57 @@ mod tests {
             ]
         );
         assert!(errs.iter().all(|e| !e.message.contains("short-secret")));
+    }
+
+    #[test]
+    fn detection_lists_and_patterns_compile_into_engine_options() {
+        let yaml = r#"
+detection:
+  allow_list: ["Acme Support"]
+  deny_list:
+    - {text: "Project Falcon", label: ORG}
+  patterns:
+    - name: employee_id
+      label: PERSON
+      regex: '\bEMP-(\d{6})\b'
+      score: 0.8
+      context: [Employee]
+"#;
+        let s = Settings::from_yaml(yaml, &no_env).unwrap();
+        assert_eq!(s.detection.allow_list, ["Acme Support"]);
+        assert_eq!(
+            s.detection.deny_list,
+            [("Project Falcon".to_owned(), Label::builtin("ORGANIZATION"))]
+        );
+        assert_eq!(s.detection.patterns[0].context, ["employee"]);
+        crate::engine::Engine::from_options(&s.detection).expect("engine builds");
+    }
+
+    #[test]
+    fn bad_detection_entries_are_reported_by_path_without_values() {
+        let yaml = r#"
+detection:
+  allow_list: [" "]
+  deny_list:
+    - {text: "secret-phrase", label: NOPE}
+  patterns:
+    - {name: a, label: PERSON, regex: "(unclosed-secret", score: 2}
+    - {name: a, label: PERSON, regex: "x*"}
+"#;
+        let errs = Settings::from_yaml(yaml, &no_env).unwrap_err();
+        let paths: Vec<&str> = errs.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "detection.allow_list[0]",
+                "detection.deny_list[0].label",
+                "detection.patterns[0].regex",
+                "detection.patterns[0].score",
+                "detection.patterns[1].name",
+                "detection.patterns[1].regex",
+            ]
+        );
+        assert!(errs.iter().all(|e| !e.message.contains("secret")));
     }
 
     #[test]

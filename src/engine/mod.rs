@@ -5,6 +5,9 @@
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
 pub mod context;
+pub mod custom;
+pub mod dictionary;
+pub mod names;
 pub mod patterns;
 pub mod recognizer;
 pub mod resolve;
@@ -13,6 +16,7 @@ pub mod validators;
 use std::fmt;
 
 use crate::text::{ByteSpan, Label, LabelSet};
+pub use custom::{CustomPattern, EngineOptions};
 pub use recognizer::{Candidate, PatternRecognizer, PatternSpec, Recognizer};
 
 /// One detected entity, in byte offsets of the text it was found in.
@@ -53,6 +57,7 @@ impl std::error::Error for BuildError {}
 pub struct Engine {
     recognizers: Vec<Box<dyn Recognizer>>,
     supported: LabelSet,
+    allow: custom::AllowList,
 }
 
 impl Engine {
@@ -61,8 +66,51 @@ impl Engine {
     /// # Errors
     /// If a built-in pattern fails to compile — a bug, caught by the registry tests.
     pub fn builtin() -> Result<Engine, BuildError> {
-        let patterns = PatternRecognizer::new(patterns::ALL)?;
-        Ok(Engine::from_recognizers(vec![Box::new(patterns)]))
+        Ok(Engine::from_recognizers(Self::builtin_recognizers()?))
+    }
+
+    /// The built-in recognizers (patterns, dictionaries, name rules), for callers that
+    /// add their own (the model tier) before [`Engine::from_recognizers`].
+    ///
+    /// # Errors
+    /// If a built-in pattern or list fails to build — a bug, caught by the registry tests.
+    pub fn builtin_recognizers() -> Result<Vec<Box<dyn Recognizer>>, BuildError> {
+        Ok(vec![
+            Box::new(PatternRecognizer::new(patterns::ALL)?),
+            Box::new(dictionary::DictionaryRecognizer::new(dictionary::ALL)?),
+            Box::new(names::NameRecognizer::new()),
+        ])
+    }
+
+    /// The built-in recognizers plus the configured ones (`detection:` in the config:
+    /// allow list, deny list, extra patterns).
+    ///
+    /// # Errors
+    /// If a configured pattern does not compile (settings validation catches this
+    /// first, with the config path) or a built-in fails.
+    pub fn from_options(options: &EngineOptions) -> Result<Engine, BuildError> {
+        Self::with_options(Self::builtin_recognizers()?, options)
+    }
+
+    /// `recognizers` (e.g. the built-ins plus a model tier) with the configured ones.
+    ///
+    /// # Errors
+    /// If a configured pattern does not compile.
+    pub fn with_options(
+        mut recognizers: Vec<Box<dyn Recognizer>>,
+        options: &EngineOptions,
+    ) -> Result<Engine, BuildError> {
+        if !options.patterns.is_empty() {
+            recognizers.push(Box::new(custom::CustomRecognizer::new(&options.patterns)?));
+        }
+        if !options.deny_list.is_empty() {
+            recognizers.push(Box::new(dictionary::DictionaryRecognizer::deny_list(
+                &options.deny_list,
+            )?));
+        }
+        let mut engine = Engine::from_recognizers(recognizers);
+        engine.allow = custom::AllowList::new(&options.allow_list);
+        Ok(engine)
     }
 
     pub fn from_recognizers(recognizers: Vec<Box<dyn Recognizer>>) -> Engine {
@@ -75,6 +123,7 @@ impl Engine {
         Engine {
             recognizers,
             supported,
+            allow: custom::AllowList::default(),
         }
     }
 
@@ -85,8 +134,12 @@ impl Engine {
 
     /// Names of the loaded detection tiers, for `/readyz` and `/v1/entities`.
     pub fn tiers(&self) -> Vec<&'static str> {
-        let mut tiers: Vec<&'static str> = self.recognizers.iter().map(|r| r.tier()).collect();
-        tiers.dedup();
+        let mut tiers: Vec<&'static str> = Vec::new();
+        for tier in self.recognizers.iter().map(|r| r.tier()) {
+            if !tiers.contains(&tier) {
+                tiers.push(tier);
+            }
+        }
         tiers
     }
 
@@ -100,7 +153,17 @@ impl Engine {
                 recognizer.recognize(text, labels, &mut candidates);
             }
         }
-        candidates.retain(|c| labels.contains(c.label));
-        resolve::resolve(candidates, threshold)
+        candidates.retain(|c| {
+            labels.contains(c.label)
+                // Spans from any recognizer (a model tier too) are checked, never trusted.
+                && c.span.start < c.span.end
+                && text.is_char_boundary(c.span.start)
+                && text.is_char_boundary(c.span.end)
+                && !self.allow.contains(&text[c.span.start..c.span.end])
+        });
+        resolve::merge_adjacent(text, resolve::resolve(candidates, threshold))
     }
 }
+
+#[cfg(test)]
+mod tests;

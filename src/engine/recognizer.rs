@@ -38,24 +38,54 @@ pub struct PatternSpec {
     pub label: &'static str,
     /// A `regex` crate pattern (linear time; no look-around).
     pub regex: &'static str,
-    /// Capture group holding the entity (0 = whole match).
+    /// Capture group holding the entity (0 = whole match). With alternatives that each
+    /// capture, the first group from this index on that took part is used.
     pub group: usize,
     /// Confidence without context.
     pub score: f32,
-    /// Checksum/structure check: `false` drops the candidate, `true` marks it validated.
+    /// A cheaper regex the `RegexSet` prefilter uses instead of `regex`; it must match
+    /// wherever `regex` does (e-mail: `@`). For patterns with large Unicode classes,
+    /// which would overflow the set's lazy DFA.
+    pub prefilter: Option<&'static str>,
+    /// Checksum/structure check: `false` drops the candidate.
     pub validate: Option<fn(&str) -> bool>,
-    /// Words near the match that raise confidence.
+    /// The validator is a real checksum (Luhn, mod 97, …): passing it marks the candidate
+    /// validated, which wins overlaps. Structural checks (digit counts, ranges) do not.
+    pub checksum: bool,
+    /// Words near the match that raise confidence (lower-case, whole words or phrases).
     pub context: &'static [&'static str],
+    /// Words near the match that lower confidence; [`context::NEGATIVE`] unless a spec
+    /// knows better (an empty list turns the penalty off).
+    pub negative_context: &'static [&'static str],
     /// Texts in which the pattern must find exactly the entity `examples[i].1`.
     pub examples: &'static [(&'static str, &'static str)],
     /// Texts in which the pattern must find nothing.
     pub counter_examples: &'static [&'static str],
 }
 
+impl PatternSpec {
+    /// Defaults for the optional fields, so a declaration can end in `..PatternSpec::BASE`.
+    pub const BASE: PatternSpec = PatternSpec {
+        name: "",
+        label: "",
+        regex: "",
+        group: 0,
+        score: 0.5,
+        prefilter: None,
+        validate: None,
+        checksum: false,
+        context: &[],
+        negative_context: context::NEGATIVE,
+        examples: &[],
+        counter_examples: &[],
+    };
+}
+
 struct Compiled {
     spec: &'static PatternSpec,
     label: Label,
     regex: Regex,
+    context: context::Words,
 }
 
 /// All pattern specs, compiled once.
@@ -74,15 +104,25 @@ impl PatternRecognizer {
             let label = Label::parse(spec.label)
                 .filter(|l| l.as_str() == spec.label)
                 .ok_or_else(|| BuildError::new(spec.name, "unknown label"))?;
-            let regex =
-                Regex::new(spec.regex).map_err(|e| BuildError::new(spec.name, e.to_string()))?;
+            let regex = Regex::new(&match_form(spec.regex))
+                .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
             if spec.group >= regex.captures_len() {
                 return Err(BuildError::new(spec.name, "capture group out of range"));
             }
-            patterns.push(Compiled { spec, label, regex });
+            let context = context::Words::new(spec.context, spec.negative_context);
+            patterns.push(Compiled {
+                spec,
+                label,
+                regex,
+                context,
+            });
         }
-        let set = RegexSet::new(specs.iter().map(|s| s.regex))
-            .map_err(|e| BuildError::new("pattern set", e.to_string()))?;
+        let set = RegexSet::new(
+            specs
+                .iter()
+                .map(|s| ascii_classes(s.prefilter.unwrap_or(s.regex))),
+        )
+        .map_err(|e| BuildError::new("pattern set", e.to_string()))?;
         let mut labels: Vec<Label> = patterns.iter().map(|p| p.label).collect();
         labels.sort();
         labels.dedup();
@@ -92,6 +132,50 @@ impl PatternRecognizer {
             labels,
         })
     }
+}
+
+/// Patterns that name Unicode classes (`\p{L}`: internationalised e-mail) keep Unicode
+/// `\b` for their own match (they should declare a `prefilter` for the set); everything
+/// else is matched with [`ascii_classes`].
+fn match_form(regex: &str) -> String {
+    if regex.contains(r"\p{") {
+        regex.to_owned()
+    } else {
+        ascii_classes(regex)
+    }
+}
+
+/// Rewrites `\b` to ASCII `(?-u:\b)` and `\d` to `[0-9]`.
+///
+/// Why: a Unicode word boundary makes the lazy DFA give up on the first non-ASCII byte
+/// (a curly quote is enough), and the set then falls back to a far slower engine; Unicode
+/// `\d` also matches Devanagari or Arabic-Indic digits, which no checksum here accepts.
+/// Identifiers are ASCII, so ASCII classes lose nothing. Escaped backslashes (`\\b`)
+/// are left alone.
+fn ascii_classes(regex: &str) -> String {
+    rewrite(regex, "(?-u:\\b)", "[0-9]")
+}
+
+/// Replaces unescaped `\b` with `boundary` and `\d` with `digit`.
+fn rewrite(regex: &str, boundary: &str, digit: &str) -> String {
+    let mut out = String::with_capacity(regex.len() + 32);
+    let mut chars = regex.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push_str(boundary),
+            Some('d') => out.push_str(digit),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 impl Recognizer for PatternRecognizer {
@@ -104,29 +188,151 @@ impl Recognizer for PatternRecognizer {
     }
 
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
-        for index in self.set.matches(text).iter() {
+        // A PEM block may hold a blank line (encrypted keys' headers), so texts with one
+        // are scanned whole; everything else is scanned paragraph by paragraph.
+        if text.contains("-----BEGIN") {
+            self.scan(text, ByteSpan::new(0, text.len()), wanted, out);
+        } else {
+            for chunk in chunks(text) {
+                self.scan(text, chunk, wanted, out);
+            }
+        }
+    }
+}
+
+/// Paragraph chunks of at least [`MIN_CHUNK`] bytes, split only at blank lines, which
+/// no other entity spans.
+///
+/// Why: the `RegexSet` says which patterns match *somewhere* in its haystack; on a long
+/// text nearly every pattern matches somewhere, and each then scans the whole text. Per
+/// paragraph, a pattern scans only the paragraphs where it matches.
+fn chunks(text: &str) -> impl Iterator<Item = ByteSpan> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= text.len() {
+            return None;
+        }
+        let mut end = start;
+        loop {
+            match text[end..].find("\n\n") {
+                Some(i) => {
+                    end += i + 2;
+                    if end - start >= MIN_CHUNK {
+                        break;
+                    }
+                }
+                None => {
+                    end = text.len();
+                    break;
+                }
+            }
+        }
+        let chunk = ByteSpan::new(start, end);
+        start = end;
+        Some(chunk)
+    })
+}
+
+/// Highest confidence of a pattern match that no checksum confirmed.
+const UNVALIDATED_MAX: f32 = 0.95;
+
+/// Smallest chunk: below this, per-call overhead of the set outweighs what it saves
+/// (unmeasured first choice).
+const MIN_CHUNK: usize = 512;
+
+impl PatternRecognizer {
+    /// Runs the patterns that can match in `chunk` of `text`; context is read from the
+    /// whole text.
+    fn scan(&self, text: &str, chunk: ByteSpan, wanted: &LabelSet, out: &mut Vec<Candidate>) {
+        let haystack = &text[chunk.start..chunk.end];
+        for index in self.set.matches(haystack).iter() {
             let pattern = &self.patterns[index];
             if !wanted.contains(pattern.label) {
                 continue;
             }
-            for caps in pattern.regex.captures_iter(text) {
-                let Some(m) = caps.get(pattern.spec.group) else {
-                    continue;
-                };
+            // Whole-match patterns skip the capture engine (find is several times faster).
+            let matches: Box<dyn Iterator<Item = regex::Match<'_>>> = if pattern.spec.group == 0 {
+                Box::new(pattern.regex.find_iter(haystack))
+            } else {
+                let group = pattern.spec.group;
+                Box::new(
+                    pattern
+                        .regex
+                        .captures_iter(haystack)
+                        .filter_map(move |caps| caps.iter().skip(group).flatten().next()),
+                )
+            };
+            for m in matches {
                 let validated = match pattern.spec.validate {
                     Some(check) if !check(m.as_str()) => continue,
-                    Some(_) => true,
+                    Some(_) => pattern.spec.checksum,
                     None => false,
                 };
-                let span = ByteSpan::new(m.start(), m.end());
-                let boost = context::boost(text, span, pattern.spec.context);
+                let span = ByteSpan::new(chunk.start + m.start(), chunk.start + m.end());
+                let score = pattern.spec.score + pattern.context.adjust(text, span);
+                // Only a passed checksum earns certainty; context alone tops out below it.
+                let ceiling = if validated { 1.0 } else { UNVALIDATED_MAX };
                 out.push(Candidate {
                     span,
                     label: pattern.label,
-                    score: (pattern.spec.score + boost).min(1.0),
+                    score: score.clamp(0.0, ceiling),
                     validated,
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_boundaries_and_digits_become_ascii() {
+        assert_eq!(
+            ascii_classes(r"\b\d{3}\\b[\d.]"),
+            r"(?-u:\b)[0-9]{3}\\b[[0-9].]"
+        );
+        let re = Regex::new(&ascii_classes(r"\b\d{3}\b")).expect("compiles");
+        assert!(re.is_match("“123”"));
+        assert!(!re.is_match("١٢٣"));
+    }
+
+    #[test]
+    fn chunks_cover_the_text_and_split_only_after_blank_lines() {
+        let para = "word ".repeat(100) + "\n\n";
+        let text = para.repeat(20) + "tail without break";
+        let spans: Vec<ByteSpan> = chunks(&text).collect();
+        assert!(spans.len() > 1);
+        assert_eq!(spans[0].start, 0);
+        assert_eq!(spans.last().map(|s| s.end), Some(text.len()));
+        for pair in spans.windows(2) {
+            assert_eq!(pair[0].end, pair[1].start);
+            assert!(text[..pair[0].end].ends_with("\n\n"));
+        }
+        assert_eq!(chunks("").count(), 0);
+    }
+
+    #[test]
+    fn chunked_scanning_finds_what_a_whole_scan_finds() {
+        let rec = PatternRecognizer::new(crate::engine::patterns::ALL).expect("builds");
+        let para = "Reach me at jane@example.com or +44 20 7946 0958 on 3 March 2024.\n\n";
+        let text = "Nothing here at all, just words.\n\n".repeat(200) + &para.repeat(50);
+        let mut chunked = Vec::new();
+        rec.recognize(&text, &LabelSet::all(), &mut chunked);
+        let mut whole = Vec::new();
+        rec.scan(
+            &text,
+            ByteSpan::new(0, text.len()),
+            &LabelSet::all(),
+            &mut whole,
+        );
+        let key = |c: &Candidate| (c.span.start, c.span.end, c.label);
+        let mut a: Vec<_> = chunked.iter().map(key).collect();
+        let mut b: Vec<_> = whole.iter().map(key).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        assert!(a.len() >= 150);
     }
 }

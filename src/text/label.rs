@@ -28,6 +28,7 @@ labels! {
     "PERSON" ["PER", "NAME"] true "Names of people";
     "ORGANIZATION" ["ORG", "COMPANY"] true "Companies, agencies, institutions";
     "LOCATION" ["LOC", "GPE", "CITY", "COUNTRY"] true "Cities, regions, countries";
+    "NRP" ["NATIONALITY", "RELIGION"] true "Nationalities and religious groups";
     "ADDRESS" ["STREET_ADDRESS"] true "Street addresses and postcodes";
     "DATE_TIME" ["DATE", "TIME", "DATETIME", "DOB"] true "Dates, dates of birth and times";
     "AGE" [] true "Ages of people";
@@ -63,6 +64,8 @@ labels! {
     "SG_NRIC" ["SG_NRIC_FIN"] true "Singapore NRIC/FIN numbers";
     "CRYPTO_WALLET" ["CRYPTO"] true "Bitcoin and Ethereum wallet addresses";
     "VIN" [] true "Vehicle identification numbers";
+    "CASE_NUMBER" ["CASE_ID"] true "Court case, application and file numbers (needs context)";
+    "MONEY" ["AMOUNT"] false "Sums of money with a currency (off by default)";
     "UUID" [] false "UUIDs (off by default: usually not personal)";
     "API_KEY" ["SECRET"] true "API keys and access tokens";
     "JWT" [] true "JSON web tokens";

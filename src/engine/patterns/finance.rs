@@ -1,20 +1,169 @@
-//! Payment and banking identifiers.
+//! Payment, banking and crypto identifiers.
 
-use crate::engine::validators::luhn;
+use crate::engine::validators::{aba, base58check, bech32, luhn, mod97, structure};
 use crate::engine::PatternSpec;
 
-/// 13–19 digits in groups, Luhn-checked; issuer prefixes 2-6 (Mastercard, Visa, Amex, Discover, …).
+/// 13–19 digits in groups, Luhn-checked, with a known issuer prefix (Visa, Mastercard,
+/// Amex, Discover, JCB, Diners, UnionPay, Maestro).
 pub(super) const CREDIT_CARD: PatternSpec = PatternSpec {
     name: "credit_card",
     label: "CREDIT_CARD",
     regex: r"\b[2-6]\d{3}(?:[ \-]?\d{2,4}){3,4}\b",
-    group: 0,
     score: 0.9,
     validate: Some(luhn::credit_card),
-    context: &["card", "visa", "mastercard", "amex", "credit", "debit"],
+    checksum: true,
+    context: &[
+        "card",
+        "visa",
+        "mastercard",
+        "amex",
+        "credit",
+        "debit",
+        "cc",
+        "expires",
+    ],
     examples: &[
         ("card 4111 1111 1111 1111 exp 12/29", "4111 1111 1111 1111"),
         ("amex 378282246310005.", "378282246310005"),
+        ("mc 5500-0000-0000-0004", "5500-0000-0000-0004"),
     ],
     counter_examples: &["order 4111 1111 1111 1112", "id 1234567890123456"],
+    ..PatternSpec::BASE
+};
+
+/// IBANs, compact or in groups of four; mod-97 and the country's registry length.
+pub(super) const IBAN: PatternSpec = PatternSpec {
+    name: "iban",
+    label: "IBAN_CODE",
+    regex: r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b",
+    score: 0.95,
+    validate: Some(mod97::iban),
+    checksum: true,
+    context: &["iban", "account", "bank", "transfer"],
+    negative_context: &[],
+    examples: &[
+        (
+            "IBAN GB82 WEST 1234 5698 7654 32 please",
+            "GB82 WEST 1234 5698 7654 32",
+        ),
+        ("to DE89370400440532013000.", "DE89370400440532013000"),
+    ],
+    counter_examples: &["GB82 WEST 1234 5698 7654 33", "AB12 CDEF GHIJ"],
+    ..PatternSpec::BASE
+};
+
+/// SWIFT/BIC with a digit in the location code (`NWBKGB2L`): rare in words.
+pub(super) const SWIFT_BIC_DIGIT: PatternSpec = PatternSpec {
+    name: "swift_bic_digit",
+    label: "SWIFT_BIC",
+    regex: r"\b[A-Z]{6}(?:\d[A-Z0-9]|[A-Z]\d)(?:[A-Z0-9]{3})?\b",
+    score: 0.6,
+    validate: Some(mod97::swift_bic),
+    context: &["swift", "bic", "bank", "iban", "swift code", "sort code"],
+    negative_context: &[],
+    examples: &[("SWIFT NWBKGB2L", "NWBKGB2L")],
+    counter_examples: &["ABCDZZ1X"],
+    ..PatternSpec::BASE
+};
+
+/// All-letter SWIFT/BIC (`DEUTDEFF`) looks like any capitalised 8-letter word
+/// ("STANDARD" = STAN·DA·RD), so it needs context.
+pub(super) const SWIFT_BIC: PatternSpec = PatternSpec {
+    name: "swift_bic",
+    label: "SWIFT_BIC",
+    regex: r"\b[A-Z]{8}(?:[A-Z0-9]{3})?\b",
+    score: 0.3,
+    validate: Some(mod97::swift_bic),
+    context: &["swift", "bic", "swift code", "swift/bic", "bank code"],
+    negative_context: &[],
+    examples: &[("BIC: DEUTDEFF", "DEUTDEFF")],
+    counter_examples: &["THE STANDARD RULES APPLY"],
+    ..PatternSpec::BASE
+};
+
+/// ABA routing numbers: nine digits with the 3-7-1 checksum; still one in ~30 random
+/// 9-digit numbers passes, so context decides.
+pub(super) const US_BANK_ROUTING: PatternSpec = PatternSpec {
+    name: "us_bank_routing",
+    label: "US_BANK_ROUTING",
+    regex: r"\b\d{9}\b",
+    score: 0.4,
+    validate: Some(aba::routing),
+    checksum: true,
+    context: &["routing", "aba", "rtn", "transit", "routing number", "bank"],
+    examples: &[("routing number 021000021", "021000021")],
+    counter_examples: &["id 021000021", "routing 021000022"],
+    ..PatternSpec::BASE
+};
+
+/// US bank account numbers: 8–17 digits, only with account context.
+pub(super) const US_BANK_NUMBER: PatternSpec = PatternSpec {
+    name: "us_bank_number",
+    label: "US_BANK_NUMBER",
+    regex: r"\b\d{8,17}\b",
+    score: 0.2,
+    validate: Some(structure::phone_like_not_repeated),
+    context: &[
+        "account",
+        "acct",
+        "account number",
+        "bank account",
+        "checking",
+        "savings",
+        "account no",
+        "a/c",
+    ],
+    examples: &[("checking account 12345678901", "12345678901")],
+    counter_examples: &["we shipped 12345678901 units", "account 00000000"],
+    ..PatternSpec::BASE
+};
+
+/// Bitcoin legacy/P2SH addresses (Base58Check, version byte 0x00/0x05).
+pub(super) const BTC_BASE58: PatternSpec = PatternSpec {
+    name: "btc_base58",
+    label: "CRYPTO_WALLET",
+    regex: r"\b[13][a-km-zA-HJ-NP-Z1-9]{25,34}\b",
+    score: 0.95,
+    validate: Some(base58check::bitcoin),
+    checksum: true,
+    negative_context: &[],
+    examples: &[(
+        "send to 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa now",
+        "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
+    )],
+    counter_examples: &["1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb"],
+    ..PatternSpec::BASE
+};
+
+/// Bitcoin SegWit addresses (`bc1…`, Bech32/Bech32m).
+pub(super) const BTC_BECH32: PatternSpec = PatternSpec {
+    name: "btc_bech32",
+    label: "CRYPTO_WALLET",
+    regex: r"\b(?:bc1|BC1)[a-zA-HJ-NP-Z02-9]{11,71}\b",
+    score: 0.95,
+    validate: Some(bech32::segwit),
+    checksum: true,
+    negative_context: &[],
+    examples: &[(
+        "wallet bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4 ok",
+        "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+    )],
+    counter_examples: &["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5"],
+    ..PatternSpec::BASE
+};
+
+/// Ethereum addresses (`0x` + 40 hex).
+pub(super) const ETH: PatternSpec = PatternSpec {
+    name: "eth_address",
+    label: "CRYPTO_WALLET",
+    regex: r"\b0x[0-9a-fA-F]{40}\b",
+    score: 0.85,
+    validate: Some(structure::ethereum),
+    negative_context: &[],
+    examples: &[(
+        "eth 0x52908400098527886E0F7030069857D2E4169EE7",
+        "0x52908400098527886E0F7030069857D2E4169EE7",
+    )],
+    counter_examples: &["0x0000000000000000000000000000000000000000", "0x1234"],
+    ..PatternSpec::BASE
 };

@@ -1,51 +1,126 @@
-//! Contact details and network identifiers.
+//! Contact details, network identifiers, dates, ages, addresses: types not tied to a
+//! country or an industry.
 
-use crate::engine::validators::ip;
+use crate::engine::validators::{ip, structure};
 use crate::engine::PatternSpec;
+
+const PHONE_CONTEXT: &[&str] = &[
+    "phone",
+    "call",
+    "tel",
+    "tel.",
+    "telephone",
+    "mobile",
+    "cell",
+    "fax",
+    "contact",
+    "reach",
+    "whatsapp",
+    "text me",
+    "ring",
+    "dial",
+    "sms",
+    "phone number",
+    "ph",
+    "mob",
+    "handy",
+    "telefon",
+    "téléphone",
+    "portable",
+    "ligue",
+    "telefone",
+    "celular",
+    "contato",
+    "appelez",
+];
 
 /// RFC 5322 "dot-atom" addresses, the form people actually write.
 pub(super) const EMAIL: PatternSpec = PatternSpec {
     name: "email",
     label: "EMAIL_ADDRESS",
-    // Unicode letters are allowed in both parts (RFC 6531 internationalised addresses).
+    // Unicode letters are allowed in both parts (RFC 6531 internationalised addresses);
+    // being a Unicode pattern, it keeps Unicode word boundaries (see `recognizer.rs`), and
+    // the set looks for its `@` only.
+    prefilter: Some("@"),
     regex: r"(?i)\b[\p{L}\p{N}][\p{L}\p{N}._%+\-]*@[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?)*\.\p{L}{2,24}\b",
-    group: 0,
     score: 0.95,
-    validate: None,
-    context: &[],
-    examples: &[(
-        "write to jane.doe+x@mail.example.org today",
-        "jane.doe+x@mail.example.org",
-    )],
+    negative_context: &[],
+    examples: &[
+        (
+            "write to jane.doe+x@mail.example.org today",
+            "jane.doe+x@mail.example.org",
+        ),
+        ("écrire à émile@exemple.fr.", "émile@exemple.fr"),
+        ("jane@example.com", "jane@example.com"),
+    ],
     counter_examples: &["an @ sign alone", "user@localhost"],
+    ..PatternSpec::BASE
 };
+
+/// Obfuscated addresses: `john [at] example [dot] com`, `jane(at)mail.org`,
+/// `bob at example dot com`. The validator wants at least one bracketed or spelled-out
+/// `dot`, so "meet at home" stays clean.
+pub(super) const EMAIL_OBFUSCATED: PatternSpec = PatternSpec {
+    name: "email_obfuscated",
+    label: "EMAIL_ADDRESS",
+    regex: r"(?ix)
+        \b[a-z0-9][a-z0-9._%+\-]*                       # local part
+        (?:\s*[\[\(\{<]\s*at\s*[\]\)\}>]\s*|\s+at\s+)   # [at] (at) {at} or ' at '
+        [a-z0-9][a-z0-9\-]*                             # first domain label
+        (?:(?:\s*[\[\(\{<]\s*dot\s*[\]\)\}>]\s*|\s+dot\s+|\.)[a-z0-9\-]+)*
+        (?:\s*[\[\(\{<]\s*dot\s*[\]\)\}>]\s*|\s+dot\s+|\.)
+        (?:com|org|net|edu|gov|io|co|uk|de|fr|in|ca|au|br|info|biz|me|us|eu|nl|es|it|ch|se|jp)\b",
+    score: 0.8,
+    validate: Some(obfuscated_email),
+    negative_context: &[],
+    examples: &[
+        (
+            "mail john [at] example [dot] com now",
+            "john [at] example [dot] com",
+        ),
+        ("contact: jane(at)mail.org", "jane(at)mail.org"),
+        ("bob at example dot com", "bob at example dot com"),
+    ],
+    counter_examples: &["we met at home. com was down", "look at example.com"],
+    ..PatternSpec::BASE
+};
+
+fn obfuscated_email(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    lower.contains("[at]")
+        || lower.contains("(at)")
+        || lower.contains("{at}")
+        || lower.contains("<at>")
+        || lower.contains(" dot ")
+        || lower.contains("[dot]")
+        || lower.contains("(dot)")
+}
 
 /// http(s) and www. URLs up to the first space or closing bracket/quote.
 pub(super) const URL: PatternSpec = PatternSpec {
     name: "url",
     label: "URL",
     regex: r#"(?i)\b(?:https?://|www\.)[^\s<>"'\]\)]+[^\s<>"'\]\).,;:!?]"#,
-    group: 0,
     score: 0.85,
-    validate: None,
-    context: &[],
+    negative_context: &[],
     examples: &[(
         "see https://example.com/a?b=1. ok",
         "https://example.com/a?b=1",
     )],
     counter_examples: &["http is a protocol"],
+    ..PatternSpec::BASE
 };
 
 pub(super) const IPV4: PatternSpec = PatternSpec {
     name: "ipv4",
     label: "IP_ADDRESS",
     regex: r"\b(?:\d{1,3}\.){3}\d{1,3}\b",
-    group: 0,
     score: 0.8,
     validate: Some(ip::ipv4),
     context: &["ip", "address", "host", "client", "server"],
     examples: &[("from 192.168.10.254 at noon", "192.168.10.254")],
-    counter_examples: &["version 999.1.2.3 released"],
+    counter_examples: &["version 999.1.2.3 released", "version 1.2.3.4 released"],
+    ..PatternSpec::BASE
 };
 
 /// Full and `::`-compressed IPv6; the validator rejects what the loose regex over-matches.
@@ -53,36 +128,504 @@ pub(super) const IPV6: PatternSpec = PatternSpec {
     name: "ipv6",
     label: "IP_ADDRESS",
     regex: r"(?i)(?:\b[0-9a-f]{1,4}|:)(?::[0-9a-f]{0,4}){1,7}(?:\b|:)",
-    group: 0,
     score: 0.8,
-    validate: Some(ip::ipv6),
+    validate: Some(ipv6),
     context: &["ip", "address", "host"],
     examples: &[
         ("host 2001:db8::8a2e:370:7334 up", "2001:db8::8a2e:370:7334"),
         ("loopback ::1 only", "::1"),
     ],
-    counter_examples: &["at 12:30:45 we met"],
+    counter_examples: &["at 12:30:45 we met", "ratio 10:20"],
+    ..PatternSpec::BASE
 };
 
-/// International (+CC) and common national layouts; digits 7–15 (E.164 bounds).
-pub(super) const PHONE: PatternSpec = PatternSpec {
-    name: "phone",
-    label: "PHONE_NUMBER",
-    regex: r"(?:\+\d{1,3}[\s.\-]?)?(?:\(\d{1,5}\)[\s.\-]?)?\b\d{2,5}[\s.\-]\d{2,5}(?:[\s.\-]\d{2,5}){0,3}\b",
-    group: 0,
-    score: 0.45,
-    validate: Some(phone_digits),
-    context: &[
-        "phone", "call", "tel", "mobile", "cell", "fax", "contact", "reach", "whatsapp", "number",
+/// A parseable IPv6 address that is not just a clock time (`12:30:45` parses as hex).
+fn ipv6(s: &str) -> bool {
+    ip::ipv6(s) && (s.contains("::") || s.matches(':').count() >= 4)
+}
+
+/// MAC-48: six hex pairs with `:` or `-`, or Cisco's `xxxx.xxxx.xxxx`.
+pub(super) const MAC: PatternSpec = PatternSpec {
+    name: "mac_address",
+    label: "MAC_ADDRESS",
+    regex: r"(?ix)
+        \b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b
+      | \b[0-9a-f]{2}(?:-[0-9a-f]{2}){5}\b
+      | \b[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}\b",
+    score: 0.8,
+    validate: Some(mac),
+    context: &["mac", "hardware", "ethernet", "wifi", "device", "adapter"],
+    examples: &[
+        ("device 00:1A:2B:3C:4D:5E joined", "00:1A:2B:3C:4D:5E"),
+        ("mac 0a-1b-2c-3d-4e-5f", "0a-1b-2c-3d-4e-5f"),
     ],
+    counter_examples: &["00:00:00:00:00:00 is the null address", "time 12:30"],
+    ..PatternSpec::BASE
+};
+
+fn mac(s: &str) -> bool {
+    let hex: Vec<u8> = s.bytes().filter(u8::is_ascii_hexdigit).collect();
+    hex.iter().any(|c| *c != hex[0])
+}
+
+/// International numbers, `+CC` then 6–14 more digits in groups (E.164).
+pub(super) const PHONE_INTERNATIONAL: PatternSpec = PatternSpec {
+    name: "phone_international",
+    label: "PHONE_NUMBER",
+    regex: r"(?x)
+        (?:\+|\b00)[1-9]\d{0,2}          # + or 00, country code
+        [\s.\-]?(?:\(0?\d{1,4}\)[\s.\-]?)?   # optional (area) with trunk 0
+        \d{1,5}(?:[\s.\-]?\d{2,5}){1,4}\b",
+    score: 0.7,
+    validate: Some(international),
+    context: PHONE_CONTEXT,
     examples: &[
         ("call me at +1 415-555-0132 tomorrow", "+1 415-555-0132"),
-        ("Phone: (020) 7946 0958", "(020) 7946 0958"),
+        ("UK office +44 20 7946 0958", "+44 20 7946 0958"),
+        ("Berlin +49 (0)30 12345678", "+49 (0)30 12345678"),
+        ("Paris +33 1 23 45 67 89", "+33 1 23 45 67 89"),
+        ("Mumbai +91 98765 43210", "+91 98765 43210"),
+        ("Sydney +61 2 9876 5432", "+61 2 9876 5432"),
+        ("São Paulo +55 11 91234-5678", "+55 11 91234-5678"),
     ],
-    counter_examples: &["the score was 3-2", "in 2021 and 2022"],
+    counter_examples: &["temperature +12 degrees", "score +3-2"],
+    ..PatternSpec::BASE
 };
 
-fn phone_digits(s: &str) -> bool {
-    let n = s.bytes().filter(u8::is_ascii_digit).count();
-    (7..=15).contains(&n)
+fn international(s: &str) -> bool {
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    digits >= 8 && structure::phone(s)
 }
+
+/// North American Numbering Plan (US, CA): `(415) 555-0132`, `415-555-0132`,
+/// `415.555.0132`; area and exchange codes start 2–9.
+pub(super) const PHONE_NANP: PatternSpec = PatternSpec {
+    name: "phone_nanp",
+    label: "PHONE_NUMBER",
+    regex: r"(?x)
+        (?:\b1[\s.\-])?                  # optional trunk 1
+        (?:\([2-9]\d{2}\)\s?|\b[2-9]\d{2}[\s.\-])   # area code
+        [2-9]\d{2}[\s.\-]\d{4}\b",
+    score: 0.6,
+    validate: Some(structure::phone),
+    context: PHONE_CONTEXT,
+    examples: &[
+        ("Phone: (415) 555-0132", "(415) 555-0132"),
+        ("Toronto office 416.555.0199", "416.555.0199"),
+        ("dial 1-800-555-0199 now", "1-800-555-0199"),
+    ],
+    counter_examples: &[
+        "the score was 3-2",
+        "in 2021 and 2022",
+        "invoice 415-555-0132",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// National numbers with a trunk 0 (UK, DE, AU, IN, …): `020 7946 0958`, `07700 900123`,
+/// `030 12345678`, `089/1234567`, `(02) 9876 5432`. Many digit runs look like this, so
+/// it needs context.
+pub(super) const PHONE_TRUNK: PatternSpec = PatternSpec {
+    name: "phone_trunk",
+    label: "PHONE_NUMBER",
+    regex: r"(?x)
+        (?:\(0\d{1,4}\)\s?|\b0\d{1,4}[\s/.\-])   # trunk 0 and area code, then a separator
+        \d{3,8}(?:[\s.\-]\d{3,5})?\b",
+    score: 0.45,
+    validate: Some(trunk),
+    context: PHONE_CONTEXT,
+    examples: &[
+        ("Phone: (020) 7946 0958", "(020) 7946 0958"),
+        ("mobile 07700 900123", "07700 900123"),
+        ("Tel. 030 12345678", "030 12345678"),
+        ("call (02) 9876 5432", "(02) 9876 5432"),
+    ],
+    counter_examples: &["in 2021 and 2022", "file 020 7946 0958"],
+    ..PatternSpec::BASE
+};
+
+fn trunk(s: &str) -> bool {
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    (9..=12).contains(&digits) && structure::phone(s)
+}
+
+/// French national format, five pairs: `01 23 45 67 89`, `06.12.34.56.78`.
+pub(super) const PHONE_FR: PatternSpec = PatternSpec {
+    name: "phone_fr",
+    label: "PHONE_NUMBER",
+    regex: r"\b0[1-9](?:[\s.\-]\d{2}){4}\b",
+    score: 0.6,
+    validate: Some(structure::phone),
+    context: PHONE_CONTEXT,
+    examples: &[("appelez le 06 12 34 56 78", "06 12 34 56 78")],
+    counter_examples: &["version 01.02.03.04.05 shipped"],
+    ..PatternSpec::BASE
+};
+
+/// Indian mobiles `98765 43210` and Brazilian `(11) 91234-5678`.
+pub(super) const PHONE_IN_BR: PatternSpec = PatternSpec {
+    name: "phone_in_br",
+    label: "PHONE_NUMBER",
+    regex: r"(?x)
+        \b[6-9]\d{4}[\s\-]\d{5}\b          # IN mobile
+      | \(\d{2}\)\s?9?\d{4}-\d{4}\b        # BR (DDD) [9]XXXX-XXXX",
+    score: 0.45,
+    validate: Some(structure::phone),
+    context: PHONE_CONTEXT,
+    examples: &[
+        ("my mobile is 98765 43210", "98765 43210"),
+        ("ligue (11) 91234-5678", "(11) 91234-5678"),
+    ],
+    counter_examples: &["order 98765 43210 shipped"],
+    ..PatternSpec::BASE
+};
+
+const DATE_NEGATIVE: &[&str] = &["version", "ver.", "release", "build"];
+
+/// ISO 8601 dates and date-times: `2024-03-14`, `2024-03-14T09:30:00Z`.
+pub(super) const DATE_ISO: PatternSpec = PatternSpec {
+    name: "date_iso",
+    label: "DATE_TIME",
+    regex: r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+\-]\d{2}:?\d{2})?)?\b",
+    score: 0.85,
+    validate: Some(iso_date),
+    negative_context: DATE_NEGATIVE,
+    examples: &[
+        ("born 1984-07-02 in Leeds", "1984-07-02"),
+        ("at 2024-03-14T09:30:00Z", "2024-03-14T09:30:00Z"),
+    ],
+    counter_examples: &["part 2024-13-45"],
+    ..PatternSpec::BASE
+};
+
+fn iso_date(s: &str) -> bool {
+    structure::numeric_date(s.get(..10).unwrap_or(s))
+}
+
+/// US and European numeric dates: `03/14/2024`, `14.03.2024`, `3-4-24`, `03/04/24`.
+pub(super) const DATE_NUMERIC: PatternSpec = PatternSpec {
+    name: "date_numeric",
+    label: "DATE_TIME",
+    regex: r"\b\d{1,2}(?:/\d{1,2}/|\.\d{1,2}\.|-\d{1,2}-)(?:\d{4}|\d{2})\b",
+    score: 0.7,
+    validate: Some(structure::numeric_date),
+    context: &[
+        "dob", "date", "born", "birth", "on", "since", "until", "due",
+    ],
+    negative_context: DATE_NEGATIVE,
+    examples: &[
+        ("DOB: 03/14/1984", "03/14/1984"),
+        ("am 14.03.2024 um", "14.03.2024"),
+        ("signed 03/04/24", "03/04/24"),
+    ],
+    counter_examples: &["ratio 45/67/89", "version 1.2.34"],
+    ..PatternSpec::BASE
+};
+
+/// Written dates: `3 March 2024`, `3rd of March, 2024`, `March 3rd, 2024`, `Mar. 3 2024`,
+/// `July 2000`, `12 November`.
+pub(super) const DATE_WRITTEN: PatternSpec = PatternSpec {
+    name: "date_written",
+    label: "DATE_TIME",
+    // Built with the month list by hand: consts cannot be concatenated into a &str.
+    regex: r"(?x)
+        \b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?
+           (?:January|February|March|April|May|June|July|August|September|October|November|December|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?
+           (?:,?\s+\d{4})?
+         | (?:January|February|March|April|May|June|July|August|September|October|November|December|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?
+           (?:\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|,?\s+\d{4})
+        )\b",
+    score: 0.8,
+    validate: Some(written_date),
+    // A date in words is unambiguous: "the 1994 version … On 30 January 1997" is a date.
+    negative_context: &[],
+    examples: &[
+        ("on 3 March 2024 we", "3 March 2024"),
+        ("on March 3rd, 2024 we", "March 3rd, 2024"),
+        ("in July 2000 he", "July 2000"),
+        ("the 3rd of March, 2024", "3rd of March, 2024"),
+        ("On 12 November the Court", "12 November"),
+    ],
+    counter_examples: &["you may 2 go", "a march of 3000 people", "March 45 things"],
+    ..PatternSpec::BASE
+};
+
+fn written_date(s: &str) -> bool {
+    // Day, if any, in 1..=31; a year, if any, in 1000..=2199.
+    s.split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .all(|p| match (p.len(), p.parse::<u32>()) {
+            (1 | 2, Ok(d)) => (1..=31).contains(&d),
+            (4, Ok(y)) => (1000..=2199).contains(&y),
+            _ => false,
+        })
+}
+
+/// A bare year (1800–2099) is a date only with support: "born in 1949", "since 2001".
+pub(super) const DATE_YEAR: PatternSpec = PatternSpec {
+    name: "date_year",
+    label: "DATE_TIME",
+    regex: r"\b(?:18|19|20)\d{2}\b",
+    score: 0.3,
+    context: &[
+        "born", "birth", "in", "since", "until", "till", "year", "dob", "died", "during", "from",
+        "between", "early", "late", "mid", "summer", "winter", "spring", "autumn", "by", "before",
+        "after",
+    ],
+    negative_context: &[
+        "version", "room", "bytes", "mb", "kb", "page", "pp.", "no.", "number",
+    ],
+    examples: &[("The applicant was born in 1949 and lives", "1949")],
+    counter_examples: &["It costs 1949 dollars", "room 2001"],
+    ..PatternSpec::BASE
+};
+
+/// Times of day: `14:05`, `9:30:59`, `9:30 pm`, `5pm`, `11 a.m.`.
+pub(super) const TIME: PatternSpec = PatternSpec {
+    name: "time",
+    label: "DATE_TIME",
+    regex: r"(?x)
+        \b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?(?:[AaPp]\.?[Mm]\b\.?))?
+      | \b(?:1[0-2]|0?[1-9])\s?(?:am|pm|AM|PM|a\.m\.|p\.m\.)",
+    score: 0.6,
+    validate: Some(time),
+    negative_context: &["ratio", "score", "verse", "odds"],
+    examples: &[
+        ("meet at 14:05 sharp", "14:05"),
+        ("at 9:30 pm today", "9:30 pm"),
+        ("around 5pm", "5pm"),
+    ],
+    counter_examples: &["the odds are 10:30 against", "25:61"],
+    ..PatternSpec::BASE
+};
+
+fn time(s: &str) -> bool {
+    !s.contains(':') || structure::time_of_day(s)
+}
+
+/// Ages: `aged 42`, `age: 42`, `age of 42`, `42-year-old`, `42 years old`, `42 yo`.
+/// Only the number is the entity, so "aged [AGE_1]" still reads.
+pub(super) const AGE: PatternSpec = PatternSpec {
+    name: "age",
+    label: "AGE",
+    regex: r"(?ix)
+        \b(?:aged|age(?:\s+of)?|age:)\s*(\d{1,3})\b
+      | \b(\d{1,3})(?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b)",
+    group: 1,
+    score: 0.85,
+    validate: Some(age),
+    negative_context: &[],
+    examples: &[
+        ("a woman aged 42 said", "42"),
+        ("the 42-year-old driver", "42"),
+        ("Age: 42", "42"),
+        ("he is 7 years old", "7"),
+    ],
+    counter_examples: &["page 42", "the age of reason", "aged 400"],
+    ..PatternSpec::BASE
+};
+
+fn age(s: &str) -> bool {
+    s.parse::<u32>().is_ok_and(|a| a <= 125)
+}
+
+/// US/UK-style street addresses: number, capitalised street words, a street type, an
+/// optional unit, city, state and ZIP.
+pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
+    name: "street_address",
+    label: "ADDRESS",
+    regex: r"(?x)
+        \b\d{1,6}[A-Za-z]?\s+                                   # building number
+        (?:(?:[NSEW]\.?|North|South|East|West)\s+)?
+        (?:[A-Z][a-z]+\.?\s+){1,4}                              # street name words
+        (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Place|Pl
+          |Way|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Crescent|Close
+          |Gardens|Grove|Mews|Row|Walk|Hill)\b\.?
+        (?:,?\s+(?:Apt|Apartment|Suite|Ste|Unit|Flat|\#)\.?\s*[A-Za-z0-9\-]+)?  # unit
+        (?:,\s*[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)?                 # city
+        (?:,?\s+[A-Z]{2}\b)?                                    # state
+        (?:,?\s+\d{5}(?:-\d{4})?\b)?                            # ZIP",
+    score: 0.8,
+    negative_context: &[
+        "chapter", "page", "section", "step", "part", "volume", "top",
+    ],
+    examples: &[
+        (
+            "ship to 1600 Pennsylvania Avenue, Washington, DC 20500 please",
+            "1600 Pennsylvania Avenue, Washington, DC 20500",
+        ),
+        (
+            "lives at 221B Baker Street, London",
+            "221B Baker Street, London",
+        ),
+        ("at 42 Oak St. Apt 5 now", "42 Oak St. Apt 5"),
+    ],
+    counter_examples: &["Top 10 Things To Do", "see chapter 3 Main Road ahead"],
+    ..PatternSpec::BASE
+};
+
+/// UK postcodes (BS 7666): `SW1A 2AA`, `M1 1AE`, `EC1A 1BB`.
+pub(super) const UK_POSTCODE: PatternSpec = PatternSpec {
+    name: "uk_postcode",
+    label: "UK_POSTCODE",
+    regex: r"\b(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?|GIR)\s?\d[ABD-HJLNP-UW-Z]{2}\b",
+    score: 0.65,
+    context: &["postcode", "post code", "address", "london", "uk"],
+    negative_context: &[],
+    examples: &[
+        ("postcode SW1A 2AA, UK", "SW1A 2AA"),
+        ("send it to M1 1AE today", "M1 1AE"),
+    ],
+    counter_examples: &["B2B SaaS", "A4 paper", "model X5 2CV"],
+    ..PatternSpec::BASE
+};
+
+/// RFC 4122 UUIDs (off by default: usually machine ids, not personal).
+pub(super) const UUID: PatternSpec = PatternSpec {
+    name: "uuid",
+    label: "UUID",
+    regex: r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    score: 0.9,
+    negative_context: &[],
+    examples: &[(
+        "id 123e4567-e89b-12d3-a456-426614174000 ok",
+        "123e4567-e89b-12d3-a456-426614174000",
+    )],
+    counter_examples: &["123e4567-e89b-12d3-a456"],
+    ..PatternSpec::BASE
+};
+
+/// Court, application and file numbers: `no. 28045/02`, `Case 1520/06`. Bare
+/// `digits/yy` is too common (fractions, dates), so it needs context.
+pub(super) const CASE_NUMBER: PatternSpec = PatternSpec {
+    name: "case_number",
+    label: "CASE_NUMBER",
+    regex: r"\b\d{1,6}/\d{2}(?:\d{2})?\b",
+    score: 0.3,
+    context: &[
+        "no.",
+        "nos.",
+        "no",
+        "application",
+        "applications",
+        "case",
+        "cases",
+        "file",
+        "docket",
+        "ref.",
+        "reference",
+        "judgment",
+        "appeal",
+        "and",
+    ],
+    negative_context: &["page", "ratio"],
+    examples: &[("an application (no. 28045/02) against", "28045/02")],
+    counter_examples: &["a ratio of 3/4", "scored 45/50 points"],
+    ..PatternSpec::BASE
+};
+
+/// Vehicle identification numbers (ISO 3779), check digit enforced for North America.
+pub(super) const VIN: PatternSpec = PatternSpec {
+    name: "vin",
+    label: "VIN",
+    regex: r"\b[A-HJ-NPR-Z0-9]{17}\b",
+    score: 0.6,
+    validate: Some(crate::engine::validators::vin::vin),
+    checksum: true,
+    context: &["vin", "vehicle", "chassis", "car", "registration"],
+    examples: &[("VIN 1M8GDM9AXKP042788", "1M8GDM9AXKP042788")],
+    counter_examples: &["1M8GDM9A1KP042788", "ABCDEFGHJKLMNPRST"],
+    ..PatternSpec::BASE
+};
+
+/// Durations: `14 years`, `three months`, `42 days`. Quasi-identifiers in judgments and
+/// medical notes ("sentenced to ten years"), noise elsewhere, so they need context; an
+/// age ("42 years old") is not a duration.
+pub(super) const DURATION: PatternSpec = PatternSpec {
+    name: "duration",
+    label: "DATE_TIME",
+    regex: r"(?x)
+        \b(?:\d{1,3}|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
+          |fifteen|eighteen|twenty|thirty|forty|fifty|sixty|several))
+        [\s\-](?:years?|months?|weeks?|days?|hours?)\b",
+    score: 0.35,
+    context: &[
+        "for",
+        "after",
+        "within",
+        "period",
+        "sentenced",
+        "sentence",
+        "lasted",
+        "ago",
+        "spent",
+        "served",
+        "during",
+        "detention",
+        "prison",
+        "imprisonment",
+        "over",
+        "lasting",
+    ],
+    negative_context: &["old", "aged", "age", "per", "every"],
+    examples: &[
+        ("he was sentenced to ten years in prison", "ten years"),
+        ("detained for 42 days", "42 days"),
+    ],
+    counter_examples: &["the 14 years old boy", "some days are good"],
+    ..PatternSpec::BASE
+};
+
+/// Sums of money with a currency: `GBP 268,000`, `€1,800`, `$12.50`, `292 euros`,
+/// `250,000 Swedish kronor`, `4,393 pounds sterling (GBP)`. Off by default (amounts are
+/// rarely personal in chat or logs); court and medical anonymisation turn it on.
+pub(super) const MONEY: PatternSpec = PatternSpec {
+    name: "money",
+    label: "MONEY",
+    regex: r"(?x)
+        (?:\b(?:approximately|about|around|some|over)\s)?
+        (?:\b(?:GBP|USD|EUR|CHF|SEK|NOK|DKK|TRY|TRL|JPY|CNY|INR|AUD|CAD|PLN|RUB)\s?|[$€£¥₹])
+          \d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k)\b)?
+      | (?:\b(?:approximately|about|around|some|over)\s)?
+        \b\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?(?:\s(?:million|billion))?\s
+          (?:(?:[A-Z][a-z]+\s)?(?:pounds?|euros?|dollars?|francs?|kronor|kroner|krona|liras?
+            |Liras?|lira|rupees?|yen|roubles?|rubles?|zlotys?)(?:\ssterling)?
+            |GBP|USD|EUR|CHF|SEK|TRY|TRL)
+          (?:\s\([A-Z]{3}\))?",
+    score: 0.8,
+    validate: Some(money),
+    negative_context: &[],
+    examples: &[
+        ("awarded GBP 268,000 in damages", "GBP 268,000"),
+        ("paid 250,000 Swedish kronor to", "250,000 Swedish kronor"),
+        (
+            "a fine of 4,393 pounds sterling (GBP) was",
+            "4,393 pounds sterling (GBP)",
+        ),
+        ("it cost $12.50", "$12.50"),
+    ],
+    counter_examples: &["we had 3 pounds of apples", "the US dollar fell"],
+    ..PatternSpec::BASE
+};
+
+/// "3 pounds" is more often a weight: plain pounds need "sterling" or a currency code.
+fn money(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    !lower.contains("pound") || lower.contains("sterling") || lower.contains("gbp")
+}
+
+/// Lists of three or more application numbers (`nos. 26480/95, 28291/95, 29280/95`): the
+/// list is the context, however far the list runs from its "nos.".
+pub(super) const CASE_NUMBER_LIST: PatternSpec = PatternSpec {
+    name: "case_number_list",
+    label: "CASE_NUMBER",
+    regex: r"\b\d{3,6}/\d{2}(?:,\s?\d{3,6}/\d{2}){2,}\b",
+    score: 0.6,
+    negative_context: &[],
+    examples: &[(
+        "applications nos. 26480/95, 28291/95, 29280/95 and",
+        "26480/95, 28291/95, 29280/95",
+    )],
+    counter_examples: &["ratios 1/2, 3/4, 5/6 apply", "two: 26480/95, 28291/95"],
+    ..PatternSpec::BASE
+};

@@ -1,4 +1,6 @@
-//! The Luhn (mod 10) checksum, ISO/IEC 7812-1 Annex B.
+//! The Luhn (mod 10) checksum, ISO/IEC 7812-1 Annex B, and the identifiers built on it:
+//! payment cards, US NPI (Luhn over the `80840` prefix + 10 digits, CMS NPI spec),
+//! Canadian SIN (Luhn over 9 digits, ESDC).
 
 /// True when the digits of `s` (separators ignored) pass the Luhn check.
 pub fn is_valid(s: &str) -> bool {
@@ -18,10 +20,48 @@ pub fn is_valid(s: &str) -> bool {
     count >= 2 && sum % 10 == 0
 }
 
-/// A payment card: 12–19 digits, Luhn-valid, and not one repeated digit.
+fn digits(s: &str) -> Vec<u8> {
+    s.bytes().filter(u8::is_ascii_digit).collect()
+}
+
+/// A payment card: 12–19 digits, a known issuer prefix (ISO/IEC 7812 IIN ranges of Visa,
+/// Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro), Luhn-valid, and not one
+/// repeated digit.
 pub fn credit_card(s: &str) -> bool {
-    let digits: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).collect();
-    (12..=19).contains(&digits.len()) && digits.iter().any(|d| *d != digits[0]) && is_valid(s)
+    let d = digits(s);
+    if !(12..=19).contains(&d.len()) || d.iter().all(|x| *x == d[0]) {
+        return false;
+    }
+    let prefix = |n: usize| -> u32 { d[..n].iter().fold(0, |a, x| a * 10 + u32::from(x - b'0')) };
+    let issuer = d[0] == b'4'
+        || (51..=55).contains(&prefix(2))
+        || (2221..=2720).contains(&prefix(4))
+        || matches!(
+            prefix(2),
+            34 | 37 | 35 | 36 | 38 | 62 | 65 | 50 | 56..=58 | 67
+        )
+        || prefix(4) == 6011
+        || (644..=649).contains(&prefix(3))
+        || (300..=305).contains(&prefix(3));
+    issuer && is_valid(s)
+}
+
+/// A US National Provider Identifier: 10 digits starting 1 or 2, Luhn-valid with the
+/// card-issuer prefix `80840` (CMS, "NPI check digit").
+pub fn npi(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 10 || !matches!(d[0], b'1' | b'2') {
+        return false;
+    }
+    let mut prefixed = String::from("80840");
+    prefixed.extend(d.iter().map(|b| char::from(*b)));
+    is_valid(&prefixed)
+}
+
+/// A Canadian Social Insurance Number: 9 digits, Luhn-valid, first digit not 0 or 8.
+pub fn ca_sin(s: &str) -> bool {
+    let d = digits(s);
+    d.len() == 9 && !matches!(d[0], b'0' | b'8') && is_valid(s)
 }
 
 #[cfg(test)]
@@ -34,6 +74,8 @@ mod tests {
         assert!(credit_card("4111 1111 1111 1111"));
         assert!(credit_card("5500-0000-0000-0004"));
         assert!(credit_card("378282246310005"));
+        assert!(npi("1234567893"));
+        assert!(ca_sin("130 692 544"));
     }
 
     #[test]
@@ -42,5 +84,10 @@ mod tests {
         assert!(!credit_card("4111 1111 1111 1112"));
         assert!(!credit_card("0000 0000 0000 0000"));
         assert!(!credit_card("1234"));
+        assert!(!credit_card("2000 0000 0000 0008"), "no issuer starts 2000");
+        assert!(!npi("1234567890"));
+        assert!(!npi("3234567893"));
+        assert!(!ca_sin("130 692 545"));
+        assert!(!ca_sin("846 454 286"));
     }
 }

@@ -1,5 +1,17 @@
 //! Checksum and structure validators: pure `fn(&str) -> bool`, one algorithm per file,
-//! shared by every pattern that needs it.
+//! shared by every pattern that needs it. `true` marks a candidate validated (a
+//! confidence floor), `false` drops it.
 
+pub mod aba;
+pub mod apac;
+pub mod base58check;
+pub mod bech32;
+pub mod eu;
 pub mod ip;
 pub mod luhn;
+pub mod mod11;
+pub mod mod97;
+pub mod ssn;
+pub mod structure;
+pub mod verhoeff;
+pub mod vin;

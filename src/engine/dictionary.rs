@@ -1,0 +1,276 @@
+//! The dictionary recognizer kind: whole-word Aho-Corasick matching of word lists.
+//!
+//! A list is one [`DictionarySpec`] (a label, a score, a newline-separated word list
+//! compiled into the binary from `lists/`). All lists run as one automaton
+//! (leftmost-longest, ASCII case-insensitive); a hit counts when it is a whole word and
+//! is written as listed or in capitals ("London", "LONDON", not "london": lower-case
+//! "turkey" and "china" are rarely places). The configured deny list uses the same kind,
+//! case-insensitive and validated.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use super::{context, BuildError, Candidate, Recognizer};
+use crate::text::{ByteSpan, Label, LabelSet};
+
+/// A word list for one label.
+#[derive(Debug)]
+pub struct DictionarySpec {
+    pub name: &'static str,
+    pub label: &'static str,
+    /// One entry a line; blank lines and lines starting with `#` are ignored.
+    pub words: &'static str,
+    pub score: f32,
+    /// Words near a hit that raise confidence.
+    pub context: &'static [&'static str],
+}
+
+/// Countries, US states, regions, capitals and large cities.
+pub const LOCATIONS: DictionarySpec = DictionarySpec {
+    name: "locations",
+    label: "LOCATION",
+    words: include_str!("lists/locations.txt"),
+    score: 0.7,
+    context: &[
+        "in", "from", "to", "near", "city", "country", "born", "lives", "visit",
+    ],
+};
+
+/// International bodies, large companies, news agencies.
+pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
+    name: "organizations",
+    label: "ORGANIZATION",
+    words: include_str!("lists/organizations.txt"),
+    score: 0.65,
+    context: &[
+        "company",
+        "agency",
+        "said",
+        "spokesman",
+        "spokeswoman",
+        "firm",
+        "group",
+    ],
+};
+
+/// Nationalities and religious groups (Presidio's NRP).
+pub const NATIONALITIES: DictionarySpec = DictionarySpec {
+    name: "nationalities",
+    label: "NRP",
+    words: include_str!("lists/nationalities.txt"),
+    score: 0.6,
+    context: &[
+        "national",
+        "citizen",
+        "origin",
+        "nationality",
+        "faith",
+        "religion",
+    ],
+};
+
+/// Suffixes that extend a nationality into one span ("Turkish national").
+const NATIONALITY_SUFFIXES: &[&str] = &[" national", " nationals", " citizen", " citizens"];
+
+/// The built-in dictionaries.
+pub static ALL: &[&DictionarySpec] = &[&LOCATIONS, &ORGANIZATIONS, &NATIONALITIES];
+
+struct Entry {
+    label: Label,
+    score: f32,
+    context: &'static [&'static str],
+    /// Exact spelling required (built-in lists); otherwise any case (deny list).
+    text: Option<String>,
+    validated: bool,
+}
+
+/// Several word lists compiled into one automaton.
+pub struct DictionaryRecognizer {
+    automaton: AhoCorasick,
+    entries: Vec<Entry>,
+    labels: Vec<Label>,
+}
+
+/// Entries of a list: trimmed, non-empty, not comments.
+pub fn entries(words: &str) -> impl Iterator<Item = &str> {
+    words
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+impl DictionaryRecognizer {
+    /// The built-in lists.
+    ///
+    /// # Errors
+    /// If a list names an unknown label or the automaton cannot be built.
+    pub fn new(specs: &[&'static DictionarySpec]) -> Result<Self, BuildError> {
+        let mut patterns = Vec::new();
+        let mut entries = Vec::new();
+        for spec in specs {
+            let label = Label::parse(spec.label)
+                .filter(|l| l.as_str() == spec.label)
+                .ok_or_else(|| BuildError::new(spec.name, "unknown label"))?;
+            for word in self::entries(spec.words) {
+                // Lists may repeat a city under two headings; the first one counts.
+                if patterns.iter().any(|p| p == word) {
+                    continue;
+                }
+                let forms: Vec<String> = if spec.label == "NRP" {
+                    std::iter::once(word.to_owned())
+                        .chain(NATIONALITY_SUFFIXES.iter().map(|s| format!("{word}{s}")))
+                        .collect()
+                } else {
+                    vec![word.to_owned()]
+                };
+                for form in forms {
+                    patterns.push(form.clone());
+                    entries.push(Entry {
+                        label,
+                        score: spec.score,
+                        context: spec.context,
+                        text: Some(form),
+                        validated: false,
+                    });
+                }
+            }
+        }
+        Self::build(patterns, entries)
+    }
+
+    /// A deny list: each phrase is always flagged with its label, in any case.
+    ///
+    /// # Errors
+    /// If the automaton cannot be built.
+    pub fn deny_list(phrases: &[(String, Label)]) -> Result<Self, BuildError> {
+        let mut patterns = Vec::new();
+        let mut entries = Vec::new();
+        for (phrase, label) in phrases {
+            patterns.push(phrase.clone());
+            entries.push(Entry {
+                label: *label,
+                score: 1.0,
+                context: &[],
+                text: None,
+                validated: true,
+            });
+        }
+        Self::build(patterns, entries)
+    }
+
+    fn build(patterns: Vec<String>, entries: Vec<Entry>) -> Result<Self, BuildError> {
+        let automaton = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostLongest)
+            .ascii_case_insensitive(true)
+            .build(&patterns)
+            .map_err(|e| BuildError::new("dictionary", e.to_string()))?;
+        let mut labels: Vec<Label> = entries.iter().map(|e| e.label).collect();
+        labels.sort();
+        labels.dedup();
+        Ok(Self {
+            automaton,
+            entries,
+            labels,
+        })
+    }
+}
+
+/// True when `span` is not glued to letters or digits on either side.
+pub fn whole_word(text: &str, span: ByteSpan) -> bool {
+    let before = text[..span.start]
+        .chars()
+        .next_back()
+        .is_none_or(|c| !c.is_alphanumeric());
+    let after = text[span.end..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_alphanumeric());
+    before && after
+}
+
+impl Recognizer for DictionaryRecognizer {
+    fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+
+    fn tier(&self) -> &'static str {
+        "dictionary"
+    }
+
+    fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
+        for m in self.automaton.find_iter(text) {
+            let entry = &self.entries[m.pattern().as_usize()];
+            if !wanted.contains(entry.label) {
+                continue;
+            }
+            let span = ByteSpan::new(m.start(), m.end());
+            // ASCII case folding never splits a UTF-8 sequence, but be defensive.
+            if !text.is_char_boundary(span.start) || !text.is_char_boundary(span.end) {
+                continue;
+            }
+            let found = &text[span.start..span.end];
+            if let Some(listed) = &entry.text {
+                if found != listed && found != listed.to_uppercase() {
+                    continue;
+                }
+            }
+            if !whole_word(text, span) {
+                continue;
+            }
+            out.push(Candidate {
+                span,
+                label: entry.label,
+                score: (entry.score + context::boost(text, span, entry.context) / 2.0).min(1.0),
+                validated: entry.validated,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<(String, &'static str)> {
+        let rec = DictionaryRecognizer::new(ALL).expect("lists build");
+        let mut out = Vec::new();
+        rec.recognize(text, &LabelSet::all(), &mut out);
+        out.iter()
+            .map(|c| (text[c.span.start..c.span.end].to_owned(), c.label.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn finds_whole_words_as_listed_or_in_capitals() {
+        assert_eq!(
+            found("From London to NEW YORK via Reuters."),
+            vec![
+                ("London".into(), "LOCATION"),
+                ("NEW YORK".into(), "LOCATION"),
+                ("Reuters".into(), "ORGANIZATION")
+            ]
+        );
+        assert!(found("londoner turkey china Londonderry").is_empty());
+    }
+
+    #[test]
+    fn longest_entry_wins() {
+        assert_eq!(
+            found("in United States of America"),
+            vec![("United States of America".into(), "LOCATION")]
+        );
+    }
+
+    #[test]
+    fn deny_list_matches_any_case_and_is_validated() {
+        let rec = DictionaryRecognizer::deny_list(&[(
+            "Project Falcon".into(),
+            Label::builtin("ORGANIZATION"),
+        )])
+        .expect("builds");
+        let mut out = Vec::new();
+        rec.recognize("about project falcon.", &LabelSet::all(), &mut out);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].validated);
+        assert_eq!(out[0].score, 1.0);
+    }
+}

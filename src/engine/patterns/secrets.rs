@@ -1,0 +1,180 @@
+//! Credentials: vendor API keys (by their documented prefixes), JWTs, PEM private keys,
+//! password assignments and credentials in connection URLs. For assignments only the
+//! value is the entity, so `password: [PASSWORD_1]` keeps its key.
+
+use crate::engine::validators::structure;
+use crate::engine::PatternSpec;
+
+/// Vendor keys with fixed prefixes: AWS access key ids, GitHub, GitLab, Slack, Stripe,
+/// Google API keys, OpenAI and Anthropic keys.
+pub(super) const API_KEY_VENDOR: PatternSpec = PatternSpec {
+    name: "api_key_vendor",
+    label: "API_KEY",
+    regex: r"(?x)
+        \b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b             # AWS access key id
+      | \bgh[pousr]_[A-Za-z0-9]{36,255}\b                   # GitHub tokens
+      | \bgithub_pat_[A-Za-z0-9_]{22,255}\b                 # GitHub fine-grained
+      | \bglpat-[A-Za-z0-9_\-]{20,}                         # GitLab PAT
+      | \bxox[abposr]-[A-Za-z0-9\-]{10,}                    # Slack
+      | \b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b            # Stripe secret/restricted
+      | \bAIza[0-9A-Za-z_\-]{35}                            # Google API key
+      | \bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{20,}     # Anthropic
+      | \bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}  # OpenAI",
+    score: 0.95,
+    negative_context: &[],
+    examples: &[
+        ("key AKIAIOSFODNN7EXAMPLE here", "AKIAIOSFODNN7EXAMPLE"),
+        (
+            "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        ),
+        (
+            "GITLAB=glpat-abcdefghij0123456789",
+            "glpat-abcdefghij0123456789",
+        ),
+        (
+            "slack xoxb-1234567890-abcdefghij",
+            "xoxb-1234567890-abcdefghij",
+        ),
+        (
+            "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+            "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+        ),
+        (
+            "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+            "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+        ),
+        (
+            "OPENAI_API_KEY=sk-proj-abc123def456ghi789jkl012",
+            "sk-proj-abc123def456ghi789jkl012",
+        ),
+        (
+            "sk-ant-api03-abcdefghij0123456789XYZ",
+            "sk-ant-api03-abcdefghij0123456789XYZ",
+        ),
+    ],
+    counter_examples: &["AKIA is a prefix", "ask-me-anything", "the sk-short key"],
+    ..PatternSpec::BASE
+};
+
+/// `api_key = "…"`, `client_secret: …`, `token=…` with a high-entropy value.
+pub(super) const API_KEY_ASSIGNMENT: PatternSpec = PatternSpec {
+    name: "api_key_assignment",
+    label: "API_KEY",
+    regex: r#"(?ix)
+        \b(?:api[_\-]?key|apikey|access[_\-]?key(?:[_\-]?id)?|secret[_\-]?key|client[_\-]?secret
+          |auth[_\-]?token|access[_\-]?token|refresh[_\-]?token|bearer|token|secret)
+        ["']?\s*(?:[:=]|=>)?\s*["']?
+        ([A-Za-z0-9_\-+/=.]{16,256})"#,
+    group: 1,
+    score: 0.8,
+    validate: Some(structure::high_entropy),
+    negative_context: &[],
+    examples: &[
+        (
+            "api_key = \"a8f5f167f44f4964e6c998dee827110c\"",
+            "a8f5f167f44f4964e6c998dee827110c",
+        ),
+        (
+            "Authorization: Bearer 9a8b7c6d5e4f3a2b1c0d",
+            "9a8b7c6d5e4f3a2b1c0d",
+        ),
+    ],
+    counter_examples: &["token = placeholder_value_here", "the secret is out"],
+    ..PatternSpec::BASE
+};
+
+/// JSON web tokens: three base64url parts, the first two JSON objects (`eyJ`).
+pub(super) const JWT: PatternSpec = PatternSpec {
+    name: "jwt",
+    label: "JWT",
+    regex: r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}",
+    score: 0.95,
+    negative_context: &[],
+    examples: &[(
+        "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U end",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    )],
+    counter_examples: &["eyJ alone.eyJ"],
+    ..PatternSpec::BASE
+};
+
+/// PEM private key blocks (RSA, EC, OPENSSH, ENCRYPTED, PKCS#8), header to footer.
+pub(super) const PRIVATE_KEY: PatternSpec = PatternSpec {
+    name: "private_key",
+    label: "PRIVATE_KEY",
+    regex: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[A-Za-z0-9+/=\s:,\-]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----",
+    score: 0.99,
+    negative_context: &[],
+    examples: &[
+    (
+        "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----\n",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----",
+    ),
+    (
+        "enc:\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\nMIIBOgIBAAJBAKj34GkxFhD9\n-----END RSA PRIVATE KEY-----",
+        "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\nMIIBOgIBAAJBAKj34GkxFhD9\n-----END RSA PRIVATE KEY-----",
+    ),
+    ],
+    counter_examples: &["-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"],
+    ..PatternSpec::BASE
+};
+
+/// `password: …`, `pwd=…`, `"passwd": "…"`, "my password is …": the value only.
+pub(super) const PASSWORD: PatternSpec = PatternSpec {
+    name: "password",
+    label: "PASSWORD",
+    regex: r#"(?ix)
+        \b(?:password|passwd|pwd|passphrase|pass|kennwort|passwort|mot\ de\ passe)
+        ["']?\s*(?:[:=]|=>|\bis\b)\s*["']?
+        ([^\s"',;]{1,128})"#,
+    group: 1,
+    score: 0.85,
+    validate: Some(structure::password),
+    negative_context: &[],
+    examples: &[
+        ("password: hunter2!x", "hunter2!x"),
+        ("db pwd=S3cr3t_Pa55 host=x", "S3cr3t_Pa55"),
+        ("\"passwd\": \"correct-horse\"", "correct-horse"),
+        ("my password is Tr0ub4dor&3", "Tr0ub4dor&3"),
+    ],
+    counter_examples: &[
+        "password: ********",
+        "password = ${DB_PASSWORD}",
+        "the password field",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// Credentials inside URLs: `postgres://user:pass@host:5432/db` → `user:pass@host:5432`.
+/// The host is kept in the entity so it also covers what looks like `pass@host` e-mail.
+pub(super) const CONNECTION_STRING: PatternSpec = PatternSpec {
+    name: "connection_string",
+    label: "CONNECTION_STRING",
+    regex: r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://([^\s:/@]{1,128}:[^\s@/]{1,256}@[^\s/?#]+)",
+    group: 1,
+    score: 0.9,
+    validate: Some(credentials),
+    negative_context: &[],
+    examples: &[
+        (
+            "DATABASE_URL=postgres://admin:s3cret@db.internal:5432/app",
+            "admin:s3cret@db.internal:5432",
+        ),
+        (
+            "mongodb+srv://bob:pw12345@cluster0.example.net",
+            "bob:pw12345@cluster0.example.net",
+        ),
+    ],
+    counter_examples: &[
+        "postgres://db.internal:5432/app",
+        "https://user@example.com",
+    ],
+    ..PatternSpec::BASE
+};
+
+fn credentials(s: &str) -> bool {
+    s.split_once('@')
+        .and_then(|(creds, _)| creds.split_once(':'))
+        .is_some_and(|(user, pass)| !user.is_empty() && !pass.is_empty() && !pass.starts_with("${"))
+}

@@ -1,0 +1,126 @@
+//! United States identifiers. The weak ones (passport, driver licence, bare nine digits)
+//! are context-gated: without a supporting word they stay under the 0.5 default.
+
+use crate::engine::validators::{luhn, ssn};
+use crate::engine::PatternSpec;
+
+const SSN_CONTEXT: &[&str] = &[
+    "ssn",
+    "ssn#",
+    "social security",
+    "social security number",
+    "social sec",
+    "ss#",
+    "ss no",
+];
+
+/// SSN written 3-2-4 with dashes or spaces; the SSA rules reject never-issued numbers.
+pub(super) const US_SSN: PatternSpec = PatternSpec {
+    name: "us_ssn",
+    label: "US_SSN",
+    regex: r"\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b",
+    score: 0.6,
+    validate: Some(ssn::ssn),
+    context: SSN_CONTEXT,
+    examples: &[
+        ("my ssn is 536-22-1234", "536-22-1234"),
+        ("SSN: 536 22 1234", "536 22 1234"),
+    ],
+    counter_examples: &["id 000-22-1234", "ref 666-12-3456", "invoice 536-22-1234"],
+    ..PatternSpec::BASE
+};
+
+/// A bare nine-digit SSN: only with context.
+pub(super) const US_SSN_BARE: PatternSpec = PatternSpec {
+    name: "us_ssn_bare",
+    label: "US_SSN",
+    regex: r"\b\d{9}\b",
+    score: 0.3,
+    validate: Some(ssn::ssn),
+    context: SSN_CONTEXT,
+    examples: &[("social security number 536221234", "536221234")],
+    counter_examples: &["customer 536221234"],
+    ..PatternSpec::BASE
+};
+
+/// ITIN: 9xx-7x-xxxx (IRS ranges).
+pub(super) const US_ITIN: PatternSpec = PatternSpec {
+    name: "us_itin",
+    label: "US_ITIN",
+    regex: r"\b9\d{2}[- ]\d{2}[- ]\d{4}\b",
+    score: 0.6,
+    validate: Some(ssn::itin),
+    context: &["itin", "taxpayer", "tax id", "tin"],
+    examples: &[("ITIN 912-70-1234", "912-70-1234")],
+    counter_examples: &["912-93-1234 was it", "912 70 123 units"],
+    ..PatternSpec::BASE
+};
+
+/// US passport: nine digits or a letter and eight digits (Next Generation passports).
+pub(super) const US_PASSPORT: PatternSpec = PatternSpec {
+    name: "us_passport",
+    label: "US_PASSPORT",
+    regex: r"\b(?:[A-Z]\d{8}|\d{9})\b",
+    score: 0.2,
+    context: &[
+        "passport",
+        "passport no",
+        "passport number",
+        "passport#",
+        "travel document",
+    ],
+    examples: &[
+        ("passport no. A12345678", "A12345678"),
+        ("Passport: 912345678", "912345678"),
+    ],
+    counter_examples: &["order A12345678", "912345678"],
+    ..PatternSpec::BASE
+};
+
+/// Driver licence numbers differ by state (1 letter + 4–14 digits, 7–9 digits, …);
+/// only an explicit licence phrase nearby lets one through. Presidio's users report its
+/// ungated version as its worst false-positive source.
+pub(super) const US_DRIVER_LICENSE: PatternSpec = PatternSpec {
+    name: "us_driver_license",
+    label: "US_DRIVER_LICENSE",
+    regex: r"\b(?:[A-Z]{1,2}\d{4,14}|\d{7,9}|[A-Z]\d{3}-\d{3}-\d{2}-\d{3}-\d)\b",
+    score: 0.15,
+    context: &[
+        "driver's license",
+        "drivers license",
+        "driver license",
+        "driver licence",
+        "driving licence",
+        "driving license",
+        "dl",
+        "dl#",
+        "dl no",
+        "license number",
+        "licence number",
+        "lic#",
+        "dln",
+    ],
+    examples: &[("driver's license D1234567", "D1234567")],
+    counter_examples: &["flight D1234567", "MIT license 1234567"],
+    ..PatternSpec::BASE
+};
+
+/// National Provider Identifier: 10 digits, Luhn over `80840` + number.
+pub(super) const US_NPI: PatternSpec = PatternSpec {
+    name: "us_npi",
+    label: "US_NPI",
+    regex: r"\b[12]\d{9}\b",
+    score: 0.4,
+    validate: Some(luhn::npi),
+    checksum: true,
+    context: &[
+        "npi",
+        "provider",
+        "national provider",
+        "prescriber",
+        "physician",
+    ],
+    examples: &[("NPI 1234567893", "1234567893")],
+    counter_examples: &["NPI 1234567890", "ticket 1234567893"],
+    ..PatternSpec::BASE
+};

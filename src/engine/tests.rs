@@ -1,0 +1,222 @@
+//! Engine-level properties: no input makes `detect` panic, and results are sorted and
+//! non-overlapping whatever the text.
+
+use super::*;
+use crate::text::LabelSet;
+
+fn check(engine: &Engine, text: &str) {
+    let found = engine.detect(text, &LabelSet::all(), 0.0);
+    for pair in found.windows(2) {
+        assert!(pair[0].span.end <= pair[1].span.start, "overlap in output");
+    }
+    for d in &found {
+        assert!(text.is_char_boundary(d.span.start) && text.is_char_boundary(d.span.end));
+        assert!((0.0..=1.0).contains(&d.score));
+    }
+}
+
+#[test]
+fn garbage_and_huge_unicode_input_never_panics() {
+    let engine = Engine::builtin().expect("engine builds");
+    // A deterministic xorshift stream of code points from every plane, plus separators
+    // and digits, so patterns get partial matches next to multi-byte characters.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..200 {
+        let len = (next() % 400) as usize + round;
+        let text: String = (0..len)
+            .map(|_| {
+                let r = next();
+                match r % 6 {
+                    0 => char::from(b'0' + (r >> 8) as u8 % 10),
+                    1 => {
+                        [' ', '-', '.', '/', ':', '@', '(', ')', '+', '\n'][(r >> 8) as usize % 10]
+                    }
+                    2 => char::from(b'A' + (r >> 8) as u8 % 26),
+                    3 => char::from_u32((r >> 8) as u32 % 0x11_0000).unwrap_or('\u{FFFD}'),
+                    4 => ['é', 'İ', 'ß', '中', '😀', '\u{301}', '\u{200B}', 'ǅ']
+                        [(r >> 8) as usize % 8],
+                    _ => char::from(b'a' + (r >> 8) as u8 % 26),
+                }
+            })
+            .collect();
+        check(&engine, &text);
+    }
+    check(&engine, "");
+    check(&engine, "İ".repeat(100_000).as_str());
+    let big =
+        "Mr John Smith, born 3 March 1980, call +44 20 7946 0958 or mail j@x.io. ".repeat(3_000);
+    check(&engine, &big);
+    check(&engine, &"9".repeat(200_000));
+    check(&engine, &"-----BEGIN PRIVATE KEY-----".repeat(1000));
+}
+
+#[test]
+fn configured_lists_and_patterns_take_effect() {
+    let options = EngineOptions {
+        allow_list: vec!["support@example.com".into()],
+        deny_list: vec![("Project Falcon".into(), Label::builtin("ORGANIZATION"))],
+        patterns: vec![CustomPattern {
+            name: "employee_id".into(),
+            label: Label::builtin("PERSON"),
+            regex: r"\bEMP-\d{6}\b".into(),
+            score: 0.9,
+            context: vec![],
+        }],
+    };
+    let engine = Engine::from_options(&options).expect("builds");
+    let text = "Mail support@example.com or bob@example.com about project falcon, EMP-123456.";
+    let found: Vec<(&str, &str)> = engine
+        .detect(text, &LabelSet::all(), 0.5)
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("bob@example.com", "EMAIL_ADDRESS"),
+            ("project falcon", "ORGANIZATION"),
+            ("EMP-123456", "PERSON"),
+        ]
+    );
+    assert_eq!(engine.tiers(), ["patterns", "dictionary"]);
+}
+
+#[test]
+fn every_catalogue_label_has_a_builtin_recognizer() {
+    let engine = Engine::builtin().expect("engine builds");
+    for info in crate::text::label::LABELS {
+        assert!(
+            engine
+                .supported_labels()
+                .contains(Label::builtin(info.name)),
+            "no recognizer emits {}",
+            info.name
+        );
+    }
+}
+
+#[test]
+fn weak_patterns_need_context_and_negative_context_lowers_scores() {
+    let engine = Engine::builtin().expect("engine builds");
+    let labels = LabelSet::all();
+    let label_of = |text: &str| -> Vec<&'static str> {
+        engine
+            .detect(text, &labels, 0.5)
+            .iter()
+            .map(|d| d.label.as_str())
+            .collect()
+    };
+    // A bare nine-digit number is nothing without context …
+    assert!(label_of("reference 536221234 attached").is_empty());
+    // … and what the context says with it.
+    assert_eq!(label_of("her SSN is 536221234"), ["US_SSN"]);
+    assert_eq!(label_of("passport number 536221234"), ["US_PASSPORT"]);
+    assert_eq!(label_of("driver's license D1234567"), ["US_DRIVER_LICENSE"]);
+    assert_eq!(label_of("checking account 12345678901"), ["US_BANK_NUMBER"]);
+    assert!(label_of("D1234567").is_empty());
+    assert!(label_of("invoice 415-555-0132").is_empty());
+    assert_eq!(label_of("call 415-555-0132"), ["PHONE_NUMBER"]);
+}
+
+#[test]
+fn many_names_and_cues_in_one_text_stay_linear() {
+    // 2 MB of cue phrases and repeated surnames: quadratic passes would take minutes.
+    let engine = Engine::builtin().expect("engine builds");
+    let text = "my name is Ann Lee and Lee met Dr Bo Chan. ".repeat(50_000);
+    let started = std::time::Instant::now();
+    let found = engine.detect(&text, &LabelSet::defaults(), 0.5);
+    assert!(found.len() >= 100_000);
+    assert!(
+        started.elapsed().as_secs() < 60,
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+/// A recognizer that returns nonsense spans, as a buggy model tier might.
+struct Broken;
+
+impl Recognizer for Broken {
+    fn labels(&self) -> &[Label] {
+        static LABELS: std::sync::OnceLock<Vec<Label>> = std::sync::OnceLock::new();
+        LABELS.get_or_init(|| vec![Label::builtin("PERSON")])
+    }
+    fn tier(&self) -> &'static str {
+        "model"
+    }
+    fn recognize(&self, text: &str, _: &LabelSet, out: &mut Vec<Candidate>) {
+        for (start, end) in [(5, 2), (1, 2), (0, text.len() + 10), (3, 3)] {
+            out.push(Candidate {
+                span: crate::text::ByteSpan { start, end },
+                label: Label::builtin("PERSON"),
+                score: 0.9,
+                validated: false,
+            });
+        }
+    }
+}
+
+#[test]
+fn bad_spans_from_a_recognizer_are_dropped_not_panicked_on() {
+    let engine =
+        Engine::with_options(vec![Box::new(Broken)], &EngineOptions::default()).expect("builds");
+    assert!(engine.detect("é😀 text", &LabelSet::all(), 0.5).is_empty());
+    assert_eq!(engine.tiers(), ["model"]);
+}
+
+/// Mixed log and chat lines: everything personal found, nothing else.
+#[test]
+fn a_mixed_log_and_chat_sample_is_found_exactly() {
+    let engine = Engine::builtin().expect("engine builds");
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "2024-03-14T09:30:00Z INFO user=jane.doe@example.com ip=203.0.113.42 status=ok",
+            &[
+                ("DATE_TIME", "2024-03-14T09:30:00Z"),
+                ("EMAIL_ADDRESS", "jane.doe@example.com"),
+                ("IP_ADDRESS", "203.0.113.42"),
+            ],
+        ),
+        (
+            "Hi, I'm Maria Garcia, my phone is (415) 555-0132 and I live at 742 Evergreen Terrace, Springfield, IL 62704.",
+            &[
+                ("PERSON", "Maria Garcia"),
+                ("PHONE_NUMBER", "(415) 555-0132"),
+                ("ADDRESS", "742 Evergreen Terrace, Springfield, IL 62704"),
+            ],
+        ),
+        (
+            "Dear Dr. Chen, your NHS number 943 476 5919 appointment is on 3rd March 2024 at 10:15.",
+            &[
+                ("PERSON", "Dr. Chen"),
+                ("UK_NHS", "943 476 5919"),
+                ("DATE_TIME", "3rd March 2024 at 10:15"),
+            ],
+        ),
+        (
+            "DATABASE_URL=postgres://admin:s3cr3tPass@db.internal:5432/prod password: Winter2024!",
+            &[
+                ("CONNECTION_STRING", "admin:s3cr3tPass@db.internal:5432"),
+                ("PASSWORD", "Winter2024!"),
+            ],
+        ),
+        (
+            "Please refactor this React component to use hooks; the Product Manager agrees.",
+            &[],
+        ),
+    ];
+    for (text, want) in cases {
+        let got: Vec<(&str, &str)> = engine
+            .detect(text, &LabelSet::defaults(), 0.5)
+            .iter()
+            .map(|d| (d.label.as_str(), &text[d.span.start..d.span.end]))
+            .collect();
+        assert_eq!(&got, want, "in {text:?}");
+    }
+}

@@ -1,0 +1,208 @@
+//! European national identifiers, each with its official check:
+//! IT codice fiscale (DM 23/12/1976 odd/even tables), ES DNI/NIF and NIE (mod-23 letter,
+//! Orden INT/2058/2008), DE Steuer-ID (ISO 7064 MOD 11,10 plus the digit-repetition
+//! rule), FR NIR (key = 97 − n mod 97, Corsica 2A/2B substituted), PL PESEL (weights
+//! 1-3-7-9 and a real birth date).
+
+fn digits(s: &str) -> Vec<u32> {
+    s.bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| u32::from(b - b'0'))
+        .collect()
+}
+
+/// Italian fiscal code: 16 characters, the last one the check letter.
+pub fn it_fiscal_code(s: &str) -> bool {
+    const ODD: [u32; 36] = [
+        1, 0, 5, 7, 9, 13, 15, 17, 19, 21, // 0-9
+        1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24,
+        23, // A-Z
+    ];
+    let b: Vec<u8> = s.bytes().map(|c| c.to_ascii_uppercase()).collect();
+    if b.len() != 16 || !b.iter().all(u8::is_ascii_alphanumeric) {
+        return false;
+    }
+    let index = |c: u8| -> usize {
+        if c.is_ascii_digit() {
+            usize::from(c - b'0')
+        } else {
+            usize::from(c - b'A') + 10
+        }
+    };
+    let mut sum = 0u32;
+    for (i, &c) in b[..15].iter().enumerate() {
+        if i % 2 == 0 {
+            sum += ODD[index(c)];
+        } else if c.is_ascii_digit() {
+            sum += u32::from(c - b'0');
+        } else {
+            sum += u32::from(c - b'A');
+        }
+    }
+    b[15] == b'A' + (sum % 26) as u8
+}
+
+const NIF_LETTERS: &[u8; 23] = b"TRWAGMYFPDXBNJZSQVHLCKE";
+
+/// Spanish DNI/NIF: 8 digits and the mod-23 letter.
+pub fn es_nif(s: &str) -> bool {
+    let b: Vec<u8> = s
+        .bytes()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    if b.len() != 9 || !b[..8].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let n: usize = b[..8].iter().fold(0, |a, c| a * 10 + usize::from(c - b'0'));
+    NIF_LETTERS[n % 23] == b[8]
+}
+
+/// Spanish NIE: X/Y/Z (→ 0/1/2), 7 digits, the mod-23 letter.
+pub fn es_nie(s: &str) -> bool {
+    let b: Vec<u8> = s
+        .bytes()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    if b.len() != 9 || !b[1..8].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let first = match b[0] {
+        b'X' => 0,
+        b'Y' => 1,
+        b'Z' => 2,
+        _ => return false,
+    };
+    let n: usize = b[1..8]
+        .iter()
+        .fold(first, |a, c| a * 10 + usize::from(c - b'0'));
+    NIF_LETTERS[n % 23] == b[8]
+}
+
+/// German tax id (Steuerliche Identifikationsnummer): 11 digits, first not 0; in the
+/// first ten, exactly one digit occurs twice or three times and the rest at most once;
+/// the eleventh is the ISO 7064 MOD 11,10 check digit.
+pub fn de_tax_id(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 11 || d[0] == 0 {
+        return false;
+    }
+    let mut counts = [0u8; 10];
+    for x in &d[..10] {
+        counts[*x as usize] += 1;
+    }
+    let repeated = counts.iter().filter(|c| **c >= 2).count();
+    if repeated != 1 || counts.iter().any(|c| *c > 3) {
+        return false;
+    }
+    let mut product = 10u32;
+    for x in &d[..10] {
+        let mut sum = (x + product) % 10;
+        if sum == 0 {
+            sum = 10;
+        }
+        product = (sum * 2) % 11;
+    }
+    let check = (11 - product) % 10;
+    check == d[10]
+}
+
+/// French NIR: sex 1/2, year, month 01–12 (or 20+ for unknown), department (2A/2B
+/// allowed), commune, order, and the two-digit key.
+pub fn fr_nir(s: &str) -> bool {
+    let b: Vec<u8> = s
+        .bytes()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    if b.len() != 15 || !matches!(b[0], b'1' | b'2') {
+        return false;
+    }
+    // Corsica: 2A → 19, 2B → 18 subtracted from the number (INSEE rule).
+    let (body, corsica): (Vec<u8>, u64) = match (b[5], b[6]) {
+        (b'2', b'A') => ([&b[..6], b"0", &b[7..13]].concat(), 1_000_000),
+        (b'2', b'B') => ([&b[..6], b"0", &b[7..13]].concat(), 2_000_000),
+        _ => (b[..13].to_vec(), 0),
+    };
+    if !body.iter().all(u8::is_ascii_digit) || !b[13..].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let month = u32::from(b[3] - b'0') * 10 + u32::from(b[4] - b'0');
+    if !(1..=12).contains(&month) && month < 20 {
+        return false;
+    }
+    let n: u64 = body.iter().fold(0, |a, c| a * 10 + u64::from(c - b'0'));
+    let n = if corsica == 0 {
+        n
+    } else {
+        // 2A: "19" replaces "2A"; 2B: "18" replaces "2B" (n had "20" there).
+        n - corsica
+    };
+    let key = u64::from(b[13] - b'0') * 10 + u64::from(b[14] - b'0');
+    97 - n % 97 == key
+}
+
+/// Polish PESEL: 11 digits, weights 1-3-7-9-1-3-7-9-1-3 and a real month (the century is
+/// coded in the month: +80 1800s, +0 1900s, +20 2000s, +40, +60).
+pub fn pl_pesel(s: &str) -> bool {
+    const W: [u32; 10] = [1, 3, 7, 9, 1, 3, 7, 9, 1, 3];
+    let d = digits(s);
+    if d.len() != 11 {
+        return false;
+    }
+    let month = (d[2] * 10 + d[3]) % 20;
+    let day = d[4] * 10 + d[5];
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return false;
+    }
+    let sum: u32 = d[..10].iter().zip(W).map(|(x, w)| x * w).sum();
+    (10 - sum % 10) % 10 == d[10]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_italian_fiscal_codes() {
+        assert!(it_fiscal_code("RSSMRA85T10A562S"));
+        assert!(!it_fiscal_code("RSSMRA85T10A562T"));
+        assert!(!it_fiscal_code("RSSMRA85T10A562"));
+    }
+
+    #[test]
+    fn checks_spanish_ids() {
+        assert!(es_nif("12345678Z"));
+        assert!(es_nif("12345678-z"));
+        assert!(!es_nif("12345678A"));
+        assert!(es_nie("X1234567L"));
+        assert!(!es_nie("X1234567A"));
+        assert!(!es_nie("A1234567L"));
+    }
+
+    #[test]
+    fn checks_german_tax_ids() {
+        assert!(de_tax_id("86095742719"));
+        assert!(de_tax_id("47036892816"));
+        assert!(!de_tax_id("86095742718"));
+        assert!(!de_tax_id("12345678901"), "no repeated digit");
+        assert!(!de_tax_id("06095742719"));
+    }
+
+    #[test]
+    fn checks_french_nirs() {
+        assert!(fr_nir("2 55 08 14 168 025 38"));
+        assert!(!fr_nir("2 55 08 14 168 025 39"));
+        assert!(!fr_nir("3 55 08 14 168 025 38"));
+        assert!(fr_nir("1 85 05 2A 123 456 33"));
+    }
+
+    #[test]
+    fn checks_pesels() {
+        assert!(pl_pesel("44051401359"));
+        assert!(pl_pesel("02070803628"));
+        assert!(!pl_pesel("44051401358"));
+        assert!(!pl_pesel("44151401359"));
+    }
+}

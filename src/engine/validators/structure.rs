@@ -1,0 +1,195 @@
+//! Structural checks without a checksum: UK NINO prefixes (HMRC NIM39110), dates,
+//! phone digit counts, Ethereum addresses, and Shannon entropy for generic secrets.
+
+/// UK National Insurance number: two prefix letters (not D, F, I, Q, U, V; second not O;
+/// not BG, GB, KN, NK, NT, TN, ZZ), six digits, suffix A–D.
+pub fn uk_nino(s: &str) -> bool {
+    let b: Vec<u8> = s
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace())
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    if b.len() != 9 || !b[2..8].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let bad = b"DFIQUV";
+    let prefix = &b[..2];
+    prefix.iter().all(u8::is_ascii_uppercase)
+        && !bad.contains(&b[0])
+        && !bad.contains(&b[1])
+        && b[1] != b'O'
+        && !["BG", "GB", "KN", "NK", "NT", "TN", "ZZ"]
+            .iter()
+            .any(|p| p.as_bytes() == prefix)
+        && (b'A'..=b'D').contains(&b[8])
+}
+
+/// A numeric date of day, month and year in some order: accepts when some reading
+/// (Y-M-D, M/D/Y or D/M/Y) gives a real month and day. Years of two digits are fine.
+pub fn numeric_date(s: &str) -> bool {
+    let parts: Vec<u32> = s
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .map(|p| p.parse().unwrap_or(u32::MAX))
+        .collect();
+    if parts.len() != 3 {
+        return false;
+    }
+    let ok = |d: u32, m: u32| (1..=12).contains(&m) && (1..=31).contains(&d);
+    let lens: Vec<usize> = s
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .map(str::len)
+        .collect();
+    if lens[0] == 4 {
+        (1000..=2199).contains(&parts[0]) && ok(parts[2], parts[1])
+    } else {
+        let year_ok = lens[2] == 2 || (1000..=2199).contains(&parts[2]);
+        year_ok && (ok(parts[0], parts[1]) || ok(parts[1], parts[0]))
+    }
+}
+
+/// Hours 0–23 and minutes/seconds 0–59 in `H:MM[:SS]`.
+pub fn time_of_day(s: &str) -> bool {
+    let parts: Vec<u32> = s
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .take(3)
+        .map(|p| p.parse().unwrap_or(u32::MAX))
+        .collect();
+    match parts.as_slice() {
+        [h, m] => *h <= 23 && *m <= 59,
+        [h, m, sec] => *h <= 23 && *m <= 59 && *sec <= 60,
+        _ => false,
+    }
+}
+
+/// A phone number: 7–15 digits (E.164 bounds), not one repeated digit, not a run like
+/// 1234567, and not a year range.
+pub fn phone(s: &str) -> bool {
+    let d: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).collect();
+    if !(7..=15).contains(&d.len()) || d.iter().all(|x| *x == d[0]) {
+        return false;
+    }
+    let ascending = d.windows(2).all(|w| w[1] == w[0] + 1);
+    !ascending
+}
+
+/// A digit run that is not one repeated digit or a 1234… run (account numbers).
+pub fn phone_like_not_repeated(s: &str) -> bool {
+    let d: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).collect();
+    !d.is_empty() && d.iter().any(|x| *x != d[0]) && !d.windows(2).all(|w| w[1] == w[0] + 1)
+}
+
+/// An Ethereum address: `0x` and 40 hex digits, not all one digit. EIP-55 mixed-case
+/// checksums need Keccak-256, which we do not link; mixed case is accepted unchecked.
+pub fn ethereum(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 42
+        && b[..2].eq_ignore_ascii_case(b"0x")
+        && b[2..].iter().all(u8::is_ascii_hexdigit)
+        && b[2..].iter().any(|c| *c != b[2])
+}
+
+/// Shannon entropy in bits per character.
+pub fn entropy(s: &str) -> f32 {
+    let mut counts = [0u32; 256];
+    let mut n = 0u32;
+    for b in s.bytes() {
+        counts[usize::from(b)] += 1;
+        n += 1;
+    }
+    if n == 0 {
+        return 0.0;
+    }
+    let n = n as f32;
+    counts
+        .iter()
+        .filter(|c| **c > 0)
+        .map(|c| {
+            let p = *c as f32 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// A secret-looking token: at least 16 characters, mixes letters and digits, entropy
+/// ≥ 3.5 bits per character (random base64/hex keys score 4–6; words ~3).
+pub fn high_entropy(s: &str) -> bool {
+    s.len() >= 16
+        && s.bytes().any(|c| c.is_ascii_digit())
+        && s.bytes().any(|c| c.is_ascii_alphabetic())
+        && entropy(s) >= 3.5
+}
+
+/// A password value: 6–128 characters, not a placeholder word.
+pub fn password(s: &str) -> bool {
+    const PLACEHOLDERS: &[&str] = &[
+        "password",
+        "********",
+        "<password>",
+        "null",
+        "none",
+        "changeme",
+        "required",
+        "your_password",
+        "xxxxxx",
+        "redacted",
+        "secret",
+        "hidden",
+        "example",
+    ];
+    (6..=128).contains(&s.len())
+        && !s.starts_with("${")
+        && !s.starts_with('<')
+        && !s.chars().all(|c| c == '*' || c == 'x' || c == 'X')
+        && !PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_ninos() {
+        assert!(uk_nino("AB123456C"));
+        assert!(uk_nino("ab 12 34 56 c"));
+        assert!(!uk_nino("DA123456C"));
+        assert!(!uk_nino("BG123456C"));
+        assert!(!uk_nino("AB123456E"));
+        assert!(!uk_nino("AO123456A"));
+    }
+
+    #[test]
+    fn checks_dates_and_times() {
+        assert!(numeric_date("2024-03-14"));
+        assert!(numeric_date("03/14/2024"));
+        assert!(numeric_date("14.03.2024"));
+        assert!(numeric_date("03/04/24"));
+        assert!(!numeric_date("2024-13-14"));
+        assert!(!numeric_date("33/33/2024"));
+        assert!(!numeric_date("1.2"));
+        assert!(time_of_day("14:05"));
+        assert!(time_of_day("9:30:59"));
+        assert!(!time_of_day("24:00"));
+        assert!(!time_of_day("12:75"));
+    }
+
+    #[test]
+    fn checks_phones_ethereum_and_secrets() {
+        assert!(phone("+1 415-555-0132"));
+        assert!(!phone("1234567"));
+        assert!(!phone("555 5555"));
+        assert!(!phone("12 34"));
+        assert!(ethereum("0x52908400098527886E0F7030069857D2E4169EE7"));
+        assert!(!ethereum("0x0000000000000000000000000000000000000000"));
+        assert!(!ethereum("0x52908400098527886E0F7030069857D2E4169EE"));
+        assert!(high_entropy("sk9Qe2LrX0vT7bPz1mN4"));
+        assert!(!high_entropy("passwordpassword"));
+        assert!(!high_entropy("aaaaaaaaaaaaaaaa1"));
+        assert!(password("hunter2!x"));
+        assert!(!password("********"));
+        assert!(!password("${DB_PASSWORD}"));
+        assert!(!password("abc"));
+    }
+}
