@@ -2,7 +2,7 @@
 //! JSON API and as a reverse proxy in front of LLM APIs and log backends.
 //!
 //! Layers depend downward only:
-//! `server → api → anonymizer → {engine, methods, restore} → text`.
+//! `server → api → anonymizer → {engine, methods, restore, session} → text`.
 //! `app` wires them together; `config` and `telemetry` are read by `app` and `server`.
 #![forbid(unsafe_code)]
 
@@ -13,4 +13,5 @@ pub mod engine;
 pub mod eval;
 pub mod methods;
 pub mod restore;
+pub mod session;
 pub mod text;

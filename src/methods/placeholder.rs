@@ -1,23 +1,21 @@
-//! Where placeholders get their numbers: `[LABEL_n]`, numbered per label in order of
-//! first appearance; the same (label, text) always gets the same placeholder.
+//! `REDACT`: numbered placeholders `[LABEL_n]`, numbered per label in order of first
+//! appearance; the same (label, text) always gets the same placeholder (the memory
+//! remembers it).
 //!
 //! A placeholder that already appears literally in the input is never handed out, so
 //! restoring can never turn a literal `[PERSON_1]` into a name.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use regex::Regex;
-use std::sync::OnceLock;
 
 use crate::text::Label;
 
-/// Per-request (or per-session) placeholder allocator.
+/// Next number per label.
 #[derive(Debug, Default, Clone)]
 pub struct Numbering {
     next: HashMap<Label, u32>,
-    assigned: HashMap<(Label, String), String>,
-    /// Placeholder-shaped literals found in the input.
-    reserved: HashSet<String>,
 }
 
 fn literal_placeholder() -> &'static Regex {
@@ -26,38 +24,36 @@ fn literal_placeholder() -> &'static Regex {
     RE.get_or_init(|| Regex::new(r"\[[A-Z][A-Z0-9_]*_[0-9]+\]").expect("valid regex"))
 }
 
+/// Placeholder-shaped literals of `text`.
+pub fn literals(text: &str) -> impl Iterator<Item = &str> {
+    literal_placeholder().find_iter(text).map(|m| m.as_str())
+}
+
+/// `[LABEL_n]`.
+pub fn format(label: Label, n: u32) -> String {
+    format!("[{}_{}]", label.as_str(), n)
+}
+
 impl Numbering {
-    pub fn new(inputs: &[String]) -> Self {
-        let mut numbering = Self::default();
-        numbering.reserve_literals(inputs);
-        numbering
-    }
-
-    /// Marks placeholder-shaped literals of `inputs` as taken.
-    pub fn reserve_literals(&mut self, inputs: &[String]) {
-        for text in inputs {
-            for m in literal_placeholder().find_iter(text) {
-                self.reserved.insert(m.as_str().to_owned());
-            }
-        }
-    }
-
-    /// The placeholder for `original` of `label`, allocating the next free number.
-    pub fn placeholder(&mut self, label: Label, original: &str) -> String {
-        let key = (label, original.to_owned());
-        if let Some(existing) = self.assigned.get(&key) {
-            return existing.clone();
-        }
+    /// The next placeholder of `label` for which `taken` is false.
+    pub fn next(&mut self, label: Label, taken: impl Fn(&str) -> bool) -> String {
         let counter = self.next.entry(label).or_insert(0);
-        let placeholder = loop {
+        loop {
             *counter += 1;
-            let candidate = format!("[{}_{}]", label.as_str(), counter);
-            if !self.reserved.contains(&candidate) {
-                break candidate;
+            let candidate = format(label, *counter);
+            if !taken(&candidate) {
+                return candidate;
             }
-        };
-        self.assigned.insert(key, placeholder.clone());
-        placeholder
+        }
+    }
+
+    /// Labels in use, for the memory's size estimate.
+    pub fn len(&self) -> usize {
+        self.next.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.next.is_empty()
     }
 }
 
@@ -66,20 +62,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_per_label_in_order_of_appearance() {
+    fn numbers_per_label_and_skips_taken_ones() {
         let person = Label::builtin("PERSON");
         let email = Label::builtin("EMAIL_ADDRESS");
-        let mut n = Numbering::new(&[]);
-        assert_eq!(n.placeholder(person, "Ann"), "[PERSON_1]");
-        assert_eq!(n.placeholder(email, "a@b.co"), "[EMAIL_ADDRESS_1]");
-        assert_eq!(n.placeholder(person, "Bob"), "[PERSON_2]");
-        assert_eq!(n.placeholder(person, "Ann"), "[PERSON_1]");
+        let mut n = Numbering::default();
+        assert_eq!(n.next(person, |_| false), "[PERSON_1]");
+        assert_eq!(n.next(email, |_| false), "[EMAIL_ADDRESS_1]");
+        assert_eq!(n.next(person, |p| p == "[PERSON_2]"), "[PERSON_3]");
     }
 
     #[test]
-    fn literal_placeholders_in_the_input_are_skipped() {
-        let person = Label::builtin("PERSON");
-        let mut n = Numbering::new(&["see [PERSON_1] and [PERSON_2]".to_owned()]);
-        assert_eq!(n.placeholder(person, "Ann"), "[PERSON_3]");
+    fn finds_placeholder_shaped_literals() {
+        let found: Vec<&str> = literals("see [PERSON_1], [x_1] and [EMAIL_ADDRESS_22]").collect();
+        assert_eq!(found, ["[PERSON_1]", "[EMAIL_ADDRESS_22]"]);
     }
 }
