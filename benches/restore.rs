@@ -96,6 +96,9 @@ fn deanonymize(c: &mut Criterion) {
                     .map(|d| d.texts.len())
             })
         });
+        group.bench_with_input(BenchmarkId::new("build_only", entries), &entries, |b, _| {
+            b.iter(|| Restorer::new(black_box(&map), MatchMode::Exact).is_ok())
+        });
         let restorer = Arc::new(Restorer::new(&map, MatchMode::Exact).expect("valid map"));
         group.bench_with_input(BenchmarkId::new("prebuilt", entries), &entries, |b, _| {
             b.iter(|| restorer.restore(black_box(&texts[0])).len())

@@ -77,8 +77,9 @@ pub enum MatchMode {
     /// Byte-exact occurrences only.
     #[default]
     Exact,
-    /// Also placeholders mangled by an LLM: other case (`[person_1]`), no brackets
-    /// (`PERSON_1`, then only as a whole word), spaces (`[PERSON 1]`, `[EMAIL ADDRESS 2]`).
+    /// Also placeholders mangled by an LLM: other case (`[person_1]`), spaces for
+    /// underscores (`[PERSON 1]`, `[email address 2]`), no brackets (`PERSON_1`, then
+    /// only as a whole word).
     Lenient,
 }
 
@@ -95,7 +96,7 @@ pub trait TokenOpener: Send + Sync {
 struct Found {
     start: usize,
     end: usize,
-    /// Tie-break between matchers at one start: lower wins (exact, token, lenient).
+    /// Tie-break between matchers at one start and end: lower wins.
     rank: u8,
     replacement: Replacement,
 }
@@ -114,7 +115,7 @@ struct Prefixes {
 
 impl Prefixes {
     fn new(mut sorted: Vec<String>) -> Self {
-        sorted.sort();
+        sorted.sort_unstable();
         sorted.dedup();
         let max_len = sorted.iter().map(String::len).max().unwrap_or(0);
         Self { sorted, max_len }
@@ -136,21 +137,75 @@ impl Prefixes {
     }
 }
 
-struct Lenient {
-    matcher: AhoCorasick,
-    /// Per pattern: the original's index and whether it must stand as a whole word.
-    targets: Vec<(usize, bool)>,
-    /// Lower-cased patterns, and those needing a word boundary after them.
-    prefixes: Prefixes,
-    bare: Prefixes,
+/// What stream hold-back asks about; built on first use, since whole texts never ask.
+struct StreamPrefixes {
+    exact: Prefixes,
+    /// Normalised bracketed lenient keys and bare lenient keys.
+    lenient: Option<(Prefixes, Prefixes)>,
+}
+
+/// A bracketed pattern `[…]`: no other bracket inside, so at most one such pattern
+/// starts at any `[` (the text up to the next `]`), found with a hash lookup.
+fn is_bracketed(p: &str) -> bool {
+    p.len() >= 2
+        && p.starts_with('[')
+        && p.ends_with(']')
+        && !p[1..p.len() - 1].contains(['[', ']'])
+}
+
+/// Lenient key of a bracketed text: ASCII lower case, spaces as underscores.
+fn normalise(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b' ' => '_',
+            b => char::from(b.to_ascii_lowercase()),
+        })
+        .collect()
+}
+
+/// Whether `p` is a placeholder `[LABEL_ID]` (upper-case label, alphanumeric id), the
+/// only entries the lenient forms apply to; returns the bare form `label_id`.
+fn placeholder_bare(p: &str) -> Option<String> {
+    let inner = p.strip_prefix('[')?.strip_suffix(']')?;
+    let (label, id) = inner.rsplit_once('_')?;
+    let label_ok = label.starts_with(|c: char| c.is_ascii_uppercase())
+        && label
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    let id_ok = !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric());
+    (label_ok && id_ok).then(|| inner.to_ascii_lowercase())
+}
+
+/// Pattern → original index, for patterns found by hashing.
+struct Table {
+    map: HashMap<String, usize>,
+    max_len: usize,
+}
+
+impl Table {
+    fn new(map: HashMap<String, usize>) -> Option<Self> {
+        let max_len = map.keys().map(String::len).max()?;
+        Some(Self { map, max_len })
+    }
 }
 
 /// A compiled entity map, with an optional token opener.
+///
+/// Bracketed patterns (`[PERSON_1]`, `[PERSON_9f86d081884c]`: the common case) are
+/// found by hashing the text between a `[` and the next `]`; only other patterns
+/// (pseudonyms) go into an Aho-Corasick automaton. Both are leftmost-longest over the
+/// union, because at most one bracketed pattern can start at any `[`. This keeps a
+/// 10,000-entry map cheap to build per request.
 pub struct Restorer {
-    exact: Option<AhoCorasick>,
-    exact_prefixes: Prefixes,
+    patterns: Vec<String>,
     originals: Vec<String>,
-    lenient: Option<Lenient>,
+    /// Exact bracketed patterns, by hash.
+    bracketed: Option<Table>,
+    /// Every other exact pattern, leftmost-longest, with each pattern's original index.
+    others: Option<(AhoCorasick, Vec<usize>)>,
+    /// Lenient keys: normalised bracketed forms and bare `label_id` words.
+    lenient: Option<(Option<Table>, Option<Table>)>,
+    prefixes: OnceLock<StreamPrefixes>,
     opener: Option<Arc<dyn TokenOpener>>,
     failed_tokens: AtomicU64,
 }
@@ -171,55 +226,16 @@ fn token_regex() -> &'static Regex {
     RE.get_or_init(|| Regex::new(r"\[([A-Z][A-Z0-9_]*):([A-Za-z0-9_-]+)\]").expect("valid regex"))
 }
 
-fn build(patterns: &[String], case_insensitive: bool) -> Result<AhoCorasick, MapError> {
-    AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .ascii_case_insensitive(case_insensitive)
-        .build(patterns)
-        .map_err(|_| MapError {
-            kind: MapErrorKind::TooLarge,
-            index: 0,
-        })
-}
-
-/// The lenient spellings of a placeholder `[LABEL_ID]` (lower-cased), each with whether
-/// it needs a word boundary; empty when `anonymized` is not placeholder-shaped.
-fn lenient_forms(anonymized: &str) -> Vec<(String, bool)> {
-    let Some(inner) = anonymized
-        .strip_prefix('[')
-        .and_then(|s| s.strip_suffix(']'))
-    else {
-        return Vec::new();
-    };
-    let Some((label, id)) = inner.rsplit_once('_') else {
-        return Vec::new();
-    };
-    let label_ok = label.starts_with(|c: char| c.is_ascii_uppercase())
-        && label
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-    let id_ok = !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric());
-    if !label_ok || !id_ok {
-        return Vec::new();
-    }
-    let label = label.to_ascii_lowercase();
-    let id = id.to_ascii_lowercase();
-    let spaced = label.replace('_', " ");
-    let mut forms = Vec::with_capacity(5);
-    for l in [&label, &spaced] {
-        for sep in ['_', ' '] {
-            let form = format!("[{l}{sep}{id}]");
-            if !forms.iter().any(|(f, _)| f == &form) {
-                forms.push((form, false));
-            }
-        }
-    }
-    forms.push((format!("{label}_{id}"), true));
-    forms
+fn word_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    // A run of word characters (as `is_word` defines them) holding an underscore.
+    RE.get_or_init(|| {
+        Regex::new(r"[\p{Alphabetic}\p{N}_]*_[\p{Alphabetic}\p{N}_]*").expect("valid regex")
+    })
 }
 
 fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    c.is_alphabetic() || c.is_numeric() || c == '_'
 }
 
 impl Restorer {
@@ -251,45 +267,49 @@ impl Restorer {
                 }
             }
         }
-        let exact = match patterns.is_empty() {
+        let mut bracketed = HashMap::new();
+        let mut others = Vec::new();
+        let mut other_ids = Vec::new();
+        let mut lenient_bracketed = HashMap::new();
+        let mut bare = HashMap::new();
+        for (i, p) in patterns.iter().enumerate() {
+            if is_bracketed(p) {
+                bracketed.insert(p.clone(), i);
+            } else {
+                others.push(p.as_str());
+                other_ids.push(i);
+            }
+            if mode == MatchMode::Lenient {
+                if let Some(word) = placeholder_bare(p) {
+                    lenient_bracketed.entry(normalise(p)).or_insert(i);
+                    bare.entry(word).or_insert(i);
+                }
+            }
+        }
+        let others = match others.is_empty() {
             true => None,
-            false => Some(build(&patterns, false)?),
+            false => Some((
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(&others)
+                    .map_err(|_| MapError {
+                        kind: MapErrorKind::TooLarge,
+                        index: 0,
+                    })?,
+                other_ids,
+            )),
         };
         let lenient = match mode {
             MatchMode::Exact => None,
-            MatchMode::Lenient => {
-                let mut forms: HashMap<String, (usize, bool)> = HashMap::new();
-                for (i, p) in patterns.iter().enumerate() {
-                    for (form, bare) in lenient_forms(p) {
-                        forms.entry(form).or_insert((i, bare));
-                    }
-                }
-                let mut lenient_patterns = Vec::with_capacity(forms.len());
-                let mut targets = Vec::with_capacity(forms.len());
-                let mut bare = Vec::new();
-                for (form, (i, needs_boundary)) in forms {
-                    if needs_boundary {
-                        bare.push(form.clone());
-                    }
-                    lenient_patterns.push(form);
-                    targets.push((i, needs_boundary));
-                }
-                match lenient_patterns.is_empty() {
-                    true => None,
-                    false => Some(Lenient {
-                        matcher: build(&lenient_patterns, true)?,
-                        targets,
-                        prefixes: Prefixes::new(lenient_patterns),
-                        bare: Prefixes::new(bare),
-                    }),
-                }
-            }
+            MatchMode::Lenient => Some((Table::new(lenient_bracketed), Table::new(bare))),
         };
         Ok(Self {
-            exact,
-            exact_prefixes: Prefixes::new(patterns),
+            patterns,
             originals,
+            bracketed: Table::new(bracketed),
+            others,
             lenient,
+            prefixes: OnceLock::new(),
             opener: None,
             failed_tokens: AtomicU64::new(0),
         })
@@ -329,28 +349,26 @@ impl Restorer {
         } else {
             self.hold_from(buf, 0)
         };
-        let mut exact: Option<Option<Found>> = None;
-        let mut lenient: Option<Option<Found>> = None;
-        let mut token: Option<Option<Found>> = None;
+        // The next candidate of each matcher, while still ahead of `pos`.
+        let mut cached: [Option<Option<Found>>; 4] = [None, None, None, None];
         // Failed tokens before this offset are already counted.
         let mut counted_to = 0;
         loop {
-            for cache in [&mut exact, &mut lenient, &mut token] {
+            for (i, cache) in cached.iter_mut().enumerate() {
                 if matches!(cache, Some(Some(f)) if f.start < pos) {
                     *cache = None;
                 }
+                if cache.is_none() {
+                    *cache = Some(match i {
+                        0 => self.next_bracketed(buf, pos, hold),
+                        1 => self.next_other(buf, pos, hold),
+                        2 => self.next_token(buf, pos, hold, &mut counted_to),
+                        _ => self.next_lenient(buf, pos, hold, prev, eof),
+                    });
+                }
             }
-            if exact.is_none() {
-                exact = Some(self.next_exact(buf, pos, hold));
-            }
-            if lenient.is_none() {
-                lenient = Some(self.next_lenient(buf, pos, hold, prev, eof));
-            }
-            if token.is_none() {
-                token = Some(self.next_token(buf, pos, hold, &mut counted_to));
-            }
-            let best = [&exact, &lenient, &token]
-                .into_iter()
+            let best = cached
+                .iter()
                 .filter_map(|c| c.as_ref().and_then(Option::as_ref))
                 .min_by(|a, b| {
                     a.start
@@ -369,9 +387,7 @@ impl Restorer {
             if pos > hold {
                 // The match ran past the old hold: what is still live starts later.
                 hold = self.hold_from(buf, pos);
-                exact = None;
-                lenient = None;
-                token = None;
+                cached = [None, None, None, None];
             }
         }
         let end = hold.max(pos);
@@ -379,54 +395,114 @@ impl Restorer {
         end
     }
 
-    fn next_exact(&self, buf: &str, from: usize, hold: usize) -> Option<Found> {
-        let m = self
-            .exact
-            .as_ref()?
-            .find(Input::new(buf).span(from..buf.len()))?;
+    /// The first `[…]` at or after `from` (and before `hold`) for which `key` finds an
+    /// original; `[…]` is the text up to the next `]`, at most `max_len` bytes.
+    fn scan_brackets(
+        buf: &str,
+        mut from: usize,
+        hold: usize,
+        max_len: usize,
+        find: &dyn Fn(&str) -> Option<usize>,
+    ) -> Option<(usize, usize, usize)> {
+        let bytes = buf.as_bytes();
+        while from < hold {
+            let start = from + buf[from..hold].find('[')?;
+            let window_end = (start + max_len).min(buf.len());
+            from = start + 1;
+            let Some(close) = bytes[start + 1..window_end]
+                .iter()
+                .position(|&b| b == b']' || b == b'[')
+            else {
+                continue;
+            };
+            let end = start + 1 + close;
+            if bytes[end] == b'[' {
+                continue;
+            }
+            if let Some(i) = find(&buf[start..=end]) {
+                return Some((start, end + 1, i));
+            }
+        }
+        None
+    }
+
+    fn next_bracketed(&self, buf: &str, from: usize, hold: usize) -> Option<Found> {
+        let table = self.bracketed.as_ref()?;
+        let (start, end, i) = Self::scan_brackets(buf, from, hold, table.max_len, &|s| {
+            table.map.get(s).copied()
+        })?;
+        Some(Found {
+            start,
+            end,
+            rank: 0,
+            replacement: Replacement::Original(i),
+        })
+    }
+
+    fn next_other(&self, buf: &str, from: usize, hold: usize) -> Option<Found> {
+        let (ac, ids) = self.others.as_ref()?;
+        let m = ac.find(Input::new(buf).span(from..buf.len()))?;
         (m.start() < hold).then(|| Found {
             start: m.start(),
             end: m.end(),
             rank: 0,
-            replacement: Replacement::Original(m.pattern().as_usize()),
+            replacement: Replacement::Original(ids[m.pattern().as_usize()]),
         })
     }
 
     fn next_lenient(
         &self,
         buf: &str,
-        mut from: usize,
+        from: usize,
         hold: usize,
         prev: Option<char>,
         eof: bool,
     ) -> Option<Found> {
-        let lenient = self.lenient.as_ref()?;
-        loop {
-            let m = lenient
-                .matcher
-                .find(Input::new(buf).span(from..buf.len()))?;
-            if m.start() >= hold {
-                return None;
+        let (bracketed, bare) = self.lenient.as_ref()?;
+        let in_brackets = bracketed.as_ref().and_then(|table| {
+            Self::scan_brackets(buf, from, hold, table.max_len, &|s| {
+                table.map.get(&normalise(s)).copied()
+            })
+        });
+        let limit = in_brackets
+            .map_or(hold, |(start, _, _)| start + 1)
+            .min(hold);
+        let bare_word = bare.as_ref().and_then(|table| {
+            let mut at = from;
+            while at < limit {
+                let m = word_regex().find_at(buf, at)?;
+                if m.start() >= limit {
+                    return None;
+                }
+                at = m.end().max(m.start() + 1);
+                let before = match m.start() {
+                    0 => prev,
+                    s => buf[..s].chars().next_back(),
+                };
+                let after = buf[m.end()..].chars().next();
+                // A bare form must be a whole word, and the word must be over.
+                if before.is_some_and(is_word) || (after.is_none() && !eof) {
+                    continue;
+                }
+                if m.len() <= table.max_len {
+                    if let Some(i) = table.map.get(&m.as_str().to_ascii_lowercase()) {
+                        return Some((m.start(), m.end(), *i));
+                    }
+                }
             }
-            let (original, needs_boundary) = lenient.targets[m.pattern().as_usize()];
-            let before = match m.start() {
-                0 => prev,
-                s => buf[..s].chars().next_back(),
-            };
-            let after = buf[m.end()..].chars().next();
-            let bounded = !before.is_some_and(is_word)
-                && (after.is_some() || eof)
-                && !after.is_some_and(is_word);
-            if !needs_boundary || bounded {
-                return Some(Found {
-                    start: m.start(),
-                    end: m.end(),
-                    rank: 2,
-                    replacement: Replacement::Original(original),
-                });
-            }
-            from = m.start() + buf[m.start()..].chars().next().map_or(1, char::len_utf8);
-        }
+            None
+        });
+        let (start, end, i) = match (in_brackets, bare_word) {
+            (Some(b), Some(w)) if w.0 < b.0 => w,
+            (Some(b), _) => b,
+            (None, w) => w?,
+        };
+        Some(Found {
+            start,
+            end,
+            rank: 2,
+            replacement: Replacement::Original(i),
+        })
     }
 
     fn next_token(
@@ -466,6 +542,20 @@ impl Restorer {
         }
     }
 
+    fn stream_prefixes(&self) -> &StreamPrefixes {
+        self.prefixes.get_or_init(|| StreamPrefixes {
+            exact: Prefixes::new(self.patterns.clone()),
+            lenient: self.lenient.as_ref().map(|(bracketed, bare)| {
+                let keys = |t: &Option<Table>| {
+                    t.as_ref()
+                        .map(|t| t.map.keys().cloned().collect())
+                        .unwrap_or_default()
+                };
+                (Prefixes::new(keys(bracketed)), Prefixes::new(keys(bare)))
+            }),
+        })
+    }
+
     /// The earliest offset `>= from` whose tail could still grow into a match once more
     /// text arrives; `buf.len()` when there is none.
     fn hold_from(&self, buf: &str, from: usize) -> usize {
@@ -480,9 +570,10 @@ impl Restorer {
                 }
             }
         }
-        let mut longest = self.exact_prefixes.max_len;
-        if let Some(l) = &self.lenient {
-            longest = longest.max(l.prefixes.max_len);
+        let prefixes = self.stream_prefixes();
+        let mut longest = prefixes.exact.max_len;
+        if let Some((bracketed, bare)) = &prefixes.lenient {
+            longest = longest.max(bracketed.max_len).max(bare.max_len);
         }
         let window_start = buf.len().saturating_sub(longest).max(from);
         for q in window_start..hold {
@@ -490,12 +581,15 @@ impl Restorer {
                 continue;
             }
             let tail = &buf[q..];
-            if self.exact_prefixes.extends(tail) {
+            if prefixes.exact.extends(tail) {
                 return q;
             }
-            if let Some(l) = &self.lenient {
+            if let Some((bracketed, bare)) = &prefixes.lenient {
                 let lower = tail.to_ascii_lowercase();
-                if l.prefixes.extends(&lower) || l.bare.contains(&lower) {
+                if bracketed.extends(&normalise(tail))
+                    || bare.extends(&lower)
+                    || bare.contains(&lower)
+                {
                     return q;
                 }
             }
