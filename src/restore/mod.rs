@@ -226,14 +226,6 @@ fn token_regex() -> &'static Regex {
     RE.get_or_init(|| Regex::new(r"\[([A-Z][A-Z0-9_]*):([A-Za-z0-9_-]+)\]").expect("valid regex"))
 }
 
-fn word_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    // A run of word characters (as `is_word` defines them) holding an underscore.
-    RE.get_or_init(|| {
-        Regex::new(r"[\p{Alphabetic}\p{N}_]*_[\p{Alphabetic}\p{N}_]*").expect("valid regex")
-    })
-}
-
 fn is_word(c: char) -> bool {
     c.is_alphabetic() || c.is_numeric() || c == '_'
 }
@@ -470,23 +462,30 @@ impl Restorer {
         let bare_word = bare.as_ref().and_then(|table| {
             let mut at = from;
             while at < limit {
-                let m = word_regex().find_at(buf, at)?;
-                if m.start() >= limit {
-                    return None;
-                }
-                at = m.end().max(m.start() + 1);
-                let before = match m.start() {
+                // Every bare form holds `_`: find one, then the word around it.
+                let underscore = at + buf[at..limit].find('_')?;
+                let start = buf[..underscore]
+                    .char_indices()
+                    .rev()
+                    .take_while(|(_, c)| is_word(*c))
+                    .last()
+                    .map_or(underscore, |(i, _)| i);
+                let end = buf[underscore..]
+                    .char_indices()
+                    .find(|(_, c)| !is_word(*c))
+                    .map_or(buf.len(), |(i, _)| underscore + i);
+                at = end.max(underscore + 1);
+                let before = match start {
                     0 => prev,
                     s => buf[..s].chars().next_back(),
                 };
-                let after = buf[m.end()..].chars().next();
                 // A bare form must be a whole word, and the word must be over.
-                if before.is_some_and(is_word) || (after.is_none() && !eof) {
+                if start < from || before.is_some_and(is_word) || (end == buf.len() && !eof) {
                     continue;
                 }
-                if m.len() <= table.max_len {
-                    if let Some(i) = table.map.get(&m.as_str().to_ascii_lowercase()) {
-                        return Some((m.start(), m.end(), *i));
+                if end - start <= table.max_len {
+                    if let Some(i) = table.map.get(&buf[start..end].to_ascii_lowercase()) {
+                        return Some((start, end, *i));
                     }
                 }
             }
