@@ -376,3 +376,98 @@ fn to_json<T: serde::Serialize>(value: &T) -> Vec<u8> {
     // Our response types hold only strings and finite numbers: serializing cannot fail.
     serde_json::to_vec(value).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anonymizer::Defaults;
+    use crate::engine::Engine;
+    use crate::methods::{KeyRing, MasterSecret, Memory};
+    use crate::session::{MemoryStore, SessionConfig};
+
+    fn api(max_entries: usize) -> Api {
+        let engine = Engine::builtin().expect("built-in engine");
+        let defaults = Defaults {
+            labels: LabelSet::defaults(),
+            threshold: 0.5,
+            method: Method::Redact,
+        };
+        let store = MemoryStore::<Memory>::new(SessionConfig {
+            max_entries_per_session: max_entries,
+            ..SessionConfig::default()
+        });
+        let anonymizer = Anonymizer::new(Arc::new(engine), defaults)
+            .with_keys(KeyRing::new(Some(MasterSecret::new(b"k".repeat(32)))))
+            .with_sessions(Arc::new(store));
+        Api::new(Arc::new(anonymizer), Limits::default())
+    }
+
+    fn caller(tenant: &str, session: Option<&str>) -> Caller {
+        Caller {
+            tenant: tenant.into(),
+            session_id: session.map(str::to_owned),
+        }
+    }
+
+    fn json(outcome: &Outcome) -> Value {
+        serde_json::from_slice(&outcome.body).unwrap()
+    }
+
+    #[test]
+    fn encrypt_tokens_come_back_without_a_map() {
+        let api = api(100);
+        let me = caller("t", None);
+        let body = br#"{"text": ["mail ann@example.org"],
+            "anonymization_config": {"deidentification_method": "encrypt"}}"#;
+        let out = json(&api.anonymize(&me, body).unwrap());
+        let token = out["anonymized_text"][0].as_str().unwrap().to_owned();
+        assert!(token.contains("[EMAIL_ADDRESS:"), "{token}");
+        let body = serde_json::json!({ "anonymized_text": [token] }).to_string();
+        let back = api.deanonymize(&me, body.as_bytes()).unwrap();
+        assert_eq!(json(&back)["deanonymized_text"][0], "mail ann@example.org");
+        let other = api
+            .deanonymize(&caller("u", None), body.as_bytes())
+            .unwrap();
+        assert_eq!(other.failed_tokens, 1);
+    }
+
+    #[test]
+    fn a_session_restores_lenient_forms_without_a_map() {
+        let api = api(100);
+        let me = caller("t", Some("s-1"));
+        api.anonymize(&me, br#"{"text": ["mail ann@example.org"]}"#)
+            .unwrap();
+        let body = br#"{"anonymized_text": ["to email_address_1 and [email address 1]"],
+            "match": "LENIENT"}"#;
+        let back = json(&api.deanonymize(&me, body).unwrap());
+        assert_eq!(
+            back["deanonymized_text"][0],
+            "to ann@example.org and ann@example.org"
+        );
+    }
+
+    #[test]
+    fn an_unknown_match_mode_is_a_validation_error() {
+        let err = api(100)
+            .deanonymize(
+                &caller("t", None),
+                br#"{"anonymized_text": [], "match": "fuzzy"}"#,
+            )
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::ValidationFailed);
+        assert_eq!(err.details[0].field, "match");
+    }
+
+    #[test]
+    fn a_full_session_is_a_validation_error_that_names_no_input() {
+        let api = api(1);
+        let me = caller("t", Some("s"));
+        let body = br#"{"text": ["ann@example.org bob@example.org"]}"#;
+        let err = api.anonymize(&me, body).unwrap_err();
+        assert_eq!(err.code, ErrorCode::ValidationFailed);
+        assert_eq!(err.details[0].field, "X-Session-Id");
+        assert!(!String::from_utf8(err.to_body())
+            .unwrap()
+            .contains("example.org"));
+    }
+}
