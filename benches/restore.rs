@@ -97,9 +97,9 @@ fn deanonymize(c: &mut Criterion) {
             })
         });
         group.bench_with_input(BenchmarkId::new("build_only", entries), &entries, |b, _| {
-            b.iter(|| Restorer::new(black_box(&map), MatchMode::Exact).is_ok())
+            b.iter(|| Restorer::with_mode(black_box(&map), MatchMode::Exact).is_ok())
         });
-        let restorer = Arc::new(Restorer::new(&map, MatchMode::Exact).expect("valid map"));
+        let restorer = Arc::new(Restorer::with_mode(&map, MatchMode::Exact).expect("valid map"));
         group.bench_with_input(BenchmarkId::new("prebuilt", entries), &entries, |b, _| {
             b.iter(|| restorer.restore(black_box(&texts[0])).len())
         });
@@ -124,7 +124,7 @@ fn deanonymize(c: &mut Criterion) {
                 })
             },
         );
-        let lenient = Restorer::new(&map, MatchMode::Lenient).expect("valid map");
+        let lenient = Restorer::with_mode(&map, MatchMode::Lenient).expect("valid map");
         group.bench_with_input(BenchmarkId::new("lenient", entries), &entries, |b, _| {
             b.iter(|| lenient.restore(black_box(&texts[0])).len())
         });

@@ -223,7 +223,7 @@ impl Anonymizer {
     ) -> Result<Restorer, MapError> {
         let opener = Arc::new(TenantOpener(self.keys.tenant(scope.tenant)));
         let restorer = match (map, &self.sessions, scope.session_key()) {
-            (Some(map), _, _) if !map.is_empty() => Restorer::new(map, mode)?,
+            (Some(map), _, _) if !map.is_empty() => Restorer::with_mode(map, mode)?,
             (_, Some(store), Some(key)) => {
                 let mut entries = Vec::new();
                 store.read(&key, &mut |memory| {
@@ -235,9 +235,9 @@ impl Anonymizer {
                         })
                         .collect();
                 });
-                Restorer::new(&entries, mode)?
+                Restorer::with_mode(&entries, mode)?
             }
-            _ => Restorer::new(&[], mode)?,
+            _ => Restorer::empty(),
         };
         Ok(restorer.with_opener(opener))
     }
@@ -298,7 +298,7 @@ fn restores_exactly(memory: &Memory, inputs: &[String], outputs: &[String]) -> b
             anonymized: anonymized.to_owned(),
         })
         .collect();
-    match Restorer::new(&entries, MatchMode::Exact) {
+    match Restorer::with_mode(&entries, MatchMode::Exact) {
         Ok(r) => inputs.iter().zip(outputs).all(|(i, o)| r.restore(o) == *i),
         Err(_) => false,
     }

@@ -231,9 +231,37 @@ fn is_word(c: char) -> bool {
 }
 
 impl Restorer {
+    /// An exact-mode restorer for `entries`.
+    ///
     /// # Errors
     /// An empty replacement, or one replacement mapped to two different originals.
-    pub fn new(entries: &[MapEntry], mode: MatchMode) -> Result<Self, MapError> {
+    pub fn new(entries: &[MapEntry]) -> Result<Self, MapError> {
+        Self::with_mode(entries, MatchMode::Exact)
+    }
+
+    /// A restorer with an empty map: returns texts unchanged (unless given an opener).
+    pub fn empty() -> Self {
+        Self {
+            patterns: Vec::new(),
+            originals: Vec::new(),
+            bracketed: None,
+            others: None,
+            lenient: None,
+            prefixes: OnceLock::new(),
+            opener: None,
+            failed_tokens: AtomicU64::new(0),
+        }
+    }
+
+    /// Length of the longest suffix of `text` that more text could still turn into a
+    /// replacement: what a stream must hold back. Always on a char boundary.
+    pub fn partial_suffix_len(&self, text: &str) -> usize {
+        text.len() - self.hold_from(text, 0)
+    }
+
+    /// # Errors
+    /// An empty replacement, or one replacement mapped to two different originals.
+    pub fn with_mode(entries: &[MapEntry], mode: MatchMode) -> Result<Self, MapError> {
         let mut seen: HashMap<&str, &str> = HashMap::with_capacity(entries.len());
         let mut patterns = Vec::with_capacity(entries.len());
         let mut originals = Vec::with_capacity(entries.len());

@@ -26,7 +26,7 @@ impl TokenOpener for FakeOpener {
 }
 
 fn restorer(mode: MatchMode) -> Restorer {
-    Restorer::new(
+    Restorer::with_mode(
         &[
             entry("Ann", "[PERSON_1]"),
             entry("Bob", "[PERSON_10]"),
@@ -190,13 +190,13 @@ fn a_stream_holds_back_only_a_possible_start() {
 #[test]
 fn rejects_empty_and_ambiguous_entries() {
     let mode = MatchMode::Exact;
-    let empty = Restorer::new(&[entry("a", "")], mode).err().unwrap();
+    let empty = Restorer::with_mode(&[entry("a", "")], mode).err().unwrap();
     assert_eq!(empty.kind(), MapErrorKind::EmptyReplacement);
-    let amb = Restorer::new(&[entry("a", "[X_1]"), entry("b", "[X_1]")], mode)
+    let amb = Restorer::with_mode(&[entry("a", "[X_1]"), entry("b", "[X_1]")], mode)
         .err()
         .unwrap();
     assert_eq!((amb.kind(), amb.index()), (MapErrorKind::Ambiguous, 1));
-    assert!(Restorer::new(&[entry("a", "[X_1]"), entry("a", "[X_1]")], mode).is_ok());
+    assert!(Restorer::with_mode(&[entry("a", "[X_1]"), entry("a", "[X_1]")], mode).is_ok());
 }
 
 /// Texts built from pieces that are likely to start, end or nest replacements.
@@ -246,4 +246,12 @@ proptest! {
         out.push_str(&s.finish());
         prop_assert_eq!(out, whole);
     }
+}
+
+#[test]
+fn partial_suffix_len_is_what_a_stream_holds() {
+    let r = Restorer::new(&[entry("Ann", "[PERSON_1]")]).unwrap();
+    assert_eq!(r.partial_suffix_len("hi [PERS"), 5);
+    assert_eq!(r.partial_suffix_len("hi [PERSON_1]"), 0);
+    assert_eq!(Restorer::empty().restore("[PERSON_1]"), "[PERSON_1]");
 }
