@@ -1,7 +1,8 @@
 //! Dates shifted by a whole number of days, keeping their format: `2024-03-09`,
-//! `09/03/2024`, `3/9/24`, `9.3.2024`, `9 March 2024`, `Mar 9th, 2024`. A time after
-//! the date is kept as it is. Anything else is not recognised (`None`) and gets the
-//! generic fake.
+//! `09/03/2024`, `3/9/24`, `9.3.2024`, `9 March 2024`, `Mar 9th, 2024`, `March 2024`.
+//! A time after the date is kept as it is; a time alone (`10:30`, `23:05:59`) becomes
+//! another valid time of the same shape. Anything else is not recognised (`None`) and
+//! gets the generic fake.
 //!
 //! Day arithmetic uses the proleptic Gregorian calendar (Howard Hinnant's
 //! `days_from_civil` / `civil_from_days`).
@@ -17,6 +18,8 @@ struct Formats {
     numeric: Regex,
     day_month: Regex,
     month_day: Regex,
+    month_year: Regex,
+    time: Regex,
 }
 
 fn formats() -> &'static Formats {
@@ -29,6 +32,8 @@ fn formats() -> &'static Formats {
             numeric: re(r"(?s)^(\d{1,2})([-/.])(\d{1,2})([-/.])(\d{4}|\d{2})(.*)$"),
             day_month: re(r"(?s)^(\d{1,2})(st|nd|rd|th)?(\s+)([A-Za-z]+)(\.?,?\s+)(\d{4})(.*)$"),
             month_day: re(r"(?s)^([A-Za-z]+)(\.?\s+)(\d{1,2})(st|nd|rd|th)?(,?\s+)(\d{4})(.*)$"),
+            month_year: re(r"^([A-Za-z]+)(\.?,?\s+)(\d{4})$"),
+            time: re(r"(?s)^(\d{1,2}):(\d{2})(:\d{2})?(.*)$"),
         }
     })
 }
@@ -105,6 +110,27 @@ pub fn shift(original: &str, days: i64) -> Option<String> {
             width(d, &c[3], false),
             &c[5],
             &c[7]
+        ));
+    }
+    if let Some(c) = f.month_year.captures(original) {
+        let (month, long) = month(&c[1])?;
+        // Mid-month, so the shift moves the month as often as a day would.
+        let (y, m, _) = shifted(num(&c[3])?, month, 15, days)?;
+        return Some(format!("{}{}{y:04}", month_name(m, long), &c[2]));
+    }
+    if let Some(c) = f.time.captures(original) {
+        let (h, min) = (num(&c[1])?, num(&c[2])?);
+        if h > 23 || min > 59 {
+            return None;
+        }
+        // Shift by the offset in minutes (days would leave the time unchanged).
+        let total = (h * 60 + min + days * 7).rem_euclid(24 * 60);
+        let seconds = c.get(3).map_or("", |m| m.as_str());
+        return Some(format!(
+            "{}:{:02}{seconds}{}",
+            width(total / 60, &c[1], true),
+            total % 60,
+            &c[4]
         ));
     }
     None
@@ -209,7 +235,11 @@ mod tests {
             ("9 March 2024", 1, Some("10 March 2024")),
             ("Mar 31st, 2024", 1, Some("Apr 1st, 2024")),
             ("2024-13-01", 1, None),
-            ("10:30", 1, None),
+            ("10:30", 1, Some("10:37")),
+            ("23:58:01 UTC", 1, Some("00:05:01 UTC")),
+            ("9:05", 1, Some("9:12")),
+            ("March 2024", 20, Some("April 2024")),
+            ("99:30", 1, None),
             ("yesterday", 1, None),
         ];
         for (input, days, want) in cases {

@@ -185,17 +185,23 @@ fn url(original: &str, rng: &mut StdRng) -> String {
     )
 }
 
-/// A nearby age, never the same.
+/// A nearby age, never the same; words around the number stay (`42 years old`).
 fn age(original: &str, rng: &mut StdRng) -> String {
-    let digits: String = original.chars().filter(char::is_ascii_digit).collect();
+    let Some(start) = original.find(|c: char| c.is_ascii_digit()) else {
+        return generic::shape(original, rng);
+    };
+    let len = original[start..]
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(original.len() - start);
+    let digits = &original[start..start + len];
     match digits.parse::<u32>() {
-        Ok(n) if n < 200 && digits.len() == original.len() => {
+        Ok(n) if n < 200 => {
             let lo = n.saturating_sub(5).max(1);
             let mut fake = rng.gen_range(lo..=n + 5);
             if fake == n {
                 fake = n + 1;
             }
-            fake.to_string()
+            format!("{}{fake}{}", &original[..start], &original[start + len..])
         }
         _ => generic::shape(original, rng),
     }

@@ -147,3 +147,18 @@ fn dates_shift_and_unknown_labels_keep_their_shape() {
     let url = fake("URL", "https://www.corp.io/a/b?x=1");
     assert!(url.starts_with("https://www.example."), "{url}");
 }
+
+#[test]
+fn ages_stay_near_and_keep_their_words() {
+    for seed in 0..20 {
+        let f = candidate(
+            Label::builtin("AGE"),
+            "42 years old",
+            &mut StdRng::seed_from_u64(seed),
+            1,
+        );
+        let n: u32 = f.split(' ').next().unwrap().parse().unwrap();
+        assert!((37..=47).contains(&n) && n != 42, "{f}");
+        assert!(f.ends_with(" years old"));
+    }
+}
