@@ -43,8 +43,8 @@ impl fmt::Debug for MasterSecret {
 
 /// The keys of one tenant.
 pub struct TenantKeys {
-    /// HMAC-SHA256 key of `HASH`.
-    pub(crate) hash: [u8; 32],
+    /// HMAC-SHA256 key of `HASH` (one SHA-256 block).
+    pub(crate) hash: [u8; 64],
     /// AES-256-SIV key (two AES-256 keys) of `ENCRYPT`.
     pub(crate) encrypt: [u8; 64],
 }
@@ -59,9 +59,9 @@ impl TenantKeys {
     /// Derives the keys of `tenant` from `master`.
     pub fn derive(master: &MasterSecret, tenant: &str) -> Self {
         let hk = Hkdf::<Sha256>::new(Some(SALT), &master.0);
-        let mut hash = [0u8; 32];
+        let mut hash = [0u8; 64];
         let mut encrypt = [0u8; 64];
-        // HKDF-SHA256 can output up to 255 * 32 bytes; 32 and 64 are always fine.
+        // HKDF-SHA256 can output up to 255 * 32 bytes; 64 is always fine.
         let _ = hk.expand_multi_info(&[b"hash\0", tenant.as_bytes()], &mut hash);
         let _ = hk.expand_multi_info(&[b"encrypt\0", tenant.as_bytes()], &mut encrypt);
         Self { hash, encrypt }
@@ -128,7 +128,7 @@ mod tests {
         let b = ring.tenant("b");
         assert_ne!(a.hash, b.hash);
         assert_ne!(a.encrypt, b.encrypt);
-        assert_ne!(a.hash[..], a.encrypt[..32]);
+        assert_ne!(a.hash, a.encrypt);
         assert_eq!(ring.tenant("a").hash, a.hash);
         assert!(!ring.is_generated());
         assert!(KeyRing::new(None).is_generated());
