@@ -104,7 +104,7 @@ impl<'a> Replacer<'a> {
         if matches!(self.method, Method::Redact | Method::Pseudonymize) {
             for text in self.inputs {
                 for literal in placeholder::literals(text) {
-                    memory.reserve(literal);
+                    memory.reserve(&literal);
                 }
             }
         }

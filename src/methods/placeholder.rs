@@ -3,13 +3,16 @@
 //! remembers it).
 //!
 //! A placeholder that already appears literally in the input is never handed out, so
-//! restoring can never turn a literal `[PERSON_1]` into a name.
+//! restoring can never turn a literal `[PERSON_1]` into a name. That includes the
+//! forms lenient restoring accepts (`[person 1]`, `PERSON_1`), so `"match": "lenient"`
+//! cannot either.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::text::label::LABELS;
 use crate::text::Label;
 
 /// Next number per label.
@@ -18,15 +21,56 @@ pub struct Numbering {
     next: HashMap<Label, u32>,
 }
 
-fn literal_placeholder() -> &'static Regex {
+fn bracketed_literal() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     // A literal built-in pattern: failing to compile is a bug caught by every test.
-    RE.get_or_init(|| Regex::new(r"\[[A-Z][A-Z0-9_]*_[0-9]+\]").expect("valid regex"))
+    // Bracketed, with `_` or spaces, in any case.
+    RE.get_or_init(|| {
+        Regex::new(r"\[([A-Za-z][A-Za-z0-9_\x20]*?)[_\x20]([0-9]+)\]").expect("valid regex")
+    })
 }
 
-/// Placeholder-shaped literals of `text`.
-pub fn literals(text: &str) -> impl Iterator<Item = &str> {
-    literal_placeholder().find_iter(text).map(|m| m.as_str())
+/// Longest number worth reserving (placeholder numbers are `u32`).
+const MAX_DIGITS: usize = 10;
+
+/// Placeholder-shaped literals of `text`, each as the canonical placeholder it could be
+/// restored as, exactly or leniently: `[person 1]` → `[PERSON_1]`.
+///
+/// Bare forms (`PERSON_1`) are restored only as whole words, but a neighbouring entity
+/// being replaced can make one a word: in `AlicePERSON_12`, replacing `Alice` leaves
+/// `PERSON_12` standing alone, and replacing a `2` would leave `PERSON_1`. So every
+/// label that ends right before a `_<digits>`, with every prefix of the digits, counts.
+pub fn literals(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = bracketed_literal()
+        .captures_iter(text)
+        .map(|c| {
+            let label = c[1].to_ascii_uppercase().replace(' ', "_");
+            format!("[{label}_{}]", &c[2])
+        })
+        .collect();
+    for (underscore, _) in text.match_indices('_') {
+        let digits = text[underscore + 1..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count()
+            .min(MAX_DIGITS);
+        if digits == 0 {
+            continue;
+        }
+        let before = &text[..underscore];
+        for info in LABELS {
+            let Some(start) = before.len().checked_sub(info.name.len()) else {
+                continue;
+            };
+            if before.is_char_boundary(start) && before[start..].eq_ignore_ascii_case(info.name) {
+                for len in 1..=digits {
+                    let number = &text[underscore + 1..underscore + 1 + len];
+                    found.push(format!("[{}_{number}]", info.name));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// `[LABEL_n]`.
@@ -73,7 +117,23 @@ mod tests {
 
     #[test]
     fn finds_placeholder_shaped_literals() {
-        let found: Vec<&str> = literals("see [PERSON_1], [x_1] and [EMAIL_ADDRESS_22]").collect();
-        assert_eq!(found, ["[PERSON_1]", "[EMAIL_ADDRESS_22]"]);
+        let found = literals("see [x_1] and [email address 3]");
+        assert_eq!(found, ["[X_1]", "[EMAIL_ADDRESS_3]"]);
+        // Bare: every label ending before `_<digits>`, every prefix of the digits;
+        // the bracketed `[PERSON_1]` also holds the bare `PERSON_1`.
+        let found = literals("[PERSON_1] EMAIL_ADDRESS_22");
+        assert_eq!(
+            found,
+            [
+                "[PERSON_1]",
+                "[PERSON_1]",
+                "[ADDRESS_2]",
+                "[ADDRESS_22]",
+                "[EMAIL_ADDRESS_2]",
+                "[EMAIL_ADDRESS_22]"
+            ]
+        );
+        let bare = literals("person_4 and xPERSON_56x, ROOM_2.");
+        assert_eq!(bare, ["[PERSON_4]", "[PERSON_5]", "[PERSON_56]"]);
     }
 }
