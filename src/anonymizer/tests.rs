@@ -301,3 +301,31 @@ proptest! {
         prop_assert_eq!(&back.texts, &texts, "with the session; method {:?}", method);
     }
 }
+
+#[test]
+fn an_expired_session_restores_nothing_and_numbers_afresh() {
+    use crate::session::memory::ManualClock;
+    let clock = Arc::new(ManualClock::default());
+    let config = SessionConfig {
+        ttl: std::time::Duration::from_secs(60),
+        ..SessionConfig::default()
+    };
+    let store = Arc::new(MemoryStore::<Memory>::with_clock(config, clock.clone()));
+    let a = anonymizer(false).with_sessions(store.clone());
+    let s = Scope {
+        tenant: "a",
+        session: Some("old"),
+    };
+    a.anonymize(&s, &strings(&["Bob Stone"]), &opts(Method::Redact))
+        .unwrap();
+    clock.advance(std::time::Duration::from_secs(61));
+    let back = a
+        .deanonymize(&s, &strings(&["[PERSON_1]"]), None, MatchMode::Exact)
+        .unwrap();
+    assert_eq!(back.texts, ["[PERSON_1]"]);
+    let again = a
+        .anonymize(&s, &strings(&["Alice"]), &opts(Method::Redact))
+        .unwrap();
+    assert_eq!(again.texts, ["[PERSON_1]"]);
+    assert_eq!(store.counters().expirations, 1);
+}
