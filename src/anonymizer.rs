@@ -1,13 +1,19 @@
 //! The use case both front doors share (the `/v1` API and, later, the proxy):
-//! detect entities in a batch of texts, replace them, and restore texts from a map.
+//! detect entities in a batch of texts, replace them, and restore texts from a map, a
+//! session, or the `ENCRYPT` tokens themselves.
 //!
-//! Knows nothing about HTTP or JSON bodies; works on plain texts and typed options.
+//! Knows nothing about HTTP or JSON bodies; works on plain texts and typed options. It
+//! is where methods, restore and sessions meet: it stores `methods::Memory` in a
+//! `session::SessionStore` and opens tokens for `restore` with `methods::encrypt`.
 
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::engine::Engine;
-use crate::methods::{Method, Replacer};
-use crate::restore::{MapEntry, MapError, Restorer};
+use crate::engine::{Detection, Engine};
+use crate::methods::{encrypt, KeyRing, Memory, MemoryFull, Method, Replacer, TenantKeys};
+use crate::restore::{MapEntry, MapError, MatchMode, Restorer, TokenOpener};
+use crate::session::{SessionKey, SessionState, SessionStore};
 use crate::text::{CharIndex, CharSpan, Label, LabelSet};
 
 /// Defaults applied when a request leaves an option out (from config).
@@ -24,6 +30,26 @@ pub struct Options {
     pub labels: Option<LabelSet>,
     pub threshold: Option<f32>,
     pub method: Option<Method>,
+}
+
+/// Who a call is for: the tenant (keys, sessions) and the optional session id.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    pub tenant: &'a str,
+    pub session: Option<&'a str>,
+}
+
+impl<'a> Scope<'a> {
+    pub fn tenant(tenant: &'a str) -> Self {
+        Self {
+            tenant,
+            session: None,
+        }
+    }
+
+    fn session_key(&self) -> Option<SessionKey> {
+        self.session.map(|id| SessionKey::new(self.tenant, id))
+    }
 }
 
 /// One replaced entity, in code-point offsets of `texts[text_index]`.
@@ -45,64 +71,275 @@ pub struct Anonymized {
     pub entities: Vec<Entity>,
 }
 
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deanonymized {
+    pub texts: Vec<String>,
+    /// `[LABEL:…]` tokens that did not open (tampered, another tenant's, stale key).
+    pub failed_tokens: u64,
+}
+
+/// Why an anonymize call failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnonymizeError {
+    /// The session's map holds its maximum number of entries.
+    SessionFull,
+}
+
+impl fmt::Display for AnonymizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnonymizeError::SessionFull => {
+                f.write_str("the session holds its maximum number of entries")
+            }
+        }
+    }
+}
+
+impl std::error::Error for AnonymizeError {}
+
+impl From<MemoryFull> for AnonymizeError {
+    fn from(_: MemoryFull) -> Self {
+        AnonymizeError::SessionFull
+    }
+}
+
+/// A session's memory, as the session store sees it.
+impl SessionState for Memory {
+    fn with_capacity(max_entries: usize) -> Self {
+        Memory::new(max_entries)
+    }
+
+    fn entry_count(&self) -> usize {
+        self.len()
+    }
+
+    fn byte_size(&self) -> usize {
+        Memory::byte_size(self)
+    }
+}
+
+/// Opens `ENCRYPT` tokens of one tenant for the restorer.
+struct TenantOpener(Arc<TenantKeys>);
+
+impl TokenOpener for TenantOpener {
+    fn open(&self, label: &str, payload: &str) -> Option<String> {
+        encrypt::open(&self.0, label, payload)
+    }
+
+    fn max_payload_len(&self) -> usize {
+        encrypt::MAX_PAYLOAD_CHARS
+    }
+}
+
 pub struct Anonymizer {
     engine: Arc<Engine>,
     defaults: Defaults,
+    keys: KeyRing,
+    sessions: Option<Arc<dyn SessionStore<Memory>>>,
+    failed_tokens: AtomicU64,
 }
 
 impl Anonymizer {
+    /// An anonymizer with a generated master secret and no sessions; see
+    /// [`Anonymizer::with_keys`] and [`Anonymizer::with_sessions`].
     pub fn new(engine: Arc<Engine>, defaults: Defaults) -> Self {
-        Self { engine, defaults }
+        Self {
+            engine,
+            defaults,
+            keys: KeyRing::new(None),
+            sessions: None,
+            failed_tokens: AtomicU64::new(0),
+        }
+    }
+
+    /// Uses `keys` (built from the configured master secret) for `HASH` and `ENCRYPT`.
+    pub fn with_keys(mut self, keys: KeyRing) -> Self {
+        self.keys = keys;
+        self
+    }
+
+    /// Keeps sessions in `store`; without one, `X-Session-Id` is ignored.
+    pub fn with_sessions(mut self, store: Arc<dyn SessionStore<Memory>>) -> Self {
+        self.sessions = Some(store);
+        self
     }
 
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
 
-    pub fn anonymize(&self, texts: &[String], options: &Options) -> Anonymized {
+    pub fn keys(&self) -> &KeyRing {
+        &self.keys
+    }
+
+    /// `ENCRYPT` tokens that failed to open, over the life of this anonymizer.
+    pub fn failed_tokens_total(&self) -> u64 {
+        self.failed_tokens.load(Ordering::Relaxed)
+    }
+
+    /// Detects and replaces entities in `texts`.
+    ///
+    /// # Errors
+    /// [`AnonymizeError::SessionFull`] when the scope's session cannot remember more.
+    pub fn anonymize(
+        &self,
+        scope: &Scope<'_>,
+        texts: &[String],
+        options: &Options,
+    ) -> Result<Anonymized, AnonymizeError> {
         let labels = options.labels.as_ref().unwrap_or(&self.defaults.labels);
         let threshold = options.threshold.unwrap_or(self.defaults.threshold);
         let method = options.method.unwrap_or(self.defaults.method);
-        let mut replacer = Replacer::new(method, texts);
-
-        let mut out_texts = Vec::with_capacity(texts.len());
-        let mut entities = Vec::new();
-        for (text_index, text) in texts.iter().enumerate() {
-            let detections = self.engine.detect(text, labels, threshold);
-            let chars = CharIndex::new(text);
-            let mut out = String::with_capacity(text.len());
-            let mut cursor = 0;
-            for d in detections {
-                let original = &text[d.span.start..d.span.end];
-                let replacement = replacer.replace(d.label, original);
-                out.push_str(&text[cursor..d.span.start]);
-                out.push_str(&replacement);
-                cursor = d.span.end;
-                entities.push(Entity {
-                    text_index,
-                    span: chars.char_span(d.span),
-                    label: d.label,
-                    text: original.to_owned(),
-                    confidence: d.score,
-                    alternative: d.alternative,
-                    replacement,
-                });
+        // Detection runs before any session lock is taken.
+        let detections: Vec<Vec<Detection>> = texts
+            .iter()
+            .map(|text| self.engine.detect(text, labels, threshold))
+            .collect();
+        let keys = self.keys.tenant(scope.tenant);
+        let replacer = Replacer::new(method, &keys, texts);
+        let replace_all =
+            |memory: &mut Memory| replace_all(&replacer, method, memory, texts, &detections);
+        match (&self.sessions, scope.session_key()) {
+            (Some(store), Some(key)) if method.is_remembered() => {
+                let mut result = Err(AnonymizeError::SessionFull);
+                store.update(&key, &mut |memory| result = replace_all(memory));
+                result
             }
-            out.push_str(&text[cursor..]);
-            out_texts.push(out);
-        }
-        Anonymized {
-            texts: out_texts,
-            entities,
+            _ => replace_all(&mut Memory::default()),
         }
     }
 
-    /// Restores `texts` with `map`.
+    /// A restorer for `scope`: `map` when given (and not empty), else the session's map,
+    /// else none; `ENCRYPT` tokens of the tenant open in every case. The proxy feeds it
+    /// to `restore::stream`.
     ///
     /// # Errors
-    /// When the map is unusable (empty or ambiguous replacements).
-    pub fn deanonymize(&self, texts: &[String], map: &[MapEntry]) -> Result<Vec<String>, MapError> {
-        let restorer = Restorer::new(map)?;
-        Ok(texts.iter().map(|t| restorer.restore(t)).collect())
+    /// When `map` is unusable (empty or ambiguous replacements).
+    pub fn restorer(
+        &self,
+        scope: &Scope<'_>,
+        map: Option<&[MapEntry]>,
+        mode: MatchMode,
+    ) -> Result<Restorer, MapError> {
+        let opener = Arc::new(TenantOpener(self.keys.tenant(scope.tenant)));
+        let restorer = match (map, &self.sessions, scope.session_key()) {
+            (Some(map), _, _) if !map.is_empty() => Restorer::with_mode(map, mode)?,
+            (_, Some(store), Some(key)) => {
+                let mut entries = Vec::new();
+                store.read(&key, &mut |memory| {
+                    entries = memory
+                        .entries()
+                        .map(|(original, anonymized)| MapEntry {
+                            original: original.to_owned(),
+                            anonymized: anonymized.to_owned(),
+                        })
+                        .collect();
+                });
+                Restorer::with_mode(&entries, mode)?
+            }
+            _ => Restorer::empty(),
+        };
+        Ok(restorer.with_opener(opener))
+    }
+
+    /// Restores `texts`; see [`Anonymizer::restorer`] for where the map comes from.
+    ///
+    /// # Errors
+    /// When `map` is unusable (empty or ambiguous replacements).
+    pub fn deanonymize(
+        &self,
+        scope: &Scope<'_>,
+        texts: &[String],
+        map: Option<&[MapEntry]>,
+        mode: MatchMode,
+    ) -> Result<Deanonymized, MapError> {
+        let restorer = self.restorer(scope, map, mode)?;
+        let texts = texts.iter().map(|t| restorer.restore(t)).collect();
+        let failed_tokens = restorer.failed_tokens();
+        self.failed_tokens
+            .fetch_add(failed_tokens, Ordering::Relaxed);
+        Ok(Deanonymized {
+            texts,
+            failed_tokens,
+        })
     }
 }
+
+/// Attempts at pseudonyms that restore exactly before settling (see [`replace_all`]).
+const PSEUDONYM_ATTEMPTS: usize = 8;
+
+/// Replaces every detection. Pseudonyms are checked afterwards: a fake next to input
+/// text can form another fake (`"1"` + fake `"11"` reads as fake `"11"` + `"1"`), so
+/// when the outputs do not restore to the inputs with the memory's map, the request's
+/// new fakes are dropped and drawn again.
+fn replace_all(
+    replacer: &Replacer<'_>,
+    method: Method,
+    memory: &mut Memory,
+    texts: &[String],
+    detections: &[Vec<Detection>],
+) -> Result<Anonymized, AnonymizeError> {
+    replacer.prepare(memory);
+    for _ in 1..PSEUDONYM_ATTEMPTS {
+        let result = replace_once(replacer, memory, texts, detections)?;
+        if method != Method::Pseudonymize || restores_exactly(memory, texts, &result.texts) {
+            return Ok(result);
+        }
+        replacer.reject_fresh(memory);
+    }
+    replace_once(replacer, memory, texts, detections)
+}
+
+fn restores_exactly(memory: &Memory, inputs: &[String], outputs: &[String]) -> bool {
+    let entries: Vec<MapEntry> = memory
+        .entries()
+        .map(|(original, anonymized)| MapEntry {
+            original: original.to_owned(),
+            anonymized: anonymized.to_owned(),
+        })
+        .collect();
+    match Restorer::with_mode(&entries, MatchMode::Exact) {
+        Ok(r) => inputs.iter().zip(outputs).all(|(i, o)| r.restore(o) == *i),
+        Err(_) => false,
+    }
+}
+
+fn replace_once(
+    replacer: &Replacer<'_>,
+    memory: &mut Memory,
+    texts: &[String],
+    detections: &[Vec<Detection>],
+) -> Result<Anonymized, AnonymizeError> {
+    let mut out_texts = Vec::with_capacity(texts.len());
+    let mut entities = Vec::new();
+    for (text_index, (text, found)) in texts.iter().zip(detections).enumerate() {
+        let chars = CharIndex::new(text);
+        let mut out = String::with_capacity(text.len());
+        let mut cursor = 0;
+        for d in found {
+            let original = &text[d.span.start..d.span.end];
+            let replacement = replacer.replace(memory, d.label, original)?;
+            out.push_str(&text[cursor..d.span.start]);
+            out.push_str(&replacement);
+            cursor = d.span.end;
+            entities.push(Entity {
+                text_index,
+                span: chars.char_span(d.span),
+                label: d.label,
+                text: original.to_owned(),
+                confidence: d.score,
+                alternative: d.alternative,
+                replacement,
+            });
+        }
+        out.push_str(&text[cursor..]);
+        out_texts.push(out);
+    }
+    Ok(Anonymized {
+        texts: out_texts,
+        entities,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -10,9 +10,12 @@ use crate::api::Api;
 use crate::config::settings::Secret;
 use crate::config::{ApiKey, Settings};
 use crate::engine::{BuildError, Engine};
+use crate::methods::{KeyRing as MethodKeys, Memory};
 use crate::server::auth::KeyRing;
 use crate::server::limits::RateLimiter;
 use crate::server::ApiService;
+use crate::session::memory::SweeperHandle;
+use crate::session::{MemoryStore, SessionStore};
 use crate::telemetry::metrics;
 
 /// A server ready to run, and what start-up should tell the operator.
@@ -20,15 +23,35 @@ pub struct App {
     pub server: Server,
     /// A key generated because none was configured (print it once).
     pub generated_key: Option<String>,
+    /// No master secret is configured: HASH/ENCRYPT tokens change at every start.
+    pub generated_secret: bool,
     pub tiers: Vec<&'static str>,
+    /// Sweeps expired sessions until dropped.
+    _sweeper: SweeperHandle,
+}
+
+/// Why the service cannot start; the message names no configured value.
+#[derive(Debug)]
+pub struct StartError(String);
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<BuildError> for StartError {
+    fn from(e: BuildError) -> Self {
+        StartError(e.to_string())
+    }
 }
 
 /// Builds the engine and the pingora server for `settings`.
 ///
 /// # Errors
 /// When the detection engine cannot be built.
-pub fn build(settings: &Settings) -> Result<App, BuildError> {
-    let engine = Arc::new(Engine::builtin()?);
+pub fn build(settings: &Settings) -> Result<App, StartError> {
+    let engine = Arc::new(Engine::from_options(&settings.detection)?);
     let tiers = engine.tiers();
     // Only labels the loaded engine can detect are defaults: a label without a
     // recognizer would silently find nothing.
@@ -40,7 +63,17 @@ pub fn build(settings: &Settings) -> Result<App, BuildError> {
             .filter(|l| engine.supported_labels().contains(*l))
             .collect(),
     );
-    let anonymizer = Arc::new(Anonymizer::new(engine, defaults));
+    let keys = MethodKeys::new(settings.master_secret.clone());
+    let generated_secret = keys.is_generated();
+    let sessions = Arc::new(MemoryStore::<Memory>::new(settings.sessions));
+    let sweeper = sessions
+        .start_sweeper()
+        .map_err(|e| StartError(format!("cannot start the session sweeper: {e}")))?;
+    let anonymizer = Arc::new(
+        Anonymizer::new(engine, defaults)
+            .with_keys(keys)
+            .with_sessions(Arc::clone(&sessions) as Arc<dyn SessionStore<Memory>>),
+    );
     let api = Arc::new(Api::new(Arc::clone(&anonymizer), settings.limits.clone()));
 
     let mut keys = settings.api_keys.clone();
@@ -60,6 +93,7 @@ pub fn build(settings: &Settings) -> Result<App, BuildError> {
     let service = ApiService::new(
         api,
         anonymizer,
+        sessions,
         settings.routes.clone(),
         KeyRing::new(&keys),
         rate_limiter,
@@ -86,7 +120,9 @@ pub fn build(settings: &Settings) -> Result<App, BuildError> {
     Ok(App {
         server,
         generated_key,
+        generated_secret,
         tiers,
+        _sweeper: sweeper,
     })
 }
 

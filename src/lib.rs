@@ -2,7 +2,7 @@
 //! JSON API and as a reverse proxy in front of LLM APIs and log backends.
 //!
 //! Layers depend downward only:
-//! `server → api → anonymizer → {engine, methods, restore} → text`.
+//! `server → api → anonymizer → {engine, methods, restore, session} → text`.
 //! `app` wires them together; `config` and `telemetry` are read by `app` and `server`.
 #![forbid(unsafe_code)]
 
@@ -16,5 +16,6 @@ pub mod methods;
 pub mod proxy;
 pub mod restore;
 pub mod server;
+pub mod session;
 pub mod telemetry;
 pub mod text;

@@ -88,6 +88,13 @@ fn main() -> ExitCode {
              X-API-Key: {key}"
         );
     }
+    if app.generated_secret {
+        eprintln!(
+            "WARNING: no master secret is configured (secrets.master_secret or ANONYMIZER_SECRET). \
+             A random one is used: HASH and ENCRYPT tokens will not survive a restart or match \
+             across replicas."
+        );
+    }
     tracing::info!(
         config = %source,
         listen = %settings.listen,

@@ -9,9 +9,9 @@ use super::dto::{AnonymizeResponse, DeanonymizeResponse, EntitiesResponse, Entit
 use super::error::{ApiError, ErrorCode};
 use super::validate::{join, optional_object, reject_unknown, string_array, Problems};
 use super::Limits;
-use crate::anonymizer::{Anonymizer, Options};
+use crate::anonymizer::{AnonymizeError, Anonymizer, Options, Scope};
 use crate::methods::Method;
-use crate::restore::{MapEntry, MapErrorKind};
+use crate::restore::{MapEntry, MapErrorKind, MatchMode};
 use crate::text::{Label, LabelSet};
 
 /// What a handled request produced: the body and the counts that metrics and the
@@ -22,6 +22,8 @@ pub struct Outcome {
     pub texts: usize,
     pub chars: usize,
     pub entities: BTreeMap<&'static str, u64>,
+    /// `ENCRYPT` tokens that did not open during a deanonymize (for a metric).
+    pub failed_tokens: u64,
 }
 
 impl Outcome {
@@ -36,6 +38,15 @@ impl Outcome {
 pub struct Caller {
     pub tenant: String,
     pub session_id: Option<String>,
+}
+
+impl Caller {
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            tenant: &self.tenant,
+            session: self.session_id.as_deref(),
+        }
+    }
 }
 
 /// The `/v1` API over one anonymizer.
@@ -57,7 +68,7 @@ impl Api {
     ///
     /// # Errors
     /// 400 for bad JSON, 422 for schema violations.
-    pub fn anonymize(&self, _caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
+    pub fn anonymize(&self, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
         let value = parse(body)?;
         let mut p = Problems::default();
         let Value::Object(root) = &value else {
@@ -98,7 +109,19 @@ impl Api {
         }
 
         let texts: Vec<String> = texts.into_iter().map(str::to_owned).collect();
-        let result = self.anonymizer.anonymize(&texts, &options);
+        let result = self
+            .anonymizer
+            .anonymize(&caller.scope(), &texts, &options)
+            .map_err(|e| match e {
+                AnonymizeError::SessionFull => {
+                    let mut p = Problems::default();
+                    p.add(
+                        "X-Session-Id",
+                        "the session holds its maximum number of entries; start a new session",
+                    );
+                    ApiError::validation(p.0)
+                }
+            })?;
         let mut outcome = Outcome {
             texts: texts.len(),
             chars: texts.iter().map(|t| t.chars().count()).sum(),
@@ -118,7 +141,7 @@ impl Api {
     ///
     /// # Errors
     /// 400 for bad JSON, 422 for schema violations and unusable maps.
-    pub fn deanonymize(&self, _caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
+    pub fn deanonymize(&self, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
         let value = parse(body)?;
         let mut p = Problems::default();
         let Value::Object(root) = &value else {
@@ -144,39 +167,47 @@ impl Api {
             ),
         };
         let entries = match root.get("entities_map") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(v) => self.map_entries(v, &mut p),
+            None | Some(Value::Null) => None,
+            Some(v) => Some(self.map_entries(v, &mut p)),
         };
-        match root.get("match") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(s)) if s.eq_ignore_ascii_case("exact") => {}
-            Some(_) => p.add("match", "must be \"exact\""),
-        }
+        let mode = match root.get("match") {
+            None | Some(Value::Null) => MatchMode::Exact,
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("exact") => MatchMode::Exact,
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("lenient") => MatchMode::Lenient,
+            Some(_) => {
+                p.add("match", "must be \"exact\" or \"lenient\"");
+                MatchMode::Exact
+            }
+        };
         if !p.is_empty() {
             return Err(ApiError::validation(p.0));
         }
         let texts: Vec<String> = texts.into_iter().map(str::to_owned).collect();
-        let restored = self.anonymizer.deanonymize(&texts, &entries).map_err(|e| {
-            let reason = match e.kind() {
-                MapErrorKind::EmptyReplacement => "must not be empty",
-                MapErrorKind::Ambiguous => {
-                    "repeats an earlier entry's anonymized_text with a different text"
-                }
-                MapErrorKind::TooLarge => "the map is too large",
-            };
-            let mut p = Problems::default();
-            p.add(
-                format!("entities_map[{}].anonymized_text", e.index()),
-                reason,
-            );
-            ApiError::validation(p.0)
-        })?;
+        let restored = self
+            .anonymizer
+            .deanonymize(&caller.scope(), &texts, entries.as_deref(), mode)
+            .map_err(|e| {
+                let reason = match e.kind() {
+                    MapErrorKind::EmptyReplacement => "must not be empty",
+                    MapErrorKind::Ambiguous => {
+                        "repeats an earlier entry's anonymized_text with a different text"
+                    }
+                    MapErrorKind::TooLarge => "the map is too large",
+                };
+                let mut p = Problems::default();
+                p.add(
+                    format!("entities_map[{}].anonymized_text", e.index()),
+                    reason,
+                );
+                ApiError::validation(p.0)
+            })?;
         Ok(Outcome {
             texts: texts.len(),
             chars: texts.iter().map(|t| t.chars().count()).sum(),
             body: to_json(&DeanonymizeResponse {
-                deanonymized_text: &restored,
+                deanonymized_text: &restored.texts,
             }),
+            failed_tokens: restored.failed_tokens,
             ..Outcome::default()
         })
     }
@@ -344,4 +375,99 @@ fn threshold(ac: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<f3
 fn to_json<T: serde::Serialize>(value: &T) -> Vec<u8> {
     // Our response types hold only strings and finite numbers: serializing cannot fail.
     serde_json::to_vec(value).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anonymizer::Defaults;
+    use crate::engine::Engine;
+    use crate::methods::{KeyRing, MasterSecret, Memory};
+    use crate::session::{MemoryStore, SessionConfig};
+
+    fn api(max_entries: usize) -> Api {
+        let engine = Engine::builtin().expect("built-in engine");
+        let defaults = Defaults {
+            labels: LabelSet::defaults(),
+            threshold: 0.5,
+            method: Method::Redact,
+        };
+        let store = MemoryStore::<Memory>::new(SessionConfig {
+            max_entries_per_session: max_entries,
+            ..SessionConfig::default()
+        });
+        let anonymizer = Anonymizer::new(Arc::new(engine), defaults)
+            .with_keys(KeyRing::new(Some(MasterSecret::new(b"k".repeat(32)))))
+            .with_sessions(Arc::new(store));
+        Api::new(Arc::new(anonymizer), Limits::default())
+    }
+
+    fn caller(tenant: &str, session: Option<&str>) -> Caller {
+        Caller {
+            tenant: tenant.into(),
+            session_id: session.map(str::to_owned),
+        }
+    }
+
+    fn json(outcome: &Outcome) -> Value {
+        serde_json::from_slice(&outcome.body).unwrap()
+    }
+
+    #[test]
+    fn encrypt_tokens_come_back_without_a_map() {
+        let api = api(100);
+        let me = caller("t", None);
+        let body = br#"{"text": ["mail ann@example.org"],
+            "anonymization_config": {"deidentification_method": "encrypt"}}"#;
+        let out = json(&api.anonymize(&me, body).unwrap());
+        let token = out["anonymized_text"][0].as_str().unwrap().to_owned();
+        assert!(token.contains("[EMAIL_ADDRESS:"), "{token}");
+        let body = serde_json::json!({ "anonymized_text": [token] }).to_string();
+        let back = api.deanonymize(&me, body.as_bytes()).unwrap();
+        assert_eq!(json(&back)["deanonymized_text"][0], "mail ann@example.org");
+        let other = api
+            .deanonymize(&caller("u", None), body.as_bytes())
+            .unwrap();
+        assert_eq!(other.failed_tokens, 1);
+    }
+
+    #[test]
+    fn a_session_restores_lenient_forms_without_a_map() {
+        let api = api(100);
+        let me = caller("t", Some("s-1"));
+        api.anonymize(&me, br#"{"text": ["mail ann@example.org"]}"#)
+            .unwrap();
+        let body = br#"{"anonymized_text": ["to email_address_1 and [email address 1]"],
+            "match": "LENIENT"}"#;
+        let back = json(&api.deanonymize(&me, body).unwrap());
+        assert_eq!(
+            back["deanonymized_text"][0],
+            "to ann@example.org and ann@example.org"
+        );
+    }
+
+    #[test]
+    fn an_unknown_match_mode_is_a_validation_error() {
+        let err = api(100)
+            .deanonymize(
+                &caller("t", None),
+                br#"{"anonymized_text": [], "match": "fuzzy"}"#,
+            )
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::ValidationFailed);
+        assert_eq!(err.details[0].field, "match");
+    }
+
+    #[test]
+    fn a_full_session_is_a_validation_error_that_names_no_input() {
+        let api = api(1);
+        let me = caller("t", Some("s"));
+        let body = br#"{"text": ["ann@example.org bob@example.org"]}"#;
+        let err = api.anonymize(&me, body).unwrap_err();
+        assert_eq!(err.code, ErrorCode::ValidationFailed);
+        assert_eq!(err.details[0].field, "X-Session-Id");
+        assert!(!String::from_utf8(err.to_body())
+            .unwrap()
+            .contains("example.org"));
+    }
 }

@@ -6,6 +6,8 @@ pub const LISTEN: &str = "ANONYMIZER_LISTEN";
 pub const METRICS_LISTEN: &str = "ANONYMIZER_METRICS_LISTEN";
 pub const API_KEYS: &str = "ANONYMIZER_API_KEYS";
 pub const CONFIG: &str = "ANONYMIZER_CONFIG";
+/// Master secret for `HASH` and `ENCRYPT` keys; overrides `secrets.master_secret`.
+pub const SECRET: &str = "ANONYMIZER_SECRET";
 
 /// Reads a variable from the process environment.
 pub fn process_lookup(name: &str) -> Option<String> {

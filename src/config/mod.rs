@@ -25,6 +25,8 @@ pub struct Config {
     pub rate_limit: RateLimitSection,
     pub detection: DetectionSection,
     pub anonymization: AnonymizationSection,
+    pub sessions: SessionsSection,
+    pub secrets: SecretsSection,
     pub logging: LoggingSection,
     /// Reverse-proxy routes (see `proxy::route`).
     pub routes: Vec<crate::proxy::route::RouteConfig>,
@@ -172,6 +174,56 @@ impl Default for AnonymizationSection {
     }
 }
 
+/// The session cache (`X-Session-Id`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SessionsSection {
+    /// Seconds a session lives after its last use.
+    pub ttl_secs: u64,
+    /// Most sessions held; one more evicts the least recently used.
+    pub max_sessions: usize,
+    /// Most remembered replacements per session; more is a 422.
+    pub max_entries_per_session: usize,
+    /// Estimated bytes all sessions may hold; more evicts least recently used sessions.
+    pub max_total_bytes: usize,
+    /// Seconds between sweeps for expired sessions.
+    pub sweep_interval_secs: u64,
+}
+
+impl Default for SessionsSection {
+    fn default() -> Self {
+        Self {
+            ttl_secs: 3600,
+            max_sessions: 10_000,
+            max_entries_per_session: 10_000,
+            max_total_bytes: 268_435_456,
+            sweep_interval_secs: 60,
+        }
+    }
+}
+
+/// Key material. `Debug` never prints it.
+#[derive(Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct SecretsSection {
+    /// Master secret that `HASH` and `ENCRYPT` keys are derived from (at least 32
+    /// characters); empty = `ANONYMIZER_SECRET`, or a random one per start.
+    pub master_secret: String,
+}
+
+impl std::fmt::Debug for SecretsSection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = if self.master_secret.is_empty() {
+            "<unset>"
+        } else {
+            "***"
+        };
+        f.debug_struct("SecretsSection")
+            .field("master_secret", &set)
+            .finish()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LoggingSection {
@@ -198,5 +250,13 @@ mod tests {
     fn shipped_yaml_equals_the_built_in_defaults() {
         let parsed: Config = serde_yaml::from_str(DEFAULT_YAML).expect("default yaml parses");
         assert_eq!(parsed, Config::default());
+    }
+
+    #[test]
+    fn secrets_debug_print_redacted() {
+        let section = SecretsSection {
+            master_secret: "do-not-print-this-secret-value-0123".into(),
+        };
+        assert!(!format!("{section:?}").contains("do-not-print"));
     }
 }

@@ -11,8 +11,9 @@ use super::Config;
 use crate::anonymizer::Defaults;
 use crate::api::Limits;
 use crate::engine::{CustomPattern, EngineOptions};
-use crate::methods::Method;
+use crate::methods::{MasterSecret, Method};
 use crate::proxy::route::{self, Route};
+use crate::session::SessionConfig;
 use crate::text::{Label, LabelSet};
 
 /// A configuration problem: where (`auth.api_keys[1].key`, `line 12`) and what.
@@ -82,6 +83,10 @@ pub struct Settings {
     pub limits: Limits,
     pub rate_limit: Option<RateLimit>,
     pub defaults: Defaults,
+    pub sessions: SessionConfig,
+    /// `None`: nothing configured; the app generates one and warns (see
+    /// `methods::KeyRing::is_generated`).
+    pub master_secret: Option<MasterSecret>,
     pub log_level: String,
     pub log_json: bool,
     /// Configured recognizers for `Engine::from_options`.
@@ -91,6 +96,8 @@ pub struct Settings {
 
 /// Shortest accepted configured API key.
 const MIN_KEY_LEN: usize = 16;
+/// Shortest accepted master secret, in bytes.
+const MIN_SECRET_LEN: usize = 32;
 
 impl Settings {
     /// Interpolates, parses and validates config `text`, then applies environment overrides.
@@ -251,6 +258,48 @@ impl Settings {
             Method::Redact
         });
 
+        let sc = &config.sessions;
+        for (path, value) in [
+            ("sessions.ttl_secs", sc.ttl_secs as usize),
+            ("sessions.max_sessions", sc.max_sessions),
+            (
+                "sessions.max_entries_per_session",
+                sc.max_entries_per_session,
+            ),
+            ("sessions.max_total_bytes", sc.max_total_bytes),
+            (
+                "sessions.sweep_interval_secs",
+                sc.sweep_interval_secs as usize,
+            ),
+        ] {
+            if value == 0 {
+                errors.push(ConfigError::new(path, "must be greater than 0"));
+            }
+        }
+        let sessions = SessionConfig {
+            ttl: std::time::Duration::from_secs(sc.ttl_secs),
+            max_sessions: sc.max_sessions,
+            max_entries_per_session: sc.max_entries_per_session,
+            max_total_bytes: sc.max_total_bytes,
+            sweep_interval: std::time::Duration::from_secs(sc.sweep_interval_secs),
+        };
+
+        let (secret_path, secret) = match lookup(env::SECRET).filter(|s| !s.is_empty()) {
+            Some(value) => (env::SECRET, value),
+            None => ("secrets.master_secret", config.secrets.master_secret),
+        };
+        let master_secret = if secret.is_empty() {
+            None
+        } else if secret.len() < MIN_SECRET_LEN {
+            errors.push(ConfigError::new(
+                secret_path,
+                format!("must be at least {MIN_SECRET_LEN} bytes"),
+            ));
+            None
+        } else {
+            Some(MasterSecret::new(secret.into_bytes()))
+        };
+
         let log_json = match config.logging.format.as_str() {
             "text" => false,
             "json" => true,
@@ -301,6 +350,8 @@ impl Settings {
                 threshold: threshold as f32,
                 method,
             },
+            sessions,
+            master_secret,
             log_level: config.logging.level,
             log_json,
             detection,
@@ -531,6 +582,23 @@ detection:
             ]
         );
         assert!(errs.iter().all(|e| !e.message.contains("secret")));
+    }
+
+    #[test]
+    fn sessions_and_secrets_compile_with_env_overriding_the_file() {
+        let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
+        assert_eq!(s.sessions, SessionConfig::default());
+        assert!(s.master_secret.is_none());
+        let env = |name: &str| (name == "ANONYMIZER_SECRET").then(|| "e".repeat(32));
+        let yaml = "secrets:\n  master_secret: \"short-file-secret\"\n";
+        let s = Settings::from_yaml(yaml, &env).unwrap();
+        assert_eq!(s.master_secret, Some(MasterSecret::new(b"e".repeat(32))));
+        assert!(!format!("{s:?}").contains("eeee"));
+        let errs = Settings::from_yaml(yaml, &no_env).unwrap_err();
+        assert_eq!(errs[0].path, "secrets.master_secret");
+        assert!(!errs[0].message.contains("short-file-secret"));
+        let errs = Settings::from_yaml("sessions:\n  ttl_secs: 0\n", &no_env).unwrap_err();
+        assert_eq!(errs[0].path, "sessions.ttl_secs");
     }
 
     #[test]

@@ -1,30 +1,56 @@
 //! Anonymization methods: how a detected entity's text is replaced.
 //!
-//! Each method is a variant of [`Method`] with its own file; the exhaustive `match` in
-//! [`Replacer::replace`] is the one place that dispatches on it.
+//! Each method is a variant of [`Method`] with its own file (`placeholder` is `REDACT`);
+//! the exhaustive `match` in [`Replacer::replace`] is the one place that dispatches on
+//! it. What a request or session remembers between entities is a [`Memory`]. Knows
+//! nothing about detection, HTTP, sessions or config.
 
+pub mod encrypt;
+pub mod fake;
+pub mod hash;
+pub mod keys;
 pub mod mask;
+pub mod memory;
 pub mod placeholder;
+pub mod pseudonymize;
+
+pub use keys::{KeyRing, MasterSecret, TenantKeys};
+pub use memory::{Memory, MemoryFull};
 
 use crate::text::Label;
 
 /// A de-identification method, as named by `anonymization_config.deidentification_method`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
     /// Numbered placeholder `[LABEL_n]`.
     Redact,
     /// Every code point replaced by `*`.
     Mask,
+    /// `[LABEL_<12 hex>]`: keyed HMAC-SHA256 of (label, text).
+    Hash,
+    /// `[LABEL:<base64url>]`: deterministic AES-SIV, opened without a map.
+    Encrypt,
+    /// A realistic fake of the same kind.
+    Pseudonymize,
 }
 
 impl Method {
     /// Every method, in the order error messages list them.
-    pub const ALL: &'static [Method] = &[Method::Redact, Method::Mask];
+    pub const ALL: &'static [Method] = &[
+        Method::Redact,
+        Method::Mask,
+        Method::Hash,
+        Method::Encrypt,
+        Method::Pseudonymize,
+    ];
 
     pub fn as_str(&self) -> &'static str {
         match self {
             Method::Redact => "REDACT",
             Method::Mask => "MASK",
+            Method::Hash => "HASH",
+            Method::Encrypt => "ENCRYPT",
+            Method::Pseudonymize => "PSEUDONYMIZE",
         }
     }
 
@@ -39,32 +65,83 @@ impl Method {
     /// Whether the replacement can be mapped back to the original.
     pub fn is_reversible(&self) -> bool {
         match self {
-            Method::Redact => true,
+            Method::Redact | Method::Hash | Method::Encrypt | Method::Pseudonymize => true,
             Method::Mask => false,
         }
     }
+
+    /// Whether replacements go into the [`Memory`] (and so into a session's map).
+    /// `ENCRYPT` tokens carry their own text; `MASK` cannot be restored.
+    pub fn is_remembered(&self) -> bool {
+        match self {
+            Method::Redact | Method::Hash | Method::Pseudonymize => true,
+            Method::Mask | Method::Encrypt => false,
+        }
+    }
 }
 
-/// Produces replacements for the entities of one request, keeping per-request state
-/// (placeholder numbering) consistent across all of its texts.
-pub struct Replacer {
+/// Produces replacements for the entities of one request.
+pub struct Replacer<'a> {
     method: Method,
-    placeholders: placeholder::Numbering,
+    keys: &'a TenantKeys,
+    inputs: &'a [String],
 }
 
-impl Replacer {
-    /// `inputs` are the request's texts: placeholders already present in them are never reused.
-    pub fn new(method: Method, inputs: &[String]) -> Self {
+impl<'a> Replacer<'a> {
+    /// `inputs` are the request's texts: nothing found in them is handed out.
+    pub fn new(method: Method, keys: &'a TenantKeys, inputs: &'a [String]) -> Self {
         Self {
             method,
-            placeholders: placeholder::Numbering::new(inputs),
+            keys,
+            inputs,
         }
     }
 
-    pub fn replace(&mut self, label: Label, original: &str) -> String {
-        match self.method {
-            Method::Redact => self.placeholders.placeholder(label, original),
-            Method::Mask => mask::mask(original),
+    /// Reserves the placeholder-shaped literals of the inputs in `memory`. Call once per
+    /// request, before [`Replacer::replace`].
+    pub fn prepare(&self, memory: &mut Memory) {
+        memory.begin_request();
+        if matches!(self.method, Method::Redact | Method::Pseudonymize) {
+            for text in self.inputs {
+                for literal in placeholder::literals(text) {
+                    memory.reserve(&literal);
+                }
+            }
         }
     }
+
+    /// Takes back the pseudonyms made since [`Replacer::prepare`] so that replacing
+    /// again picks different ones (used when a combination of fakes and input text
+    /// would not restore exactly).
+    pub fn reject_fresh(&self, memory: &mut Memory) {
+        memory.reject_fresh();
+    }
+
+    /// The replacement of `original`, detected as `label`.
+    ///
+    /// # Errors
+    /// [`MemoryFull`] when a new replacement would have to be remembered in a full memory.
+    pub fn replace(
+        &self,
+        memory: &mut Memory,
+        label: Label,
+        original: &str,
+    ) -> Result<String, MemoryFull> {
+        if let Some(known) = memory.lookup(self.method, label, original) {
+            return Ok(known.to_owned());
+        }
+        let replacement = match self.method {
+            Method::Redact => memory.next_placeholder(label),
+            Method::Mask => return Ok(mask::mask(original)),
+            Method::Hash => hash::token(self.keys, label, original),
+            Method::Encrypt => return Ok(encrypt::seal(self.keys, label, original)),
+            Method::Pseudonymize => pseudonymize::fresh(memory, label, original, self.inputs)
+                .unwrap_or_else(|| memory.next_placeholder(label)),
+        };
+        memory.remember(self.method, label, original, &replacement)?;
+        Ok(replacement)
+    }
 }
+
+#[cfg(test)]
+mod tests;

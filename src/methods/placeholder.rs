@@ -1,63 +1,103 @@
-//! Where placeholders get their numbers: `[LABEL_n]`, numbered per label in order of
-//! first appearance; the same (label, text) always gets the same placeholder.
+//! `REDACT`: numbered placeholders `[LABEL_n]`, numbered per label in order of first
+//! appearance; the same (label, text) always gets the same placeholder (the memory
+//! remembers it).
 //!
 //! A placeholder that already appears literally in the input is never handed out, so
-//! restoring can never turn a literal `[PERSON_1]` into a name.
+//! restoring can never turn a literal `[PERSON_1]` into a name. That includes the
+//! forms lenient restoring accepts (`[person 1]`, `PERSON_1`), so `"match": "lenient"`
+//! cannot either.
 
-use std::collections::{HashMap, HashSet};
-
-use regex::Regex;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use regex::Regex;
+
+use crate::text::label::LABELS;
 use crate::text::Label;
 
-/// Per-request (or per-session) placeholder allocator.
+/// Next number per label.
 #[derive(Debug, Default, Clone)]
 pub struct Numbering {
     next: HashMap<Label, u32>,
-    assigned: HashMap<(Label, String), String>,
-    /// Placeholder-shaped literals found in the input.
-    reserved: HashSet<String>,
 }
 
-fn literal_placeholder() -> &'static Regex {
+fn bracketed_literal() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     // A literal built-in pattern: failing to compile is a bug caught by every test.
-    RE.get_or_init(|| Regex::new(r"\[[A-Z][A-Z0-9_]*_[0-9]+\]").expect("valid regex"))
+    // Bracketed, with `_` or spaces, in any case.
+    RE.get_or_init(|| {
+        Regex::new(r"\[([A-Za-z][A-Za-z0-9_\x20]*?)[_\x20]([0-9]+)\]").expect("valid regex")
+    })
+}
+
+/// Longest number worth reserving (placeholder numbers are `u32`).
+const MAX_DIGITS: usize = 10;
+
+/// Placeholder-shaped literals of `text`, each as the canonical placeholder it could be
+/// restored as, exactly or leniently: `[person 1]` → `[PERSON_1]`.
+///
+/// Bare forms (`PERSON_1`) are restored only as whole words, but a neighbouring entity
+/// being replaced can make one a word: in `AlicePERSON_12`, replacing `Alice` leaves
+/// `PERSON_12` standing alone, and replacing a `2` would leave `PERSON_1`. So every
+/// label that ends right before a `_<digits>`, with every prefix of the digits, counts.
+pub fn literals(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = bracketed_literal()
+        .captures_iter(text)
+        .map(|c| {
+            let label = c[1].to_ascii_uppercase().replace(' ', "_");
+            format!("[{label}_{}]", &c[2])
+        })
+        .collect();
+    for (underscore, _) in text.match_indices('_') {
+        let digits = text[underscore + 1..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count()
+            .min(MAX_DIGITS);
+        if digits == 0 {
+            continue;
+        }
+        let before = &text[..underscore];
+        for info in LABELS {
+            let Some(start) = before.len().checked_sub(info.name.len()) else {
+                continue;
+            };
+            if before.is_char_boundary(start) && before[start..].eq_ignore_ascii_case(info.name) {
+                for len in 1..=digits {
+                    let number = &text[underscore + 1..underscore + 1 + len];
+                    found.push(format!("[{}_{number}]", info.name));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// `[LABEL_n]`.
+pub fn format(label: Label, n: u32) -> String {
+    format!("[{}_{}]", label.as_str(), n)
 }
 
 impl Numbering {
-    pub fn new(inputs: &[String]) -> Self {
-        let mut numbering = Self::default();
-        numbering.reserve_literals(inputs);
-        numbering
-    }
-
-    /// Marks placeholder-shaped literals of `inputs` as taken.
-    pub fn reserve_literals(&mut self, inputs: &[String]) {
-        for text in inputs {
-            for m in literal_placeholder().find_iter(text) {
-                self.reserved.insert(m.as_str().to_owned());
-            }
-        }
-    }
-
-    /// The placeholder for `original` of `label`, allocating the next free number.
-    pub fn placeholder(&mut self, label: Label, original: &str) -> String {
-        let key = (label, original.to_owned());
-        if let Some(existing) = self.assigned.get(&key) {
-            return existing.clone();
-        }
+    /// The next placeholder of `label` for which `taken` is false.
+    pub fn next(&mut self, label: Label, taken: impl Fn(&str) -> bool) -> String {
         let counter = self.next.entry(label).or_insert(0);
-        let placeholder = loop {
+        loop {
             *counter += 1;
-            let candidate = format!("[{}_{}]", label.as_str(), counter);
-            if !self.reserved.contains(&candidate) {
-                break candidate;
+            let candidate = format(label, *counter);
+            if !taken(&candidate) {
+                return candidate;
             }
-        };
-        self.assigned.insert(key, placeholder.clone());
-        placeholder
+        }
+    }
+
+    /// Labels in use, for the memory's size estimate.
+    pub fn len(&self) -> usize {
+        self.next.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.next.is_empty()
     }
 }
 
@@ -66,20 +106,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_per_label_in_order_of_appearance() {
+    fn numbers_per_label_and_skips_taken_ones() {
         let person = Label::builtin("PERSON");
         let email = Label::builtin("EMAIL_ADDRESS");
-        let mut n = Numbering::new(&[]);
-        assert_eq!(n.placeholder(person, "Ann"), "[PERSON_1]");
-        assert_eq!(n.placeholder(email, "a@b.co"), "[EMAIL_ADDRESS_1]");
-        assert_eq!(n.placeholder(person, "Bob"), "[PERSON_2]");
-        assert_eq!(n.placeholder(person, "Ann"), "[PERSON_1]");
+        let mut n = Numbering::default();
+        assert_eq!(n.next(person, |_| false), "[PERSON_1]");
+        assert_eq!(n.next(email, |_| false), "[EMAIL_ADDRESS_1]");
+        assert_eq!(n.next(person, |p| p == "[PERSON_2]"), "[PERSON_3]");
     }
 
     #[test]
-    fn literal_placeholders_in_the_input_are_skipped() {
-        let person = Label::builtin("PERSON");
-        let mut n = Numbering::new(&["see [PERSON_1] and [PERSON_2]".to_owned()]);
-        assert_eq!(n.placeholder(person, "Ann"), "[PERSON_3]");
+    fn finds_placeholder_shaped_literals() {
+        let found = literals("see [x_1] and [email address 3]");
+        assert_eq!(found, ["[X_1]", "[EMAIL_ADDRESS_3]"]);
+        // Bare: every label ending before `_<digits>`, every prefix of the digits;
+        // the bracketed `[PERSON_1]` also holds the bare `PERSON_1`.
+        let found = literals("[PERSON_1] EMAIL_ADDRESS_22");
+        assert_eq!(
+            found,
+            [
+                "[PERSON_1]",
+                "[PERSON_1]",
+                "[ADDRESS_2]",
+                "[ADDRESS_22]",
+                "[EMAIL_ADDRESS_2]",
+                "[EMAIL_ADDRESS_22]"
+            ]
+        );
+        let bare = literals("person_4 and xPERSON_56x, ROOM_2.");
+        assert_eq!(bare, ["[PERSON_4]", "[PERSON_5]", "[PERSON_56]"]);
     }
 }

@@ -10,12 +10,15 @@ use pingora::http::{RequestHeader, ResponseHeader};
 use pingora::prelude::*;
 
 use crate::anonymizer::Anonymizer;
+use crate::anonymizer::{AnonymizeError, Scope};
 use crate::api::error::Detail;
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::proxy::rewrite::{self, RewriteError};
+use crate::proxy::route::CompiledSession;
 use crate::proxy::route::{OnUnparsed, Route};
 use crate::proxy::sse::{SseRestorer, TextStream};
-use crate::restore::{MapEntry, Restorer};
+use crate::restore::stream::StreamRestorer;
+use crate::restore::{MapEntry, MatchMode, Restorer};
 
 /// Hop-by-hop headers (RFC 9110 §7.6.1) and ours, never forwarded in either direction.
 const HOP_BY_HOP: &[&str] = &[
@@ -49,8 +52,8 @@ pub struct Exchange {
     /// bodies of another content type).
     pub rewrite_request: bool,
     pub request_body: BytesMut,
-    /// Originals and their replacements from the request: what the response may contain.
-    pub map: Vec<MapEntry>,
+    /// Restores the response: the request's map, or the session's whole map.
+    pub restorer: Arc<Restorer>,
     pub response: ResponseMode,
     pub error: Option<ApiError>,
     pub upstream_started: Option<Instant>,
@@ -65,7 +68,7 @@ impl Exchange {
             caller,
             rewrite_request: false,
             request_body: BytesMut::new(),
-            map: Vec::new(),
+            restorer: Arc::new(Restorer::empty()),
             response: ResponseMode::Passthrough,
             error: None,
             upstream_started: None,
@@ -174,9 +177,9 @@ impl Exchange {
         }
     }
 
-    /// Records an anonymized request: its map restores the response.
+    /// Records an anonymized request: its restorer restores the response.
     pub fn set_anonymized(&mut self, request: AnonymizedRequest, body: &mut Option<Bytes>) {
-        self.map = request.map;
+        self.restorer = Arc::new(request.restorer);
         self.entities = request.entities;
         *body = Some(Bytes::from(request.body));
     }
@@ -212,11 +215,11 @@ impl Exchange {
         }
         resp.remove_header("content-length");
         self.response = if stream {
-            let restorer = Arc::new(Restorer::new(&self.map).unwrap_or_else(|_| Restorer::empty()));
+            let restorer = Arc::clone(&self.restorer);
             ResponseMode::Stream(Box::new(SseRestorer::new(
                 self.route.restore_stream.clone(),
                 Box::new(move || {
-                    Box::new(MapStream::new(Arc::clone(&restorer))) as Box<dyn TextStream>
+                    Box::new(FieldStream::new(Arc::clone(&restorer))) as Box<dyn TextStream>
                 }),
             )))
         } else {
@@ -256,9 +259,7 @@ impl Exchange {
         let ResponseMode::Whole(buffer) = &self.response else {
             return Vec::new();
         };
-        let Ok(restorer) = Restorer::new(&self.map) else {
-            return buffer.to_vec();
-        };
+        let restorer = &self.restorer;
         // A body that is not JSON after all is restored as text.
         rewrite::rewrite(buffer, self.route.body, &self.route.restore, |texts| {
             texts.iter().map(|t| restorer.restore(t)).collect()
@@ -271,34 +272,29 @@ impl Exchange {
     }
 }
 
-/// A streamed text field restored with the exchange's map: holds back only a tail that
-/// could still begin one of the map's replacements.
-struct MapStream {
+/// One streamed text field, restored as it arrives (see `restore::stream`).
+struct FieldStream {
     restorer: Arc<Restorer>,
-    pending: String,
+    stream: StreamRestorer,
 }
 
-impl MapStream {
+impl FieldStream {
     fn new(restorer: Arc<Restorer>) -> Self {
         Self {
+            stream: StreamRestorer::new(Arc::clone(&restorer)),
             restorer,
-            pending: String::new(),
         }
     }
 }
 
-impl TextStream for MapStream {
+impl TextStream for FieldStream {
     fn push(&mut self, chunk: &str) -> String {
-        self.pending.push_str(chunk);
-        let keep = self.restorer.partial_suffix_len(&self.pending);
-        let cut = self.pending.len() - keep;
-        let out = self.restorer.restore(&self.pending[..cut]);
-        self.pending.drain(..cut);
-        out
+        self.stream.push(chunk)
     }
 
     fn flush(&mut self) -> String {
-        self.restorer.restore(&std::mem::take(&mut self.pending))
+        let fresh = StreamRestorer::new(Arc::clone(&self.restorer));
+        std::mem::replace(&mut self.stream, fresh).finish()
     }
 
     fn restore_whole(&self, text: &str) -> String {
@@ -306,35 +302,54 @@ impl TextStream for MapStream {
     }
 }
 
-/// A request body with the route's fields anonymized, and what was replaced.
+/// A request body with the route's fields anonymized, and what restores the answer.
 pub struct AnonymizedRequest {
     pub body: Vec<u8>,
-    pub map: Vec<MapEntry>,
+    pub restorer: Restorer,
     pub entities: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// Anonymizes the fields `route` selects in `body`, all in one batch (so placeholders
-/// are consistent across fields). CPU-bound: callers run big bodies off the executor.
+/// are consistent across fields), in the caller's session when the route names one.
+/// CPU-bound: callers run big bodies off the executor.
 ///
 /// # Errors
-/// 422 when the body is not JSON (nothing may be forwarded), 500 on an internal fault.
+/// 422 when the body is not JSON or the session is full (nothing may be forwarded),
+/// 500 on an internal fault.
 pub fn anonymize_request(
     route: &Route,
     anonymizer: &Anonymizer,
+    caller: &Caller,
     body: &[u8],
 ) -> Result<AnonymizedRequest, ApiError> {
+    let session = match (&route.session, &caller.session_id) {
+        (Some(CompiledSession::JsonPath(path)), _) => session_from_body(path, body),
+        (_, id) => id.clone(),
+    };
+    let scope = Scope {
+        tenant: &caller.tenant,
+        session: session.as_deref(),
+    };
     let mut map = Vec::new();
     let mut entities = std::collections::BTreeMap::new();
-    let rewritten = rewrite::rewrite(body, route.body, &route.anonymize, |texts| {
-        let result = anonymizer.anonymize(&texts, &route.options);
-        for e in result.entities {
-            *entities.entry(e.label.as_str()).or_insert(0u64) += 1;
-            map.push(MapEntry {
-                original: e.text,
-                anonymized: e.replacement,
-            });
+    let mut failure = None;
+    let rewritten = rewrite::rewrite(body, route.body, &route.anonymize, |texts| match anonymizer
+        .anonymize(&scope, &texts, &route.options)
+    {
+        Ok(result) => {
+            for e in result.entities {
+                *entities.entry(e.label.as_str()).or_insert(0u64) += 1;
+                map.push(MapEntry {
+                    original: e.text,
+                    anonymized: e.replacement,
+                });
+            }
+            result.texts
         }
-        result.texts
+        Err(e) => {
+            failure = Some(e);
+            texts
+        }
     })
     .map_err(|e| match e {
         RewriteError::NotJson { document } => ApiError::validation(vec![Detail {
@@ -344,11 +359,40 @@ pub fn anonymize_request(
         .with_message("the request body could not be anonymized"),
         RewriteError::Incomplete => ApiError::new(ErrorCode::Internal),
     })?;
+    if let Some(AnonymizeError::SessionFull) = failure {
+        // Fail closed: the texts were not anonymized.
+        return Err(ApiError::validation(vec![Detail {
+            field: "session".into(),
+            reason: "the session holds its maximum number of entries".into(),
+        }]));
+    }
+    // With a session, the answer may quote placeholders of earlier turns too: restore
+    // with the session's whole map.
+    let map = if session.is_some() {
+        None
+    } else {
+        Some(map.as_slice())
+    };
+    let restorer = anonymizer
+        .restorer(&scope, map, MatchMode::Exact)
+        .map_err(|_| ApiError::new(ErrorCode::Internal))?;
     Ok(AnonymizedRequest {
         body: rewritten,
-        map,
+        restorer,
         entities,
     })
+}
+
+/// The session id at `path` in a JSON body: the first string found, if any.
+fn session_from_body(path: &crate::proxy::jsonpath::JsonPath, body: &[u8]) -> Option<String> {
+    let mut value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let mut found = None;
+    path.visit_mut(&mut value, &mut |_, s| {
+        if found.is_none() && !s.is_empty() && s.len() <= 128 {
+            found = Some(s.clone());
+        }
+    });
+    found
 }
 
 /// Names of the hop-by-hop headers present, including those listed in `Connection`.

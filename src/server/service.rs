@@ -19,7 +19,9 @@ use super::respond;
 use super::router::{route, Endpoint, Route as Served};
 use crate::anonymizer::Anonymizer;
 use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
-use crate::proxy::route::{AuthMode, Route};
+use crate::methods::Memory;
+use crate::proxy::route::{AuthMode, CompiledSession, Route};
+use crate::session::SessionStore;
 use crate::telemetry::metrics;
 
 /// Bodies above this size are processed on the blocking pool so a large request does
@@ -31,6 +33,7 @@ const MAX_SESSION_ID: usize = 128;
 pub struct ApiService {
     api: Arc<Api>,
     anonymizer: Arc<Anonymizer>,
+    sessions: Arc<dyn SessionStore<Memory>>,
     routes: Vec<Arc<Route>>,
     keys: KeyRing,
     rate_limiter: Option<RateLimiter>,
@@ -47,6 +50,7 @@ impl ApiService {
     pub fn new(
         api: Arc<Api>,
         anonymizer: Arc<Anonymizer>,
+        sessions: Arc<dyn SessionStore<Memory>>,
         routes: Vec<Route>,
         keys: KeyRing,
         rate_limiter: Option<RateLimiter>,
@@ -55,6 +59,7 @@ impl ApiService {
         Self {
             api,
             anonymizer,
+            sessions,
             routes: routes.into_iter().map(Arc::new).collect(),
             keys,
             rate_limiter,
@@ -136,7 +141,7 @@ impl ApiService {
         };
         ctx.endpoint = Endpoint::Proxy;
         ctx.route = Some(route.name.clone());
-        let caller = match route.auth {
+        let mut caller = match route.auth {
             AuthMode::ApiKey => self.authorize(session, ctx)?,
             AuthMode::Passthrough => Caller {
                 // Callers without our key share one scope per route.
@@ -144,6 +149,9 @@ impl ApiService {
                 session_id: None,
             },
         };
+        if let Some(CompiledSession::Header(name)) = &route.session {
+            caller.session_id = session_header(session, name)?;
+        }
         let mut exchange = Exchange::new(Arc::clone(route), caller);
         exchange.plan_request(session.req_header())?;
         if !route.restore.is_empty() || !route.restore_stream.is_empty() {
@@ -175,24 +183,7 @@ impl ApiService {
                 });
             }
         }
-        let session_id = match header.headers.get("x-session-id") {
-            None => None,
-            Some(v) => {
-                let bytes = v.as_bytes();
-                let ok = !bytes.is_empty()
-                    && bytes.len() <= MAX_SESSION_ID
-                    && bytes.iter().all(|b| b.is_ascii_graphic());
-                if !ok {
-                    return Err(ApiError::validation(vec![crate::api::error::Detail {
-                        field: "X-Session-Id".into(),
-                        reason: format!("must be 1-{MAX_SESSION_ID} visible ASCII characters"),
-                    }])
-                    .into());
-                }
-                // Checked above: visible ASCII is valid UTF-8.
-                Some(String::from_utf8_lossy(bytes).into_owned())
-            }
-        };
+        let session_id = session_header(session, "x-session-id")?;
         Ok(Caller {
             tenant: tenant.to_owned(),
             session_id,
@@ -236,6 +227,26 @@ impl From<ApiError> for Failure {
             close: false,
         }
     }
+}
+
+/// A session id header: opaque, 1–128 visible ASCII characters.
+fn session_header(session: &Session, name: &str) -> Result<Option<String>, Failure> {
+    let Some(value) = session.req_header().headers.get(name) else {
+        return Ok(None);
+    };
+    let bytes = value.as_bytes();
+    let ok = !bytes.is_empty()
+        && bytes.len() <= MAX_SESSION_ID
+        && bytes.iter().all(|b| b.is_ascii_graphic());
+    if !ok {
+        return Err(ApiError::validation(vec![crate::api::error::Detail {
+            field: "X-Session-Id".into(),
+            reason: format!("must be 1-{MAX_SESSION_ID} visible ASCII characters"),
+        }])
+        .into());
+    }
+    // Visible ASCII is valid UTF-8.
+    Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
 }
 
 fn check_content_type(session: &Session) -> Result<(), Failure> {
@@ -390,12 +401,13 @@ impl ProxyHttp for ApiService {
             Ok(None) => return Ok(()),
             Ok(Some(input)) => {
                 let route = Arc::clone(&exchange.route);
+                let caller = exchange.caller.clone();
                 if input.len() <= INLINE_BODY_LIMIT {
-                    forward::anonymize_request(&route, &self.anonymizer, &input)
+                    forward::anonymize_request(&route, &self.anonymizer, &caller, &input)
                 } else {
                     let anonymizer = Arc::clone(&self.anonymizer);
                     tokio::task::spawn_blocking(move || {
-                        forward::anonymize_request(&route, &anonymizer, &input)
+                        forward::anonymize_request(&route, &anonymizer, &caller, &input)
                     })
                     .await
                     .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)))
@@ -543,6 +555,17 @@ impl ProxyHttp for ApiService {
         for (label, count) in &ctx.entities {
             metrics::ENTITIES.with_label_values(&[label]).inc_by(*count);
         }
+        let c = self.sessions.counters();
+        metrics::set_session_stats(&metrics::SessionStats {
+            sessions: c.sessions,
+            entries: c.entries,
+            bytes: c.bytes,
+            hits: c.hits,
+            misses: c.misses,
+            expirations: c.expirations,
+            evictions: c.evictions,
+        });
+        metrics::set_failed_tokens(self.anonymizer.failed_tokens_total());
         let entities: u64 = ctx.entities.values().sum();
         tracing::info!(
             request_id = %ctx.request_id,

@@ -6,7 +6,8 @@
 use std::sync::LazyLock;
 
 use pingora_prometheus::prometheus::{
-    register_histogram_vec, register_int_counter_vec, HistogramVec, IntCounterVec,
+    register_histogram_vec, register_int_counter, register_int_counter_vec, register_int_gauge_vec,
+    HistogramVec, IntCounter, IntCounterVec, IntGaugeVec,
 };
 
 /// `anonymizer_requests_total{endpoint, status, tenant}`.
@@ -97,6 +98,80 @@ pub static PROXY_ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// Session-cache figures, as plain numbers (telemetry knows no session types).
+pub struct SessionStats {
+    pub sessions: u64,
+    pub entries: u64,
+    pub bytes: u64,
+    pub hits: u64,
+    pub misses: u64,
+    pub expirations: u64,
+    pub evictions: u64,
+}
+
+/// `anonymizer_sessions{what}`: current sessions, entries and bytes held.
+pub static SESSION_GAUGES: LazyLock<IntGaugeVec> = LazyLock::new(|| {
+    register_int_gauge_vec!(
+        "anonymizer_sessions",
+        "Session cache size: what = sessions | entries | bytes",
+        &["what"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_session_events_total{event}`: hits, misses, expirations, evictions.
+pub static SESSION_EVENTS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_session_events_total",
+        "Session cache events: hit | miss | expiration | eviction",
+        &["event"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_encrypt_tokens_failed_total`: ENCRYPT tokens that did not open.
+pub static FAILED_TOKENS: LazyLock<IntCounter> = LazyLock::new(|| {
+    register_int_counter!(
+        "anonymizer_encrypt_tokens_failed_total",
+        "ENCRYPT tokens found in deanonymize input that failed authentication"
+    )
+    .expect("metric registered once")
+});
+
+/// Publishes the session cache's figures (read from the store after each request).
+pub fn set_session_stats(stats: &SessionStats) {
+    for (what, value) in [
+        ("sessions", stats.sessions),
+        ("entries", stats.entries),
+        ("bytes", stats.bytes),
+    ] {
+        SESSION_GAUGES
+            .with_label_values(&[what])
+            .set(i64::try_from(value).unwrap_or(i64::MAX));
+    }
+    for (event, value) in [
+        ("hit", stats.hits),
+        ("miss", stats.misses),
+        ("expiration", stats.expirations),
+        ("eviction", stats.evictions),
+    ] {
+        set_counter(&SESSION_EVENTS.with_label_values(&[event]), value);
+    }
+}
+
+/// Publishes the running total of failed ENCRYPT tokens.
+pub fn set_failed_tokens(total: u64) {
+    set_counter(&FAILED_TOKENS, total);
+}
+
+/// Raises a counter to a total kept elsewhere (totals only grow).
+fn set_counter(counter: &IntCounter, total: u64) {
+    let current = counter.get();
+    if total > current {
+        counter.inc_by(total - current);
+    }
+}
+
 /// Registers every metric so that `/metrics` lists them from the first scrape.
 pub fn init() {
     LazyLock::force(&REQUESTS);
@@ -108,4 +183,7 @@ pub fn init() {
     LazyLock::force(&UPSTREAM_DURATION);
     LazyLock::force(&PROXY_UPSTREAM_ERRORS);
     LazyLock::force(&PROXY_ENTITIES);
+    LazyLock::force(&SESSION_GAUGES);
+    LazyLock::force(&SESSION_EVENTS);
+    LazyLock::force(&FAILED_TOKENS);
 }

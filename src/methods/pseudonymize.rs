@@ -1,0 +1,40 @@
+//! `PSEUDONYMIZE`: a realistic fake of the same kind (see `fake/`), unique within the
+//! request (or session) and never found in the input, so restoring by map is exact.
+
+use super::fake;
+use super::memory::Memory;
+use crate::text::Label;
+
+/// Attempts at a fake from the label's own faker before falling back to the generic
+/// shape, and then to a numbered placeholder (unmeasured; collisions are rare).
+const LABEL_ATTEMPTS: usize = 32;
+const GENERIC_ATTEMPTS: usize = 64;
+
+/// A fresh fake for `original`, or `None` when every attempt clashed.
+pub fn fresh(
+    memory: &mut Memory,
+    label: Label,
+    original: &str,
+    inputs: &[String],
+) -> Option<String> {
+    for attempt in 0..LABEL_ATTEMPTS + GENERIC_ATTEMPTS {
+        let offset = memory.date_offset_days;
+        let candidate = if attempt < LABEL_ATTEMPTS {
+            fake::candidate(label, original, &mut memory.rng, offset)
+        } else {
+            fake::keep_case(original, fake::generic::shape(original, &mut memory.rng))
+        };
+        if !clashes(&candidate, inputs, memory) {
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+/// Whether `candidate` clashes with `inputs` or with what `memory` already handed out:
+/// equal to, inside, or containing another replacement would make restoring ambiguous.
+pub fn clashes(candidate: &str, inputs: &[String], memory: &Memory) -> bool {
+    candidate.is_empty()
+        || inputs.iter().any(|t| t.contains(candidate))
+        || memory.clashes_with_replacement(candidate)
+}

@@ -1,0 +1,107 @@
+use super::*;
+
+fn keys() -> TenantKeys {
+    TenantKeys::derive(&MasterSecret::new(b"k".repeat(32)), "t")
+}
+
+fn person() -> Label {
+    Label::builtin("PERSON")
+}
+
+#[test]
+fn methods_parse_case_insensitively_and_round_trip_their_names() {
+    for m in Method::ALL {
+        assert_eq!(Method::parse(&m.as_str().to_lowercase()), Some(*m));
+    }
+    assert_eq!(Method::parse("nope"), None);
+}
+
+#[test]
+fn redact_numbers_per_label_and_skips_literals_of_the_input() {
+    let keys = keys();
+    let inputs = vec!["see [PERSON_1]".to_owned()];
+    let r = Replacer::new(Method::Redact, &keys, &inputs);
+    let mut m = Memory::default();
+    r.prepare(&mut m);
+    assert_eq!(r.replace(&mut m, person(), "Ann").unwrap(), "[PERSON_2]");
+    assert_eq!(r.replace(&mut m, person(), "Bob").unwrap(), "[PERSON_3]");
+    assert_eq!(r.replace(&mut m, person(), "Ann").unwrap(), "[PERSON_2]");
+    let email = Label::builtin("EMAIL_ADDRESS");
+    assert_eq!(
+        r.replace(&mut m, email, "a@b.c").unwrap(),
+        "[EMAIL_ADDRESS_1]"
+    );
+}
+
+#[test]
+fn the_same_text_under_two_labels_gets_two_placeholders() {
+    let keys = keys();
+    let r = Replacer::new(Method::Redact, &keys, &[]);
+    let mut m = Memory::default();
+    let a = r.replace(&mut m, person(), "Paris").unwrap();
+    let b = r
+        .replace(&mut m, Label::builtin("LOCATION"), "Paris")
+        .unwrap();
+    assert_ne!(a, b);
+}
+
+#[test]
+fn mask_and_encrypt_are_not_remembered() {
+    let keys = keys();
+    let mut m = Memory::default();
+    for method in [Method::Mask, Method::Encrypt] {
+        Replacer::new(method, &keys, &[])
+            .replace(&mut m, person(), "Ann")
+            .unwrap();
+    }
+    assert!(m.is_empty());
+}
+
+#[test]
+fn hash_is_stable_and_remembered_for_sessions() {
+    let keys = keys();
+    let r = Replacer::new(Method::Hash, &keys, &[]);
+    let mut m = Memory::default();
+    let t = r.replace(&mut m, person(), "Ann").unwrap();
+    assert_eq!(t, hash::token(&keys, person(), "Ann"));
+    assert_eq!(m.entries().collect::<Vec<_>>(), [("Ann", t.as_str())]);
+}
+
+#[test]
+fn pseudonyms_are_unique_never_in_the_input_and_stable() {
+    let keys = keys();
+    let inputs: Vec<String> = fake::data::GIVEN_NAMES[..40]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let r = Replacer::new(Method::Pseudonymize, &keys, &inputs);
+    let mut m = Memory::seeded(usize::MAX, 1);
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..30 {
+        let original = format!("Person{i}");
+        let fake = r.replace(&mut m, person(), &original).unwrap();
+        assert!(!inputs.iter().any(|t| t.contains(&fake)), "{fake}");
+        assert!(seen.insert(fake.clone()), "duplicate {fake}");
+        assert_eq!(r.replace(&mut m, person(), &original).unwrap(), fake);
+    }
+}
+
+#[test]
+fn a_full_memory_refuses_new_entries_but_serves_known_ones() {
+    let keys = keys();
+    let r = Replacer::new(Method::Redact, &keys, &[]);
+    let mut m = Memory::new(1);
+    assert_eq!(r.replace(&mut m, person(), "Ann").unwrap(), "[PERSON_1]");
+    assert_eq!(r.replace(&mut m, person(), "Bob"), Err(MemoryFull));
+    assert_eq!(r.replace(&mut m, person(), "Ann").unwrap(), "[PERSON_1]");
+}
+
+#[test]
+fn memory_debug_never_shows_entity_text() {
+    let keys = keys();
+    let mut m = Memory::default();
+    Replacer::new(Method::Redact, &keys, &[])
+        .replace(&mut m, person(), "Secret Name")
+        .unwrap();
+    assert!(!format!("{m:?}").contains("Secret"));
+}
