@@ -5,6 +5,7 @@
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
 pub mod context;
+pub mod ner;
 pub mod patterns;
 pub mod recognizer;
 pub mod resolve;
