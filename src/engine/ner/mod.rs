@@ -256,6 +256,11 @@ impl NerRecognizer {
         Ok(Self::try_load(settings)?)
     }
 
+    /// The model's tokenizer (for benchmarks and diagnostics).
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
     /// Model entity types (without `B-`/`I-`), in `config.json` order.
     pub fn model_types(&self) -> &[String] {
         &self.scheme.entity_types
