@@ -161,7 +161,7 @@ impl Model {
         };
         let session = Session::builder(&env)
             .map_err(|e| NerError::runtime(format!("session builder: {e}")))?
-            .with_optimization_level(GraphOptimizationLevel::Level3)
+            .with_optimization_level(GraphOptimizationLevel::All)
             .map_err(builder_error)?
             .with_intra_threads(intra_threads)
             .map_err(builder_error)?
