@@ -8,7 +8,7 @@
 //! - `ner/batch_16`: 16 texts of ~500 characters in one `recognize_batch` call.
 //! - `ner/concurrent_4`: 4 threads calling `recognize` at once (cross-call batching).
 //! - `ner/tokenize`: our tokenization alone, the main part of our own overhead.
-//! - `ner/window_*`: the one-text case with other window sizes.
+//! - `ner/window_*`: the one-text case with other window sizes (default 128).
 
 use std::path::Path;
 use std::time::Duration;
@@ -44,7 +44,7 @@ fn text_of(chars: usize) -> String {
 fn load(models: &Path, window_tokens: usize) -> Option<NerRecognizer> {
     let mut settings = ModelSettings::rampart(models);
     settings.window_tokens = window_tokens;
-    settings.window_overlap_tokens = (window_tokens / 8).min(32);
+    settings.window_overlap_tokens = window_tokens / 8;
     match NerRecognizer::try_load(&settings) {
         Ok(r) => Some(r),
         Err(e) => {
@@ -65,7 +65,7 @@ fn wanted() -> LabelSet {
 
 fn bench(c: &mut Criterion) {
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
-    let Some(r) = load(&models, 256) else { return };
+    let Some(r) = load(&models, 128) else { return };
     let wanted = wanted();
     let one = text_of(2_000);
     let short: Vec<String> = (0..16).map(|i| text_of(500 + i)).collect();
@@ -113,7 +113,7 @@ fn bench(c: &mut Criterion) {
     drop(r);
 
     g.throughput(Throughput::Elements(one.chars().count() as u64));
-    for window_tokens in [128, 510] {
+    for window_tokens in [64, 256, 510] {
         let Some(r) = load(&models, window_tokens) else {
             return;
         };

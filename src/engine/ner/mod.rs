@@ -104,8 +104,11 @@ impl ModelSettings {
                 .collect(),
             threads: 2,
             workers: 1,
-            window_tokens: 256,
-            window_overlap_tokens: 32,
+            // Measured on conll2003_dev: Rampart finds more names in short windows
+            // (PERSON recall 0.35 at 256 tokens, 0.41 at 128, 0.45 at 64, the last with
+            // more false addresses), at about the same speed.
+            window_tokens: 128,
+            window_overlap_tokens: 16,
             max_batch_tokens: 4096,
             queue_capacity: 64,
         }
