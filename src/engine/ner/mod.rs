@@ -273,13 +273,19 @@ impl NerRecognizer {
     /// forward passes. `out[i]` receives the candidates of `texts[i]`.
     ///
     /// # Errors
-    /// Tokenization or inference failed; `out` is then left untouched.
+    /// `out` is shorter than `texts`, or tokenization or inference failed; `out` is then
+    /// left untouched.
     pub fn recognize_batch(
         &self,
         texts: &[&str],
         wanted: &LabelSet,
         out: &mut [Vec<Candidate>],
     ) -> Result<(), NerError> {
+        if out.len() < texts.len() {
+            return Err(NerError::runtime(
+                "recognize_batch needs one output per text",
+            ));
+        }
         if !self.labels.iter().any(|l| wanted.contains(*l)) {
             return Ok(());
         }
