@@ -148,7 +148,13 @@ pub fn candidates(
             continue;
         };
         if let Some(g) = group.as_mut() {
-            let gap = text.get(g.span.end..entity.span.start).unwrap_or("x");
+            // Spans may touch or even share a character (tokens of one decomposed
+            // character); that is no gap at all.
+            let gap = if entity.span.start <= g.span.end {
+                ""
+            } else {
+                text.get(g.span.end..entity.span.start).unwrap_or("x")
+            };
             let commas = gap.chars().filter(|&c| c == ',').count();
             let only_space_and_commas = gap.chars().all(|c| c == ',' || c.is_whitespace());
             let joins = g.label == target.label
