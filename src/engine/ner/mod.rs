@@ -292,7 +292,13 @@ impl NerRecognizer {
         let mut prepared: Vec<(Tokens, Vec<window::Window>)> = Vec::with_capacity(texts.len());
         let mut ids: Vec<WindowIds> = Vec::new();
         for text in texts {
-            let tokens = self.tokenizer.tokenize(text)?;
+            // Text without a letter or digit (punctuation, JSON scaffolding, emoji)
+            // holds no name the model could tag; skip its forward pass.
+            let tokens = if text.chars().any(char::is_alphanumeric) {
+                self.tokenizer.tokenize(text)?
+            } else {
+                Tokens::default()
+            };
             let windows = window::plan(
                 &tokens.words,
                 self.window_tokens,
