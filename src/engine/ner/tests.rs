@@ -232,3 +232,28 @@ fn a_missing_model_directory_is_reported_as_missing() {
     assert!(e.is_missing_file(), "{e}");
     assert!(e.to_string().contains("/nonexistent/models/rampart"), "{e}");
 }
+
+#[test]
+fn two_workers_split_one_long_text_and_agree_with_one() {
+    let Some(r) = recognizer() else { return };
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut settings = ModelSettings::rampart(&models);
+    settings.workers = 2;
+    settings.threads = 1;
+    // Small batches, so the long text is spread over both workers.
+    settings.max_batch_tokens = 300;
+    let two = NerRecognizer::try_load(&settings).expect("loads like the first");
+    let text = "Send it to Maria Garcia, 7 Harbour Road, Cork. ".repeat(60);
+    let found = find(&two, &text);
+    assert!(
+        found
+            .iter()
+            .filter(|c| c.label.as_str() == "PERSON")
+            .count()
+            >= 50
+    );
+    // Batch composition may move scores in the last bits; spans and labels must agree.
+    let key = |c: &Candidate| (c.span, c.label);
+    let want: Vec<_> = find(r, &text).iter().map(key).collect();
+    assert_eq!(found.iter().map(key).collect::<Vec<_>>(), want);
+}
