@@ -9,6 +9,7 @@ use crate::anonymizer::Anonymizer;
 use crate::api::Api;
 use crate::config::settings::Secret;
 use crate::config::{ApiKey, Settings};
+use crate::engine::ner::NerRecognizer;
 use crate::engine::{BuildError, Engine};
 use crate::methods::{KeyRing as MethodKeys, Memory};
 use crate::server::auth::KeyRing;
@@ -51,7 +52,15 @@ impl From<BuildError> for StartError {
 /// # Errors
 /// When the detection engine cannot be built.
 pub fn build(settings: &Settings) -> Result<App, StartError> {
-    let engine = Arc::new(Engine::from_options(&settings.detection)?);
+    let mut recognizers = Engine::builtin_recognizers()?;
+    if let Some(model) = &settings.model {
+        match NerRecognizer::load(model) {
+            Ok(ner) => recognizers.push(Box::new(ner)),
+            Err(e) if model.required => return Err(e.into()),
+            Err(e) => tracing::warn!(error = %e, "model tier disabled; starting without it"),
+        }
+    }
+    let engine = Arc::new(Engine::with_options(recognizers, &settings.detection)?);
     let tiers = engine.tiers();
     // Only labels the loaded engine can detect are defaults: a label without a
     // recognizer would silently find nothing.

@@ -7,6 +7,8 @@
 pub mod env;
 pub mod settings;
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
 pub use settings::{ApiKey, ConfigError, RateLimit, Settings};
@@ -24,6 +26,7 @@ pub struct Config {
     pub limits: crate::api::Limits,
     pub rate_limit: RateLimitSection,
     pub detection: DetectionSection,
+    pub model: ModelSection,
     pub anonymization: AnonymizationSection,
     pub sessions: SessionsSection,
     pub secrets: SecretsSection,
@@ -157,6 +160,85 @@ pub struct PatternEntry {
 
 fn default_pattern_score() -> f64 {
     0.6
+}
+
+/// The neural NER tier (`engine::ner`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ModelSection {
+    /// Load the model tier at start.
+    pub enabled: bool,
+    /// Refuse to start when the model cannot be loaded; `false` starts with the other
+    /// tiers and logs why.
+    pub required: bool,
+    /// Model directory (relative to the working directory): `config.json` with BIO
+    /// `id2label`, `tokenizer.json`, and `onnx/model_q4.onnx`, `onnx/model.onnx` or `model.onnx`.
+    pub path: String,
+    /// The ONNX Runtime shared library, loaded at start.
+    pub runtime_library: String,
+    /// Threads one inference uses.
+    pub threads: usize,
+    /// Inference workers, each with its own session and `threads` threads.
+    pub workers: usize,
+    /// Tokens per window for long texts, at most the model's positions less 2.
+    pub window_tokens: usize,
+    /// Tokens adjacent windows share (at most half of `window_tokens`).
+    pub window_overlap_tokens: usize,
+    /// Padded tokens in one forward pass; windows of concurrent requests share it.
+    pub max_batch_tokens: usize,
+    /// Requests that may wait for a worker before callers block.
+    pub queue_capacity: usize,
+    /// Model entity type (tag without `B-`/`I-`) → label. A value is a label, `~` to
+    /// ignore the type, or `{label: L, alone: M}`: M when no part of another type is
+    /// merged in. Types not listed map to the label or alias of the same name.
+    pub labels: BTreeMap<String, TagMapping>,
+}
+
+/// What one model entity type becomes (see [`ModelSection::labels`]).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum TagMapping {
+    Label(Option<String>),
+    Detailed(TagDetail),
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagDetail {
+    pub label: String,
+    pub alone: Option<String>,
+}
+
+impl Default for ModelSection {
+    fn default() -> Self {
+        let defaults = crate::engine::ner::ModelSettings::rampart(std::path::Path::new("models"));
+        let labels = crate::engine::ner::RAMPART_TAGS
+            .iter()
+            .map(|&(tag, label, alone)| {
+                let mapping = match alone {
+                    Some(alone) => TagMapping::Detailed(TagDetail {
+                        label: label.unwrap_or_default().to_owned(),
+                        alone: Some(alone.to_owned()),
+                    }),
+                    None => TagMapping::Label(label.map(str::to_owned)),
+                };
+                (tag.to_owned(), mapping)
+            })
+            .collect();
+        Self {
+            enabled: true,
+            required: defaults.required,
+            path: defaults.dir.display().to_string(),
+            runtime_library: defaults.runtime_library.display().to_string(),
+            threads: defaults.threads,
+            workers: defaults.workers,
+            window_tokens: defaults.window_tokens,
+            window_overlap_tokens: defaults.window_overlap_tokens,
+            max_batch_tokens: defaults.max_batch_tokens,
+            queue_capacity: defaults.queue_capacity,
+            labels,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -7,9 +7,10 @@ use std::net::SocketAddr;
 use regex::Regex;
 
 use super::env::{self, InterpolateError};
-use super::Config;
+use super::{Config, ModelSection, TagMapping};
 use crate::anonymizer::Defaults;
 use crate::api::Limits;
+use crate::engine::ner::{ModelSettings, TagTarget};
 use crate::engine::{CustomPattern, EngineOptions};
 use crate::methods::{MasterSecret, Method};
 use crate::proxy::route::{self, Route};
@@ -87,6 +88,8 @@ pub struct Settings {
     /// `None`: nothing configured; the app generates one and warns (see
     /// `methods::KeyRing::is_generated`).
     pub master_secret: Option<MasterSecret>,
+    /// The NER tier to load; `None` when `model.enabled` is false.
+    pub model: Option<ModelSettings>,
     pub log_level: String,
     pub log_json: bool,
     /// Configured recognizers for `Engine::from_options`.
@@ -299,6 +302,7 @@ impl Settings {
         } else {
             Some(MasterSecret::new(secret.into_bytes()))
         };
+        let model = compile_model(config.model, &mut errors);
 
         let log_json = match config.logging.format.as_str() {
             "text" => false,
@@ -352,6 +356,7 @@ impl Settings {
             },
             sessions,
             master_secret,
+            model,
             log_level: config.logging.level,
             log_json,
             detection,
@@ -447,6 +452,90 @@ fn compile_detection(
         }
     }
     options
+}
+
+/// Validates the `model:` section; `None` when the tier is disabled.
+fn compile_model(section: ModelSection, errors: &mut Vec<ConfigError>) -> Option<ModelSettings> {
+    if !section.enabled {
+        return None;
+    }
+    let mut check = |ok: bool, path: &str, message: &str| {
+        if !ok {
+            errors.push(ConfigError::new(format!("model.{path}"), message));
+        }
+    };
+    check(!section.path.trim().is_empty(), "path", "must not be empty");
+    check(
+        !section.runtime_library.trim().is_empty(),
+        "runtime_library",
+        "must not be empty",
+    );
+    check(
+        (1..=64).contains(&section.threads),
+        "threads",
+        "must be between 1 and 64",
+    );
+    check(
+        (1..=16).contains(&section.workers),
+        "workers",
+        "must be between 1 and 16",
+    );
+    check(
+        (8..=8192).contains(&section.window_tokens),
+        "window_tokens",
+        "must be between 8 and 8192",
+    );
+    check(
+        section.window_overlap_tokens <= section.window_tokens / 2,
+        "window_overlap_tokens",
+        "must be at most half of window_tokens",
+    );
+    check(
+        (section.window_tokens + 2..=1 << 20).contains(&section.max_batch_tokens),
+        "max_batch_tokens",
+        "must be at least window_tokens + 2 and at most 1048576",
+    );
+    check(
+        (1..=100_000).contains(&section.queue_capacity),
+        "queue_capacity",
+        "must be between 1 and 100000",
+    );
+    let mut tags = Vec::with_capacity(section.labels.len());
+    for (tag, mapping) in section.labels {
+        let mut label_of = |name: &str, path: String| {
+            let label = Label::parse(name);
+            if label.is_none() {
+                errors.push(ConfigError::new(
+                    path,
+                    "unknown label (see GET /v1/entities)",
+                ));
+            }
+            label
+        };
+        let (label, alone) = match mapping {
+            TagMapping::Label(None) => (None, None),
+            TagMapping::Label(Some(name)) => (label_of(&name, format!("model.labels.{tag}")), None),
+            TagMapping::Detailed(detail) => (
+                label_of(&detail.label, format!("model.labels.{tag}.label")),
+                detail
+                    .alone
+                    .and_then(|name| label_of(&name, format!("model.labels.{tag}.alone"))),
+            ),
+        };
+        tags.push(TagTarget { tag, label, alone });
+    }
+    Some(ModelSettings {
+        dir: section.path.into(),
+        runtime_library: section.runtime_library.into(),
+        required: section.required,
+        tags,
+        threads: section.threads,
+        workers: section.workers,
+        window_tokens: section.window_tokens,
+        window_overlap_tokens: section.window_overlap_tokens,
+        max_batch_tokens: section.max_batch_tokens,
+        queue_capacity: section.queue_capacity,
+    })
 }
 
 fn check_key(tenant: &str, key: &str) -> Result<(), &'static str> {
@@ -599,6 +688,55 @@ detection:
         assert!(!errs[0].message.contains("short-file-secret"));
         let errs = Settings::from_yaml("sessions:\n  ttl_secs: 0\n", &no_env).unwrap_err();
         assert_eq!(errs[0].path, "sessions.ttl_secs");
+    }
+
+    #[test]
+    fn the_default_model_section_is_rampart_in_models() {
+        let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
+        let model = s.model.expect("model tier on by default");
+        assert_eq!(
+            model,
+            ModelSettings::rampart(std::path::Path::new("models"))
+        );
+        let s = Settings::from_yaml("model:\n  enabled: false\n", &no_env).unwrap();
+        assert!(s.model.is_none());
+    }
+
+    #[test]
+    fn model_errors_name_their_field_and_label_row() {
+        let yaml = "model:\n  threads: 0\n  window_tokens: 64\n  window_overlap_tokens: 40\n  labels:\n    PER: PERSON\n    ORG: NOPE\n    LOC: {label: ADDRESS, alone: NOWHERE}\n    MISC: ~\n";
+        let errs = Settings::from_yaml(yaml, &no_env).unwrap_err();
+        let paths: Vec<&str> = errs.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "model.threads",
+                "model.window_overlap_tokens",
+                "model.labels.LOC.alone",
+                "model.labels.ORG"
+            ]
+        );
+        let yaml = "model:\n  labels:\n    PER: PERSON\n    MISC: ~\n    CITY: {label: ADDRESS, alone: LOC}\n";
+        let model = Settings::from_yaml(yaml, &no_env).unwrap().model.unwrap();
+        let rows: Vec<(&str, Option<&str>, Option<&str>)> = model
+            .tags
+            .iter()
+            .map(|t| {
+                (
+                    t.tag.as_str(),
+                    t.label.map(|l| l.as_str()),
+                    t.alone.map(|l| l.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("CITY", Some("ADDRESS"), Some("LOCATION")),
+                ("MISC", None, None),
+                ("PER", Some("PERSON"), None)
+            ]
+        );
     }
 
     #[test]

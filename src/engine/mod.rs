@@ -8,6 +8,7 @@ pub mod context;
 pub mod custom;
 pub mod dictionary;
 pub mod names;
+pub mod ner;
 pub mod patterns;
 pub mod recognizer;
 pub mod resolve;

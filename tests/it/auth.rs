@@ -22,12 +22,14 @@ fn keys_from_config_and_environment_each_authenticate() {
         &[("x-api-key", "envteam:env-key-0123456789")],
     )
     .assert_error(401, "invalid_api_key");
-    let metrics = s.metrics();
-    for tenant in ["test", "other", "envteam", "default"] {
+    let want: Vec<String> = ["test", "other", "envteam", "default"]
+        .iter()
+        .map(|t| format!("anonymizer_requests_total{{endpoint=\"anonymize\",status=\"200\",tenant=\"{t}\"}} 1"))
+        .collect();
+    let metrics = s.metrics_with(&want);
+    for (tenant, line) in ["test", "other", "envteam", "default"].iter().zip(&want) {
         assert!(
-            metrics.contains(&format!(
-                "anonymizer_requests_total{{endpoint=\"anonymize\",status=\"200\",tenant=\"{tenant}\"}} 1"
-            )),
+            metrics.contains(line.as_str()),
             "tenant {tenant} missing from metrics:\n{metrics}"
         );
     }

@@ -12,7 +12,10 @@ fn health_and_readiness_need_no_key_and_entities_does() {
     let r = s.get("/readyz", &[]);
     assert_eq!(
         (r.status, r.json()),
-        (200, json!({"status": "ready", "tiers": ["patterns"]}))
+        (
+            200,
+            json!({"status": "ready", "tiers": ["patterns", "dictionary"]})
+        )
     );
     s.get("/v1/entities", &[])
         .assert_error(401, "missing_api_key");
@@ -29,7 +32,7 @@ fn health_and_readiness_need_no_key_and_entities_does() {
         json!({"label": "EMAIL_ADDRESS", "aliases": ["EMAIL"], "default": true,
                "description": "E-mail addresses, including obfuscated forms"})
     );
-    assert_eq!(r["tiers"], json!(["patterns"]));
+    assert_eq!(r["tiers"], json!(["patterns", "dictionary"]));
     assert!(r["methods"].as_array().unwrap().contains(&json!("REDACT")));
 }
 
@@ -42,16 +45,18 @@ fn metrics_show_the_request_just_made_without_personal_data() {
     );
     assert_eq!(r.status, 200);
     s.post_raw("/v1/anonymize", "{}", &[]);
-    let m = s.metrics();
-    for line in [
+    let want = [
         "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
         "anonymizer_requests_total{endpoint=\"anonymize\",status=\"401\",tenant=\"-\"} 1",
         "anonymizer_texts_total{endpoint=\"anonymize\"} 2",
         "anonymizer_characters_total{endpoint=\"anonymize\"} 32",
         "anonymizer_entities_total{label=\"EMAIL_ADDRESS\"} 1",
         "anonymizer_request_duration_seconds_count{endpoint=\"anonymize\"} 2",
-    ] {
-        assert!(m.contains(line), "missing {line} in\n{m}");
+    ];
+    let want: Vec<String> = want.iter().map(|l| (*l).to_owned()).collect();
+    let m = s.metrics_with(&want);
+    for line in &want {
+        assert!(m.contains(line.as_str()), "missing {line} in\n{m}");
     }
     assert!(!m.contains("carol"), "personal data in metrics");
 }
@@ -201,4 +206,28 @@ fn with_no_arguments_the_repository_default_config_is_served() {
     let log = std::fs::read_to_string(dir.join("log")).unwrap();
     assert!(ok, "not healthy:\n{log}");
     assert!(log.contains("config=conf/anonymizer.yaml"), "{log}");
+}
+
+#[test]
+fn the_default_config_serves_the_model_tier_end_to_end() {
+    // The shipped default loads the NER model; without it (scripts/fetch-models.sh not
+    // run) the service refuses to start, so this test fails rather than skips.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.get("/readyz", &[]);
+    assert_eq!(
+        r.json()["tiers"],
+        json!(["patterns", "dictionary", "model"])
+    );
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": ["Hi, I'm John Smith from 42 Elm Street, Springfield. Email john@example.com"],
+                "detection_config": {"entities": ["PERSON", "EMAIL_ADDRESS"]}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!(["Hi, I'm [PERSON_1] from 42 Elm Street, Springfield. Email [EMAIL_ADDRESS_1]"])
+    );
 }

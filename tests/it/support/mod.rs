@@ -18,7 +18,7 @@ pub const OTHER_KEY: &str = "other-key-0123456789";
 /// A config with two tenants and everything else at its default.
 pub fn base_config() -> String {
     format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n    - tenant: other\n      key: {OTHER_KEY}\n"
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n    - tenant: other\n      key: {OTHER_KEY}\nmodel:\n  enabled: false\n"
     )
 }
 
@@ -146,6 +146,18 @@ impl TestServer {
             .send()
             .and_then(|r| r.text())
             .expect("metrics")
+    }
+
+    /// The metrics once they contain every line of `want` (they are recorded just
+    /// after a response is written), or as they are after 5 s.
+    pub fn metrics_with(&self, want: &[String]) -> String {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut m = self.metrics();
+        while want.iter().any(|l| !m.contains(l.as_str())) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+            m = self.metrics();
+        }
+        m
     }
 
     pub fn log(&self) -> String {

@@ -1,0 +1,366 @@
+//! The inference pool: a few dedicated worker threads, each owning one ONNX session,
+//! fed from a bounded queue of jobs.
+//!
+//! Callers (request threads, never the async executor) tokenize and window their texts
+//! themselves, submit all windows as one job and block until every window has a result.
+//! A free worker takes up to `max_batch_tokens` tokens of windows **round-robin across
+//! the queued jobs** — one window from each job in turn — so windows of concurrent
+//! requests share forward passes, and a one-window request is served in the next pass
+//! even while a 1-million-character text is being worked through. The windows taken
+//! are sorted by length before being cut into padded batches, which keeps padding small.
+//!
+//! Concurrency is bounded twice: `workers` sessions run at once (each with its own
+//! intra-op threads), and at most `queue_capacity` jobs wait; a caller beyond that
+//! blocks in `infer` (back-pressure rather than unbounded memory).
+
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+use super::model::{Model, TokenClass};
+use super::NerError;
+
+/// Most windows in one forward pass, whatever their length.
+const MAX_BATCH_ROWS: usize = 64;
+
+/// One model input row: `[CLS] tokens… [SEP]` ids.
+pub type WindowIds = Vec<i64>;
+
+type Reply = Result<Vec<Vec<TokenClass>>, NerError>;
+
+/// Where a job's results gather until the last window is done.
+struct Sink {
+    results: Vec<Vec<TokenClass>>,
+    remaining: usize,
+    failure: Option<NerError>,
+    reply: Option<mpsc::Sender<Reply>>,
+}
+
+impl Sink {
+    /// Records one window's outcome; answers the caller after the last one.
+    fn settle(&mut self, window: usize, outcome: Result<Vec<TokenClass>, NerError>) {
+        match outcome {
+            Ok(classes) => {
+                if let Some(slot) = self.results.get_mut(window) {
+                    *slot = classes;
+                }
+            }
+            Err(e) => {
+                self.failure.get_or_insert(e);
+            }
+        }
+        self.remaining = self.remaining.saturating_sub(1);
+        if self.remaining == 0 {
+            if let Some(reply) = self.reply.take() {
+                let answer = match self.failure.take() {
+                    Some(e) => Err(e),
+                    None => Ok(std::mem::take(&mut self.results)),
+                };
+                // The caller may have given up; nothing to do then.
+                let _ = reply.send(answer);
+            }
+        }
+    }
+}
+
+struct Job {
+    windows: Arc<Vec<WindowIds>>,
+    /// First window not yet handed to a worker.
+    next: usize,
+    sink: Arc<Mutex<Sink>>,
+}
+
+struct Queue {
+    jobs: VecDeque<Job>,
+    closed: bool,
+}
+
+struct Shared {
+    queue: Mutex<Queue>,
+    /// Signalled when a job arrives or the pool closes.
+    work: Condvar,
+    /// Signalled when a job leaves the queue.
+    space: Condvar,
+    capacity: usize,
+    max_batch_tokens: usize,
+    pad: i64,
+}
+
+impl Shared {
+    fn lock(&self) -> Result<MutexGuard<'_, Queue>, NerError> {
+        self.queue
+            .lock()
+            .map_err(|_| NerError::runtime("inference queue lock poisoned"))
+    }
+}
+
+/// A window handed to a worker: its ids and where its result goes.
+struct Taken {
+    windows: Arc<Vec<WindowIds>>,
+    index: usize,
+    sink: Arc<Mutex<Sink>>,
+}
+
+impl Taken {
+    fn ids(&self) -> &[i64] {
+        self.windows.get(self.index).map_or(&[], Vec::as_slice)
+    }
+}
+
+pub struct Pool {
+    shared: Arc<Shared>,
+    workers: Vec<JoinHandle<()>>,
+}
+
+impl Pool {
+    /// Starts one worker thread per model.
+    ///
+    /// # Errors
+    /// A thread cannot be spawned.
+    pub fn start(
+        models: Vec<Model>,
+        queue_capacity: usize,
+        max_batch_tokens: usize,
+        pad: i64,
+    ) -> Result<Pool, NerError> {
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue {
+                jobs: VecDeque::new(),
+                closed: false,
+            }),
+            work: Condvar::new(),
+            space: Condvar::new(),
+            capacity: queue_capacity.max(1),
+            max_batch_tokens: max_batch_tokens.max(1),
+            pad,
+        });
+        let mut pool = Pool {
+            shared,
+            workers: Vec::with_capacity(models.len()),
+        };
+        for (i, model) in models.into_iter().enumerate() {
+            let shared = Arc::clone(&pool.shared);
+            let handle = std::thread::Builder::new()
+                .name(format!("ner-{i}"))
+                .spawn(move || work(model, &shared))
+                .map_err(|e| NerError::runtime(format!("spawning an inference thread: {e}")))?;
+            pool.workers.push(handle);
+        }
+        Ok(pool)
+    }
+
+    /// Runs `windows` through the model; blocks until done. Returns one result per
+    /// window, each as long as the window (special tokens included).
+    ///
+    /// # Errors
+    /// Inference failed, or the pool has stopped.
+    pub fn infer(&self, windows: Vec<WindowIds>) -> Reply {
+        if windows.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (reply, answer) = mpsc::channel();
+        let count = windows.len();
+        let job = Job {
+            windows: Arc::new(windows),
+            next: 0,
+            sink: Arc::new(Mutex::new(Sink {
+                results: vec![Vec::new(); count],
+                remaining: count,
+                failure: None,
+                reply: Some(reply),
+            })),
+        };
+        {
+            let mut queue = self.shared.lock()?;
+            while queue.jobs.len() >= self.shared.capacity && !queue.closed {
+                queue = self
+                    .shared
+                    .space
+                    .wait(queue)
+                    .map_err(|_| NerError::runtime("inference queue lock poisoned"))?;
+            }
+            if queue.closed {
+                return Err(stopped());
+            }
+            queue.jobs.push_back(job);
+        }
+        self.shared.work.notify_one();
+        answer.recv().map_err(|_| stopped())?
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        if let Ok(mut queue) = self.shared.queue.lock() {
+            queue.closed = true;
+        }
+        self.shared.work.notify_all();
+        self.shared.space.notify_all();
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
+        }
+    }
+}
+
+fn stopped() -> NerError {
+    NerError::runtime("the inference workers have stopped")
+}
+
+fn work(mut model: Model, shared: &Shared) {
+    loop {
+        let taken = {
+            let Ok(mut queue) = shared.lock() else { return };
+            while queue.jobs.is_empty() && !queue.closed {
+                queue = match shared.work.wait(queue) {
+                    Ok(q) => q,
+                    Err(_) => return,
+                };
+            }
+            if queue.jobs.is_empty() {
+                // Closed and drained.
+                return;
+            }
+            let taken = take_round_robin(&mut queue.jobs, shared.max_batch_tokens);
+            // Work may remain for another worker.
+            if !queue.jobs.is_empty() {
+                shared.work.notify_one();
+            }
+            taken
+        };
+        shared.space.notify_all();
+        run(&mut model, taken, shared.max_batch_tokens, shared.pad);
+    }
+}
+
+/// Takes windows one per job in turn until `budget` tokens are taken (at least one
+/// window); drops fully handed-out jobs from the queue.
+fn take_round_robin(jobs: &mut VecDeque<Job>, budget: usize) -> Vec<Taken> {
+    let mut taken = Vec::new();
+    let mut tokens = 0;
+    'rounds: loop {
+        let mut progressed = false;
+        for job in jobs.iter_mut() {
+            let Some(ids) = job.windows.get(job.next) else {
+                continue;
+            };
+            if !taken.is_empty() && tokens + ids.len() > budget {
+                break 'rounds;
+            }
+            tokens += ids.len();
+            taken.push(Taken {
+                windows: Arc::clone(&job.windows),
+                index: job.next,
+                sink: Arc::clone(&job.sink),
+            });
+            job.next += 1;
+            progressed = true;
+        }
+        if !progressed {
+            break;
+        }
+    }
+    jobs.retain(|job| job.next < job.windows.len());
+    taken
+}
+
+/// Runs the taken windows in length-sorted padded batches and settles each result.
+fn run(model: &mut Model, mut taken: Vec<Taken>, max_batch_tokens: usize, pad: i64) {
+    taken.sort_by_key(|t| std::cmp::Reverse(t.ids().len()));
+    let mut rest = &taken[..];
+    while !rest.is_empty() {
+        let width = rest[0].ids().len().max(1);
+        let rows = (max_batch_tokens / width)
+            .clamp(1, MAX_BATCH_ROWS)
+            .min(rest.len());
+        let (batch, tail) = rest.split_at(rows);
+        rest = tail;
+        let mut ids = vec![pad; rows * width];
+        let mut lengths = Vec::with_capacity(rows);
+        for (r, t) in batch.iter().enumerate() {
+            let window = t.ids();
+            ids[r * width..r * width + window.len()].copy_from_slice(window);
+            lengths.push(window.len());
+        }
+        let outcome = catch_unwind(AssertUnwindSafe(|| model.run(&ids, &lengths, width)))
+            .unwrap_or_else(|_| Err(NerError::runtime("inference panicked")));
+        let mut rows_out = match outcome {
+            Ok(rows_out) => rows_out.into_iter().map(Ok).collect(),
+            Err(e) => vec![Err(e); rows],
+        };
+        rows_out.resize_with(rows, || {
+            Err(NerError::runtime("model returned too few rows"))
+        });
+        for (t, result) in batch.iter().zip(rows_out) {
+            match t.sink.lock() {
+                Ok(mut sink) => sink.settle(t.index, result),
+                // A poisoned sink only happens after a panic while settling; its
+                // caller then sees the reply channel close.
+                Err(_) => continue,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(lengths: &[usize]) -> (Job, mpsc::Receiver<Reply>) {
+        let (reply, answer) = mpsc::channel();
+        let windows: Vec<WindowIds> = lengths.iter().map(|&n| vec![0; n]).collect();
+        let count = windows.len();
+        let job = Job {
+            windows: Arc::new(windows),
+            next: 0,
+            sink: Arc::new(Mutex::new(Sink {
+                results: vec![Vec::new(); count],
+                remaining: count,
+                failure: None,
+                reply: Some(reply),
+            })),
+        };
+        (job, answer)
+    }
+
+    #[test]
+    fn a_small_job_gets_into_the_next_batch_behind_a_big_one() {
+        let (big, _) = job(&[100; 50]);
+        let (small, _) = job(&[10]);
+        let mut jobs = VecDeque::from([big, small]);
+        let taken = take_round_robin(&mut jobs, 300);
+        let sizes: Vec<usize> = taken.iter().map(|t| t.ids().len()).collect();
+        assert_eq!(sizes, [100, 10, 100]);
+        assert_eq!(jobs.len(), 1, "the small job is fully handed out");
+        assert_eq!(jobs[0].next, 2);
+    }
+
+    #[test]
+    fn one_oversized_window_is_still_taken() {
+        let (big, _) = job(&[1000]);
+        let mut jobs = VecDeque::from([big]);
+        assert_eq!(take_round_robin(&mut jobs, 300).len(), 1);
+        assert!(jobs.is_empty());
+    }
+
+    #[test]
+    fn a_job_is_answered_once_after_its_last_window_with_any_failure() {
+        let (j, answer) = job(&[3, 3]);
+        let mut sink = j.sink.lock().unwrap();
+        sink.settle(1, Ok(vec![(1, 0.5)]));
+        assert!(answer.try_recv().is_err());
+        sink.settle(0, Ok(vec![(2, 0.5)]));
+        assert_eq!(
+            answer.try_recv().unwrap().unwrap(),
+            [vec![(2, 0.5)], vec![(1, 0.5)]]
+        );
+        drop(sink);
+
+        let (j, answer) = job(&[3, 3]);
+        let mut sink = j.sink.lock().unwrap();
+        sink.settle(0, Err(NerError::runtime("boom")));
+        sink.settle(1, Ok(vec![]));
+        assert!(answer.try_recv().unwrap().is_err());
+    }
+}

@@ -1,0 +1,264 @@
+//! Tests against the real Rampart model in `models/` (`scripts/fetch-models.sh`).
+//!
+//! Without the files they skip with a notice, except under `CI=true`, where a missing
+//! model is a failure: CI fetches it first, so its absence is a broken set-up.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use super::*;
+use crate::text::ByteSpan;
+
+fn recognizer() -> Option<&'static NerRecognizer> {
+    static LOADED: OnceLock<Result<NerRecognizer, NerError>> = OnceLock::new();
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let loaded = LOADED.get_or_init(|| NerRecognizer::try_load(&ModelSettings::rampart(&models)));
+    match loaded {
+        Ok(r) => Some(r),
+        Err(e) if e.is_missing_file() && std::env::var_os("CI").is_none_or(|v| v != "true") => {
+            eprintln!("SKIPPED: model tests need scripts/fetch-models.sh ({e})");
+            None
+        }
+        Err(e) => panic!("the model must load (CI=true): {e}"),
+    }
+}
+
+fn all_labels() -> LabelSet {
+    LabelSet::new(
+        crate::text::label::LABELS
+            .iter()
+            .map(|l| Label::builtin(l.name))
+            .collect(),
+    )
+}
+
+fn find(r: &NerRecognizer, text: &str) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    r.recognize(text, &all_labels(), &mut out);
+    for c in &out {
+        assert!(
+            c.span.start < c.span.end && c.span.end <= text.len(),
+            "{c:?}"
+        );
+        assert!(text.is_char_boundary(c.span.start) && text.is_char_boundary(c.span.end));
+        assert!((0.0..=1.0).contains(&c.score), "{c:?}");
+    }
+    out
+}
+
+fn texts<'t>(text: &'t str, found: &[Candidate]) -> Vec<(&'t str, &'static str)> {
+    found
+        .iter()
+        .map(|c| (&text[c.span.start..c.span.end], c.label.as_str()))
+        .collect()
+}
+
+const SENTENCE: &str = "Hi, I'm John Smith from 42 Elm Street, Springfield. Email john@example.com";
+
+#[test]
+fn finds_the_person_address_and_email_of_the_reference_sentence_with_exact_spans() {
+    let Some(r) = recognizer() else { return };
+    let found = find(r, SENTENCE);
+    let person = found.iter().find(|c| c.label.as_str() == "PERSON");
+    let person = person.expect("a PERSON");
+    assert_eq!(person.span, ByteSpan::new(8, 18), "{found:?}");
+    assert!(person.score > 0.5, "{person:?}");
+    let street = SENTENCE.find("42 Elm Street").unwrap();
+    let address = found
+        .iter()
+        .find(|c| matches!(c.label.as_str(), "ADDRESS" | "LOCATION"))
+        .expect("an ADDRESS");
+    assert_eq!(address.span.start, street, "{:?}", texts(SENTENCE, &found));
+    assert!(address.span.end >= street + "42 Elm Street".len());
+    let email = SENTENCE.find("john@example.com").unwrap();
+    assert!(
+        found.iter().any(|c| c.label.as_str() == "EMAIL_ADDRESS"
+            && c.span == ByteSpan::new(email, SENTENCE.len())),
+        "{:?}",
+        texts(SENTENCE, &found)
+    );
+}
+
+#[test]
+fn spans_stay_exact_after_emoji_cjk_and_combining_marks() {
+    let Some(r) = recognizer() else { return };
+    let plain = find(r, SENTENCE);
+    for prefix in [
+        "😀👍🏽 ",
+        "東京都の話。",
+        "Cafe\u{301} na\u{ef}ve \u{200d} ",
+        "🇩🇪 Ünïcödé ",
+    ] {
+        let text = format!("{prefix}{SENTENCE}");
+        let found = find(r, &text);
+        let want: Vec<(&str, &str)> = texts(SENTENCE, &plain);
+        let got: Vec<(&str, &str)> = texts(&text, &found)
+            .into_iter()
+            .filter(|(t, _)| SENTENCE.contains(t))
+            .collect();
+        assert_eq!(got, want, "prefix {prefix:?}");
+        let john = found.iter().find(|c| c.label.as_str() == "PERSON").unwrap();
+        assert_eq!(john.span.start, prefix.len() + 8);
+    }
+    // A name with a combining accent keeps the mark inside its span.
+    let text = "Hi, I'm Rene\u{301}e Smith from Springfield.";
+    let found = find(r, text);
+    assert_eq!(
+        texts(text, &found),
+        [
+            ("Rene\u{301}e Smith", "PERSON"),
+            ("Springfield", "LOCATION")
+        ]
+    );
+}
+
+#[test]
+fn a_text_longer_than_one_window_is_windowed_without_duplicates() {
+    let Some(r) = recognizer() else { return };
+    let line = "My name is John Smith and I live at 42 Elm Street in Springfield. ";
+    let text = line.repeat(80);
+    let tokens = r.tokenizer.tokenize(&text).unwrap();
+    assert!(tokens.len() > 2 * 512, "{} tokens", tokens.len());
+    let found = find(r, &text);
+    let mut sorted = found.clone();
+    sorted.sort_by_key(|c| c.span.start);
+    for pair in sorted.windows(2) {
+        assert!(
+            !pair[0].span.overlaps(&pair[1].span),
+            "overlapping {:?}",
+            &pair
+        );
+    }
+    // Every repetition yields the same entities as the line alone, at its offset.
+    let single = find(r, line);
+    assert!(single.iter().any(|c| c.label.as_str() == "PERSON"));
+    for (i, start) in (0..80).map(|i| (i, i * line.len())) {
+        let here: Vec<(usize, usize, &str)> = sorted
+            .iter()
+            .filter(|c| c.span.start >= start && c.span.start < start + line.len())
+            .map(|c| (c.span.start - start, c.span.end - start, c.label.as_str()))
+            .collect();
+        let persons = here.iter().filter(|c| c.2 == "PERSON").count();
+        assert_eq!(persons, 1, "repetition {i}: {here:?}");
+    }
+}
+
+#[test]
+fn empty_and_blank_texts_give_nothing() {
+    let Some(r) = recognizer() else { return };
+    assert!(find(r, "").is_empty());
+    assert!(find(r, " \n\t ").is_empty());
+}
+
+#[test]
+fn garbage_never_panics_and_spans_stay_on_char_boundaries() {
+    let Some(r) = recognizer() else { return };
+    let bytes: Vec<u8> = (0..4000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let cases = [
+        String::from_utf8_lossy(&bytes).into_owned(),
+        "a".repeat(5000),
+        "\u{0}\u{1}\u{7f}\u{feff}\u{200b}\u{fffd}".repeat(100),
+        "👨‍👩‍👧‍👦".repeat(300),
+        "ﷺ ﷽ 𒐫 ꧅ ".repeat(200),
+        "e\u{301}\u{302}\u{303}\u{304}".repeat(500),
+        "한국어 텍스트 김철수 ".repeat(100),
+        "@@@...,,,###".repeat(300),
+    ];
+    for text in &cases {
+        find(r, text);
+    }
+}
+
+#[test]
+fn the_batch_api_matches_one_call_per_text() {
+    let Some(r) = recognizer() else { return };
+    let long = "Call Maria Garcia at 555-0100. ".repeat(40);
+    let texts = [
+        SENTENCE,
+        "",
+        "Nothing to see here.",
+        long.as_str(),
+        "Anna lives in Paris",
+    ];
+    let mut batch = vec![Vec::new(); texts.len()];
+    r.recognize_batch(&texts, &all_labels(), &mut batch)
+        .unwrap();
+    let key = |c: &Candidate| (c.span, c.label);
+    for (text, got) in texts.iter().zip(&batch) {
+        let want: Vec<_> = find(r, text).iter().map(key).collect();
+        assert_eq!(got.iter().map(key).collect::<Vec<_>>(), want, "{text}");
+    }
+}
+
+#[test]
+fn only_wanted_labels_come_back() {
+    let Some(r) = recognizer() else { return };
+    let wanted = LabelSet::new(vec![Label::builtin("EMAIL_ADDRESS")]);
+    let mut out = Vec::new();
+    r.recognize(SENTENCE, &wanted, &mut out);
+    assert!(!out.is_empty());
+    assert!(out.iter().all(|c| c.label.as_str() == "EMAIL_ADDRESS"));
+    let mut out = Vec::new();
+    r.recognize(
+        SENTENCE,
+        &LabelSet::new(vec![Label::builtin("IBAN_CODE")]),
+        &mut out,
+    );
+    assert!(out.is_empty());
+}
+
+#[test]
+fn concurrent_callers_share_the_pool() {
+    let Some(r) = recognizer() else { return };
+    // Concurrent calls share batches; spans and labels must not depend on that.
+    let key = |c: &Candidate| (c.span, c.label);
+    let want: Vec<_> = find(r, SENTENCE).iter().map(key).collect();
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for _ in 0..5 {
+                    let got: Vec<_> = find(r, SENTENCE).iter().map(key).collect();
+                    assert_eq!(got, want);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn a_missing_model_directory_is_reported_as_missing() {
+    let mut settings = ModelSettings::rampart(Path::new("/nonexistent/models"));
+    settings.required = false;
+    let Err(e) = NerRecognizer::try_load(&settings) else {
+        panic!("loaded from nowhere")
+    };
+    assert!(e.is_missing_file(), "{e}");
+    assert!(e.to_string().contains("/nonexistent/models/rampart"), "{e}");
+}
+
+#[test]
+fn two_workers_split_one_long_text_and_agree_with_one() {
+    let Some(r) = recognizer() else { return };
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut settings = ModelSettings::rampart(&models);
+    settings.workers = 2;
+    settings.threads = 1;
+    // Small batches, so the long text is spread over both workers.
+    settings.max_batch_tokens = 300;
+    let two = NerRecognizer::try_load(&settings).expect("loads like the first");
+    let text = "Send it to Maria Garcia, 7 Harbour Road, Cork. ".repeat(60);
+    let found = find(&two, &text);
+    assert!(
+        found
+            .iter()
+            .filter(|c| c.label.as_str() == "PERSON")
+            .count()
+            >= 50
+    );
+    // Batch composition may move scores in the last bits; spans and labels must agree.
+    let key = |c: &Candidate| (c.span, c.label);
+    let want: Vec<_> = find(r, &text).iter().map(key).collect();
+    assert_eq!(found.iter().map(key).collect::<Vec<_>>(), want);
+}

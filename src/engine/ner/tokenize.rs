@@ -1,0 +1,131 @@
+//! Text → sub-word tokens with byte spans into the original text, through the model's
+//! own `tokenizer.json` (the `tokenizers` crate, no network features).
+//!
+//! `tokenizers::Tokenizer::encode` reports offsets in **bytes** of the original text
+//! (`encode_char_offsets` would give chars); normalisation (lower-casing, accent
+//! stripping, CJK splitting) is undone by its alignment tracking, so several tokens may
+//! share one character's span (a decomposed character) and a span may be empty. We
+//! still snap every span outward to char boundaries so that a slice can never panic.
+
+use std::path::Path;
+
+use crate::text::ByteSpan;
+
+use super::NerError;
+
+/// The tokens of one text, without special tokens.
+#[derive(Debug, Default, Clone)]
+pub struct Tokens {
+    pub ids: Vec<u32>,
+    /// Byte span of each token in the text (on char boundaries; may be empty).
+    pub spans: Vec<ByteSpan>,
+    /// Pre-tokenizer word index of each token; sub-words of one word share it.
+    pub words: Vec<u32>,
+}
+
+impl Tokens {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+}
+
+/// A loaded `tokenizer.json` plus the ids of its `[CLS]`/`[SEP]` wrappers.
+pub struct Tokenizer {
+    inner: tokenizers::Tokenizer,
+    pub cls: u32,
+    pub sep: u32,
+    pub pad: u32,
+}
+
+impl Tokenizer {
+    /// # Errors
+    /// The file is missing or not a tokenizer, or it lacks `[CLS]`/`[SEP]`.
+    pub fn load(path: &Path) -> Result<Tokenizer, NerError> {
+        if !path.is_file() {
+            return Err(NerError::missing(path));
+        }
+        let mut inner = tokenizers::Tokenizer::from_file(path)
+            .map_err(|e| NerError::runtime(format!("loading {}: {e}", path.display())))?;
+        // We window and pad ourselves.
+        inner
+            .with_truncation(None)
+            .map_err(|e| NerError::runtime(format!("tokenizer truncation: {e}")))?;
+        inner.with_padding(None);
+        let special = |names: &[&str]| names.iter().find_map(|n| inner.token_to_id(n));
+        let cls = special(&["[CLS]", "<s>"]);
+        let sep = special(&["[SEP]", "</s>"]);
+        let pad = special(&["[PAD]", "<pad>"]).unwrap_or(0);
+        match (cls, sep) {
+            (Some(cls), Some(sep)) => Ok(Tokenizer {
+                inner,
+                cls,
+                sep,
+                pad,
+            }),
+            _ => Err(NerError::runtime(
+                "tokenizer has no [CLS]/[SEP] (or <s>/</s>) token",
+            )),
+        }
+    }
+
+    /// Tokenizes `text` without special tokens.
+    ///
+    /// # Errors
+    /// The tokenizer fails (it does not on valid UTF-8 in practice).
+    pub fn tokenize(&self, text: &str) -> Result<Tokens, NerError> {
+        if text.is_empty() {
+            return Ok(Tokens::default());
+        }
+        let encoding = self
+            .inner
+            .encode(text, false)
+            .map_err(|e| NerError::runtime(format!("tokenizing: {e}")))?;
+        let mut tokens = Tokens {
+            ids: encoding.get_ids().to_vec(),
+            spans: Vec::with_capacity(encoding.len()),
+            words: Vec::with_capacity(encoding.len()),
+        };
+        let mut last_word = 0u32;
+        for (i, &(start, end)) in encoding.get_offsets().iter().enumerate() {
+            tokens.spans.push(snap(text, start, end));
+            // A token without a word (none in BERT vocabularies) is its own word.
+            let word = match encoding.get_word_ids().get(i).copied().flatten() {
+                Some(w) => w,
+                None => last_word.wrapping_add(1 << 20),
+            };
+            last_word = word;
+            tokens.words.push(word);
+        }
+        Ok(tokens)
+    }
+}
+
+/// Clamps a span to the text and widens it to char boundaries.
+fn snap(text: &str, start: usize, end: usize) -> ByteSpan {
+    let mut start = start.min(text.len());
+    let mut end = end.clamp(start, text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    ByteSpan::new(start, end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snapping_widens_to_char_boundaries_and_clamps() {
+        let text = "aé😀";
+        assert_eq!(snap(text, 2, 4), ByteSpan::new(1, 7));
+        assert_eq!(snap(text, 5, 99), ByteSpan::new(3, 7));
+        assert_eq!(snap(text, 9, 3), ByteSpan::new(7, 7));
+    }
+}
