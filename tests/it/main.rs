@@ -13,6 +13,8 @@ mod auth;
 mod endpoints;
 /// Health, readiness, entities, metrics, logs, shutdown, CLI.
 mod operations;
+/// Every method, sessions and lenient restore over HTTP.
+mod methods;
 /// Reverse-proxy mode against real local upstreams.
 mod proxy;
 /// Every example config, end to end.

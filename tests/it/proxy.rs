@@ -447,3 +447,32 @@ fn hop_by_hop_headers_stay_on_their_hop() {
     assert!(lower.contains("x-upstream: yes"));
     assert!(!lower.contains("keep-alive: timeout=5"), "{out}");
 }
+
+#[test]
+fn a_session_keeps_placeholders_across_the_turns_of_a_conversation() {
+    let up = openai_echo();
+    let s = TestServer::start(&route_config(
+        "chat",
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "    auth: passthrough\n    session: {header: x-conversation}\n",
+    ));
+    let other = "bob.other@example.com";
+    let turn = |messages: Value| {
+        let r = post(&s, "/v1/chat/completions", &json!({"messages": messages}), &[("x-conversation", "c-42")]);
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json()["choices"][0]["message"]["content"].clone()
+    };
+    let first = turn(json!([{"role": "user", "content": format!("I am {EMAIL}")}]));
+    assert_eq!(first, json!(format!("You said: I am {EMAIL}")));
+    let second = turn(json!([
+        {"role": "user", "content": format!("I am {EMAIL}")},
+        {"role": "assistant", "content": format!("You said: I am {EMAIL}")},
+        {"role": "user", "content": format!("cc {other} and {EMAIL}")}]));
+    assert_eq!(second, json!(format!("You said: cc {other} and {EMAIL}")));
+    let sent = up.received();
+    assert_eq!(sent[0].json()["messages"][0]["content"], "I am [EMAIL_ADDRESS_1]");
+    assert_eq!(sent[1].json()["messages"][2]["content"], "cc [EMAIL_ADDRESS_2] and [EMAIL_ADDRESS_1]");
+    assert!(!up.all_bytes().contains(EMAIL) && !up.all_bytes().contains(other));
+}
