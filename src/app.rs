@@ -52,15 +52,7 @@ impl From<BuildError> for StartError {
 /// # Errors
 /// When the detection engine cannot be built.
 pub fn build(settings: &Settings) -> Result<App, StartError> {
-    let mut recognizers = Engine::builtin_recognizers()?;
-    if let Some(model) = &settings.model {
-        match NerRecognizer::load(model) {
-            Ok(ner) => recognizers.push(Box::new(ner)),
-            Err(e) if model.required => return Err(e.into()),
-            Err(e) => tracing::warn!(error = %e, "model tier disabled; starting without it"),
-        }
-    }
-    let engine = Arc::new(Engine::with_options(recognizers, &settings.detection)?);
+    let engine = Arc::new(build_engine(settings)?);
     let tiers = engine.tiers();
     // Only labels the loaded engine can detect are defaults: a label without a
     // recognizer would silently find nothing.
@@ -133,6 +125,23 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
         tiers,
         _sweeper: sweeper,
     })
+}
+
+/// The detection engine the settings describe: patterns, dictionaries, and the model
+/// tier when configured (required unless `model.required: false`).
+///
+/// # Errors
+/// A bad recognizer, or a required model that cannot be loaded.
+pub fn build_engine(settings: &Settings) -> Result<Engine, StartError> {
+    let mut recognizers = Engine::builtin_recognizers()?;
+    if let Some(model) = &settings.model {
+        match NerRecognizer::load(model) {
+            Ok(ner) => recognizers.push(Box::new(ner)),
+            Err(e) if model.required => return Err(e.into()),
+            Err(e) => tracing::warn!(error = %e, "model tier disabled; starting without it"),
+        }
+    }
+    Ok(Engine::with_options(recognizers, &settings.detection)?)
 }
 
 /// 32 random bytes, base64url: a key nobody can guess.

@@ -8,7 +8,7 @@ use anonymizer::telemetry;
 
 const USAGE: &str = "usage: anonymizer [run] [--config PATH]
        anonymizer check-config [--config PATH]
-       anonymizer eval --data FILE.jsonl [--labels MAP.json] [--threshold T]
+       anonymizer eval [--config PATH] --data FILE.jsonl [--labels MAP.json] [--threshold T] [--mask-only] [--errors N]
 
 The config file is PATH, else $ANONYMIZER_CONFIG, else ./conf/anonymizer.yaml,
 else the built-in default.";
@@ -25,15 +25,13 @@ fn main() -> ExitCode {
         }
         _ => ("run", &args[..]),
     };
-    if command == "eval" {
-        return match anonymizer::eval::main(rest) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("anonymizer eval: {message}");
-                ExitCode::from(2)
-            }
-        };
-    }
+    // eval takes the config options too: it scores the engine the service would run.
+    let (rest, eval_args) = if command == "eval" {
+        split_config_args(rest)
+    } else {
+        (rest.to_vec(), Vec::new())
+    };
+    let rest = &rest[..];
     let path = match config_path(rest) {
         Ok(path) => path,
         Err(message) => {
@@ -67,6 +65,18 @@ fn main() -> ExitCode {
     if command == "check-config" {
         println!("config {source} is valid");
         return ExitCode::SUCCESS;
+    }
+    if command == "eval" {
+        let result = anonymizer::app::build_engine(&settings)
+            .map_err(|e| format!("engine: {e}"))
+            .and_then(|engine| anonymizer::eval::run(&engine, &eval_args));
+        return match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("anonymizer eval: {message}");
+                ExitCode::from(2)
+            }
+        };
     }
 
     telemetry::log::init(
@@ -106,6 +116,23 @@ fn main() -> ExitCode {
     );
     // Returns after a graceful shutdown (SIGTERM) with exit code 0.
     app.server.run_forever()
+}
+
+/// Splits `--config PATH` (and `--config=PATH`) from the other arguments.
+fn split_config_args(args: &[String]) -> (Vec<String>, Vec<String>) {
+    let (mut config, mut other) = (Vec::new(), Vec::new());
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--config" || arg == "-c" {
+            config.push(arg.clone());
+            config.extend(iter.next().cloned());
+        } else if arg.starts_with("--config=") {
+            config.push(arg.clone());
+        } else {
+            other.push(arg.clone());
+        }
+    }
+    (config, other)
 }
 
 /// `--config PATH` from the arguments, else `ANONYMIZER_CONFIG`.

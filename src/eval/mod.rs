@@ -72,15 +72,6 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
 
 const USAGE: &str = "usage: anonymizer eval --data FILE.jsonl [--labels MAP.json] [--threshold T] [--mask-only] [--errors N]";
 
-/// Runs the eval command with its arguments (after `eval`) on the built-in engine.
-///
-/// # Errors
-/// A message for the user; `main` prints it and exits 2.
-pub fn main(args: &[String]) -> Result<(), String> {
-    let engine = Engine::builtin().map_err(|e| format!("engine: {e}"))?;
-    run(&engine, args)
-}
-
 /// Runs the eval command with `engine`.
 ///
 /// # Errors

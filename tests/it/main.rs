@@ -11,10 +11,10 @@ mod architecture;
 mod auth;
 /// `/v1/anonymize` and `/v1/deanonymize` outputs, exactly.
 mod endpoints;
-/// Health, readiness, entities, metrics, logs, shutdown, CLI.
-mod operations;
 /// Every method, sessions and lenient restore over HTTP.
 mod methods;
+/// Health, readiness, entities, metrics, logs, shutdown, CLI.
+mod operations;
 /// Reverse-proxy mode against real local upstreams.
 mod proxy;
 /// Every example config, end to end.

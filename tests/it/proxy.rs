@@ -460,7 +460,12 @@ fn a_session_keeps_placeholders_across_the_turns_of_a_conversation() {
     ));
     let other = "bob.other@example.com";
     let turn = |messages: Value| {
-        let r = post(&s, "/v1/chat/completions", &json!({"messages": messages}), &[("x-conversation", "c-42")]);
+        let r = post(
+            &s,
+            "/v1/chat/completions",
+            &json!({"messages": messages}),
+            &[("x-conversation", "c-42")],
+        );
         assert_eq!(r.status, 200, "{}", r.text);
         r.json()["choices"][0]["message"]["content"].clone()
     };
@@ -472,7 +477,13 @@ fn a_session_keeps_placeholders_across_the_turns_of_a_conversation() {
         {"role": "user", "content": format!("cc {other} and {EMAIL}")}]));
     assert_eq!(second, json!(format!("You said: cc {other} and {EMAIL}")));
     let sent = up.received();
-    assert_eq!(sent[0].json()["messages"][0]["content"], "I am [EMAIL_ADDRESS_1]");
-    assert_eq!(sent[1].json()["messages"][2]["content"], "cc [EMAIL_ADDRESS_2] and [EMAIL_ADDRESS_1]");
+    assert_eq!(
+        sent[0].json()["messages"][0]["content"],
+        "I am [EMAIL_ADDRESS_1]"
+    );
+    assert_eq!(
+        sent[1].json()["messages"][2]["content"],
+        "cc [EMAIL_ADDRESS_2] and [EMAIL_ADDRESS_1]"
+    );
     assert!(!up.all_bytes().contains(EMAIL) && !up.all_bytes().contains(other));
 }
