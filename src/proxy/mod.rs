@@ -7,3 +7,4 @@ pub mod presets;
 pub mod rewrite;
 pub mod route;
 pub mod sse;
+pub mod tally;

@@ -17,6 +17,7 @@ use crate::proxy::rewrite::{self, RewriteError};
 use crate::proxy::route::CompiledSession;
 use crate::proxy::route::{OnUnparsed, Route};
 use crate::proxy::sse::{SseRestorer, TextStream};
+use crate::proxy::tally::Tally;
 use crate::restore::stream::StreamRestorer;
 use crate::restore::{MapEntry, MatchMode, Restorer};
 
@@ -59,6 +60,9 @@ pub struct Exchange {
     pub upstream_started: Option<Instant>,
     pub upstream_status: u16,
     pub entities: std::collections::BTreeMap<&'static str, u64>,
+    /// Placeholders restored and left unresolved in the answer (streams: per event, so
+    /// a token split across events is not counted).
+    pub tally: Arc<std::sync::Mutex<Tally>>,
 }
 
 impl Exchange {
@@ -74,6 +78,7 @@ impl Exchange {
             upstream_started: None,
             upstream_status: 0,
             entities: Default::default(),
+            tally: Default::default(),
         }
     }
 
@@ -216,10 +221,12 @@ impl Exchange {
         resp.remove_header("content-length");
         self.response = if stream {
             let restorer = Arc::clone(&self.restorer);
+            let tally = Arc::clone(&self.tally);
             ResponseMode::Stream(Box::new(SseRestorer::new(
                 self.route.restore_stream.clone(),
                 Box::new(move || {
-                    Box::new(FieldStream::new(Arc::clone(&restorer))) as Box<dyn TextStream>
+                    Box::new(FieldStream::new(Arc::clone(&restorer), Arc::clone(&tally)))
+                        as Box<dyn TextStream>
                 }),
             )))
         } else {
@@ -260,15 +267,22 @@ impl Exchange {
             return Vec::new();
         };
         let restorer = &self.restorer;
+        let mut tally = Tally::default();
+        let mut restore = |t: &str| {
+            let restored = restorer.restore(t);
+            tally.add(t, &restored);
+            restored
+        };
         // A body that is not JSON after all is restored as text.
-        rewrite::rewrite(buffer, self.route.body, &self.route.restore, |texts| {
-            texts.iter().map(|t| restorer.restore(t)).collect()
+        let out = rewrite::rewrite(buffer, self.route.body, &self.route.restore, |texts| {
+            texts.iter().map(|t| restore(t)).collect()
         })
-        .unwrap_or_else(|_| {
-            restorer
-                .restore(&String::from_utf8_lossy(buffer))
-                .into_bytes()
-        })
+        .unwrap_or_else(|_| restore(&String::from_utf8_lossy(buffer)).into_bytes());
+        if let Ok(mut total) = self.tally.lock() {
+            total.restored += tally.restored;
+            total.unresolved += tally.unresolved;
+        }
+        out
     }
 }
 
@@ -276,25 +290,37 @@ impl Exchange {
 struct FieldStream {
     restorer: Arc<Restorer>,
     stream: StreamRestorer,
+    tally: Arc<std::sync::Mutex<Tally>>,
 }
 
 impl FieldStream {
-    fn new(restorer: Arc<Restorer>) -> Self {
+    fn new(restorer: Arc<Restorer>, tally: Arc<std::sync::Mutex<Tally>>) -> Self {
         Self {
             stream: StreamRestorer::new(Arc::clone(&restorer)),
             restorer,
+            tally,
+        }
+    }
+
+    fn count(&self, before: &str, after: &str) {
+        if let Ok(mut tally) = self.tally.lock() {
+            tally.add(before, after);
         }
     }
 }
 
 impl TextStream for FieldStream {
     fn push(&mut self, chunk: &str) -> String {
-        self.stream.push(chunk)
+        let out = self.stream.push(chunk);
+        self.count(chunk, &out);
+        out
     }
 
     fn flush(&mut self) -> String {
         let fresh = StreamRestorer::new(Arc::clone(&self.restorer));
-        std::mem::replace(&mut self.stream, fresh).finish()
+        let out = std::mem::replace(&mut self.stream, fresh).finish();
+        self.count("", &out);
+        out
     }
 
     fn restore_whole(&self, text: &str) -> String {

@@ -532,6 +532,14 @@ impl ProxyHttp for ApiService {
                         .inc();
                 }
             }
+            if let Ok(tally) = exchange.tally.lock() {
+                metrics::PROXY_PLACEHOLDERS
+                    .with_label_values(&[route, "restored"])
+                    .inc_by(tally.restored);
+                metrics::PROXY_UNRESOLVED
+                    .with_label_values(&[route])
+                    .inc_by(tally.unresolved);
+            }
             ctx.entities = exchange.entities.clone();
         }
         let endpoint = ctx.endpoint.as_str();

@@ -98,6 +98,27 @@ pub static PROXY_ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_proxy_placeholders_total{route, outcome="restored"}`.
+pub static PROXY_PLACEHOLDERS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_placeholders_total",
+        "Placeholders in upstream answers that were restored",
+        &["route", "outcome"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_proxy_placeholders_unresolved_total{route}`: placeholder-shaped tokens in
+/// upstream answers that no map restores (an LLM invented or mangled them).
+pub static PROXY_UNRESOLVED: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_placeholders_unresolved_total",
+        "Placeholder-shaped tokens in upstream answers left unrestored",
+        &["route"]
+    )
+    .expect("metric registered once")
+});
+
 /// Session-cache figures, as plain numbers (telemetry knows no session types).
 pub struct SessionStats {
     pub sessions: u64,
@@ -183,6 +204,8 @@ pub fn init() {
     LazyLock::force(&UPSTREAM_DURATION);
     LazyLock::force(&PROXY_UPSTREAM_ERRORS);
     LazyLock::force(&PROXY_ENTITIES);
+    LazyLock::force(&PROXY_PLACEHOLDERS);
+    LazyLock::force(&PROXY_UNRESOLVED);
     LazyLock::force(&SESSION_GAUGES);
     LazyLock::force(&SESSION_EVENTS);
     LazyLock::force(&FAILED_TOKENS);

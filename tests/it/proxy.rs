@@ -84,6 +84,12 @@ fn openai_chat_prompts_go_out_anonymized_and_answers_come_back_restored() {
             {"role": "user", "content": "Mail [EMAIL_ADDRESS_1] about it"}]})
     );
     assert!(!up.all_bytes().contains(EMAIL));
+    let want = [
+        "anonymizer_proxy_placeholders_total{outcome=\"restored\",route=\"chat\"} 1".to_owned(),
+        "anonymizer_proxy_entities_total{label=\"EMAIL_ADDRESS\",route=\"chat\"} 1".to_owned(),
+    ];
+    let m = s.metrics_with(&want);
+    assert!(want.iter().all(|l| m.contains(l.as_str())), "{m}");
 }
 
 #[test]
