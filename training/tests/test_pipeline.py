@@ -1,0 +1,189 @@
+"""Fast standard-library tests for the data side of the training pipeline.
+
+    python3 -m unittest discover training/tests
+"""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import bio  # noqa: E402
+import data  # noqa: E402
+import metrics  # noqa: E402
+import synth  # noqa: E402
+
+
+def toy_tokens(text):
+    """Whitespace/punctuation words, each word split into 3-char sub-words (like WordPiece)."""
+    import re
+    offsets, word_ids = [], []
+    for w, m in enumerate(re.finditer(r"\w+|[^\w\s]", text)):
+        for s in range(m.start(), m.end(), 3):
+            offsets.append((s, min(s + 3, m.end())))
+            word_ids.append(w)
+    return offsets, word_ids
+
+
+class TestBio(unittest.TestCase):
+    def test_labels(self):
+        self.assertEqual(bio.bio_labels(), ["O", "B-PER", "I-PER", "B-ORG", "I-ORG",
+                                            "B-LOC", "I-LOC", "B-DATE", "I-DATE"])
+        self.assertEqual(bio.label2id()["B-LOC"], 5)
+        self.assertEqual(bio.id2label()[8], "I-DATE")
+
+    def test_first_subword_labelling(self):
+        text = "Anna Christou went to Nicosia"
+        off, wid = toy_tokens(text)
+        spans = [(0, 13, "PER"), (22, 29, "LOC")]
+        labs = bio.token_label_ids(off, wid, spans)
+        l = bio.id2label()
+        named = [(text[s:e], l.get(x, "-")) for (s, e), x in zip(off, labs)]
+        self.assertEqual(named[0], ("Ann", "B-PER"))
+        self.assertEqual(named[1], ("a", "-"))
+        self.assertEqual(named[2], ("Chr", "I-PER"))
+        self.assertEqual(named[3][1], "-")
+        self.assertIn(("wen", "O"), named)
+        self.assertIn(("Nic", "B-LOC"), named)
+
+    def test_adjacent_entities_get_new_B(self):
+        text = "Paris London"
+        off, wid = toy_tokens(text)
+        labs = bio.token_label_ids(off, wid, [(0, 5, "LOC"), (6, 12, "LOC")])
+        firsts = [labs[i] for i in range(len(wid)) if i == 0 or wid[i] != wid[i - 1]]
+        self.assertEqual(firsts, [bio.label2id()["B-LOC"]] * 2)
+
+    def test_ignore_ranges_and_specials(self):
+        text = "Mr Robert Murray"
+        off, wid = toy_tokens(text)
+        off, wid = [(0, 0)] + off + [(0, 0)], [None] + wid + [None]
+        labs = bio.token_label_ids(off, wid, [(3, 16, "PER")], ignore=[(0, 3)])
+        self.assertEqual(labs[0], bio.IGNORE)
+        self.assertEqual(labs[1], bio.IGNORE)            # "Mr" left out of the loss
+        self.assertEqual(labs[2], bio.label2id()["B-PER"])
+        self.assertEqual(labs[-1], bio.IGNORE)
+
+    def test_decode(self):
+        words = [(0, 4), (5, 13), (14, 18), (19, 21), (22, 29), (30, 35)]
+        got = bio.decode_words(words, ["B-PER", "I-PER", "O", "I-LOC", "I-ORG", "O"])
+        self.assertEqual(got, [(0, 13, "PER"), (19, 21, "LOC"), (22, 29, "ORG")])
+
+    def test_roundtrip(self):
+        text = "On 3 March 2024 Dr Wei Zhang of Acme Corp flew to New York ."
+        spans = [(3, 15, "DATE"), (19, 28, "PER"), (32, 41, "ORG"), (50, 58, "LOC")]
+        off, wid = toy_tokens(text)
+        labs = bio.token_label_ids(off, wid, spans)
+        l = bio.id2label()
+        words = [(s, e) for _, s, e in bio.words_from_tokens(off, wid)]
+        wl = [l[labs[t]] for t, _, _ in bio.words_from_tokens(off, wid)]
+        self.assertEqual(bio.decode_words(words, wl), spans)
+
+    def test_windows(self):
+        starts = list(range(0, 300, 2))
+        w = bio.windows(300, starts, 126)
+        self.assertEqual(w[0][0], 0)
+        self.assertEqual(w[-1][1], 300)
+        for (a, b), (c, d) in zip(w, w[1:]):
+            self.assertEqual(b, c)
+            self.assertLessEqual(b - a, 126)
+            self.assertEqual(b % 2, 0)     # cut at word starts only
+        ov = bio.windows(300, starts, 126, stride=96)
+        self.assertEqual(ov[-1][1], 300)
+        self.assertTrue(all(b - a <= 126 for a, b in ov))
+        self.assertTrue(all(ov[i + 1][0] < ov[i][1] for i in range(len(ov) - 1)))
+        self.assertEqual(bio.windows(0, [], 126), [])
+
+
+class TestData(unittest.TestCase):
+    def test_label_maps(self):
+        doc = {"text": "@bob loves Nike in Paris", "entities": [
+            {"start": 1, "end": 4, "label": "person"}, {"start": 11, "end": 15, "label": "corporation"},
+            {"start": 19, "end": 24, "label": "location"}]}
+        d = data.convert(doc, "wnut17")
+        self.assertEqual(d["spans"], [(1, 4, "PER"), (11, 15, "ORG"), (19, 24, "LOC")])
+        doc = {"text": "EU rejects German call", "entities": [
+            {"start": 0, "end": 2, "label": "ORG"}, {"start": 11, "end": 17, "label": "MISC"}]}
+        self.assertEqual(data.convert(doc, "conll2003")["spans"], [(0, 2, "ORG")])
+
+    def test_tab_titles_and_codes(self):
+        text = "by Mrs Anna Christou on 31 May 1991 (no. 18403/91)"
+        ents = [{"start": 3, "end": 20, "label": "PERSON", "identifier_type": "DIRECT"},
+                {"start": 24, "end": 35, "label": "DATETIME", "identifier_type": "QUASI"},
+                {"start": 41, "end": 49, "label": "CODE", "identifier_type": "DIRECT"}]
+        doc = {"text": text, "entities": ents}
+        d = data.convert(doc, "tab", tab_titles="ignore")
+        self.assertEqual(d["spans"], [(7, 20, "PER"), (24, 35, "DATE")])
+        self.assertEqual(d["ignore"], [(3, 7)])
+        self.assertEqual(data.convert(doc, "tab", tab_titles="keep")["spans"][0], (3, 20, "PER"))
+        self.assertEqual(data.mask_worthy(doc), [(3, 20), (24, 35), (41, 49)])
+        self.assertEqual(data.gold_spans(doc, "tab"), [(3, 20, "PER"), (24, 35, "DATE")])
+
+    def test_dates_on_news(self):
+        text = "BRUSSELS 1996-08-22\nThe Commission said on Thursday that in 1995 , on 3 March 2024 and Aug 10 ."
+        doc = {"text": text, "entities": [{"start": 0, "end": 8, "label": "LOC"}]}
+        silver = data.convert(doc, "conll2003", date_mode="silver")
+        got = [text[a:b] for a, b, t in silver["spans"] if t == "DATE"]
+        self.assertEqual(got, ["1996-08-22", "Thursday", "1995", "3 March 2024", "Aug 10"])
+        ign = data.convert(doc, "conll2003", date_mode="ignore")
+        self.assertEqual(ign["spans"], [(0, 8, "LOC")])
+        self.assertEqual(len(ign["ignore"]), 5)
+        self.assertEqual(data.find_dates("You may go in March or May"), [])
+
+    def test_load_jsonl_and_corpus_of(self):
+        with tempfile.TemporaryDirectory() as t:
+            p = os.path.join(t, "wnut17_train.jsonl")
+            with open(p, "w") as f:
+                f.write(json.dumps({"id": "a", "text": "hi Bob", "entities": [
+                    {"start": 3, "end": 6, "label": "person"}]}) + "\n\n")
+            self.assertEqual(data.corpus_of(p), "wnut17")
+            self.assertEqual(data.load_corpus(p)[0]["spans"], [(3, 6, "PER")])
+        with self.assertRaises(ValueError):
+            data.corpus_of("other.jsonl")
+
+
+class TestSynth(unittest.TestCase):
+    def test_spans_are_valid_and_deterministic(self):
+        a, b = synth.generate(300, seed=5), synth.generate(300, seed=5)
+        self.assertEqual(a, b)
+        labels = set()
+        for d in a:
+            last = 0
+            for e in d["entities"]:
+                s, t = e["start"], e["end"]
+                self.assertLess(s, t)
+                self.assertGreaterEqual(s, last)
+                last = t
+                span = d["text"][s:t]
+                self.assertEqual(span, span.strip())
+                self.assertFalse(span.lower().startswith("the "))
+                labels.add(e["label"])
+        self.assertEqual(labels, {"PER", "ORG", "LOC", "DATE"})
+
+    def test_has_casing_variety(self):
+        texts = [d["text"] for d in synth.generate(300, seed=1)]
+        self.assertTrue(any(t == t.lower() for t in texts))
+        self.assertTrue(any(t == t.upper() for t in texts))
+        self.assertTrue(any(t != t.lower() and t != t.upper() for t in texts))
+
+
+class TestMetrics(unittest.TestCase):
+    def test_strict(self):
+        g = [[(0, 4, "PER"), (10, 15, "LOC")]]
+        p = [[(0, 4, "PER"), (10, 14, "LOC"), (20, 25, "ORG")]]
+        s = metrics.strict_span_scores(g, p, ("PER", "LOC", "ORG"))
+        self.assertEqual(s["PER"][:3], (1.0, 1.0, 1.0))
+        self.assertEqual(s["LOC"][2], 0.0)
+        self.assertAlmostEqual(s["micro"][0], 1 / 3)
+        self.assertAlmostEqual(s["micro"][1], 1 / 2)
+
+    def test_char_coverage(self):
+        texts = ["Anna Smith lives here"]
+        r, p = metrics.char_coverage_text(texts, [[(0, 10)]], [[(5, 16)]])
+        self.assertAlmostEqual(r, 5 / 9)     # "Smith" of "AnnaSmith"
+        self.assertAlmostEqual(p, 5 / 10)    # "Smith" of "Smithlives"
+
+
+if __name__ == "__main__":
+    unittest.main()

