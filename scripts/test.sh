@@ -9,6 +9,6 @@ cargo fmt --check
 cargo clippy --locked --all-targets -- -D warnings
 cargo test --locked --all-targets
 if [ -d training/tests ]; then
-  python3 -m unittest discover -s training/tests -t . -q
+  python3 -m unittest discover training/tests -q
 fi
 echo "all tests passed"

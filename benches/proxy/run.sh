@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION="${DURATION:-10s}"
+# MODEL=true also runs the NER model tier on the openai_chat route (default: rules only).
 CONNS="${CONNS:-32}"
 here=benches/proxy
 tmp=$(mktemp -d)
@@ -17,6 +18,7 @@ python3 "$here/sse_upstream.py" 18082 &
 cat > "$tmp/bench.yaml" <<YAML
 auth: {api_keys: [{tenant: bench, key: bench-key-0123456789}]}
 logging: {level: warn}
+model: {enabled: ${MODEL:-false}}
 routes:
   - name: pass
     match: {path_prefix: /pass}
@@ -47,12 +49,13 @@ while len(json.dumps(body)) < 2048:
 open(sys.argv[1], "w").write(json.dumps(body))
 PY
 export BODY_FILE="$tmp/prompt.json"
-run() { # name url [post]
-  local out
+run() { # name url [post] [connections]
+  local out c="${4:-$CONNS}" t=2
+  [ "$c" -lt 2 ] && t=1
   if [ "${3:-}" = post ]; then
-    out=$(wrk -t2 -c"$CONNS" -d"$DURATION" --latency -s "$here/post.lua" "$2")
+    out=$(wrk -t$t -c"$c" -d"$DURATION" --latency -s "$here/post.lua" "$2")
   else
-    out=$(wrk -t2 -c"$CONNS" -d"$DURATION" --latency "$2")
+    out=$(wrk -t$t -c"$c" -d"$DURATION" --latency "$2")
   fi
   local rps p50 p99
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
@@ -60,12 +63,19 @@ run() { # name url [post]
   p99=$(awk '$1=="99%" {print $2}' <<<"$out")
   printf '| %s | %s | %s | %s |\n' "$1" "$rps" "$p50" "$p99"
 }
-echo "| path | requests/s | p50 | p99 |"
+echo "| path ($CONNS connections) | requests/s | p50 | p99 |"
 echo "|---|---:|---:|---:|"
 run "direct to upstream (GET)" http://127.0.0.1:18081/pass
 run "proxy, passthrough route (GET)" http://127.0.0.1:18080/pass
 run "direct to upstream (POST 2 KB)" http://127.0.0.1:18081/v1/chat/completions post
 run "proxy, openai_chat route (POST 2 KB prompt)" http://127.0.0.1:18080/v1/chat/completions post
+echo
+echo "| one connection (added latency) | requests/s | p50 | p99 |"
+echo "|---|---:|---:|---:|"
+run "direct to upstream (GET)" http://127.0.0.1:18081/pass get 1
+run "proxy, passthrough route (GET)" http://127.0.0.1:18080/pass get 1
+run "direct to upstream (POST 2 KB)" http://127.0.0.1:18081/v1/chat/completions post 1
+run "proxy, openai_chat route (POST 2 KB prompt)" http://127.0.0.1:18080/v1/chat/completions post 1
 echo
 echo "time to first streamed byte (200 sequential requests):"
 echo "direct: $(python3 $here/ttft.py 127.0.0.1 18082 /stream 200)"

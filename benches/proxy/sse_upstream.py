@@ -26,6 +26,8 @@ async def handle(reader, writer):
             done = b"data: [DONE]\n\n"
             writer.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(done), done))
             await writer.drain()
+            if b"connection: close" in head.lower():
+                break
     except (asyncio.IncompleteReadError, ConnectionError):
         pass
     finally:
