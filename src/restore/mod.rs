@@ -253,12 +253,6 @@ impl Restorer {
         }
     }
 
-    /// Length of the longest suffix of `text` that more text could still turn into a
-    /// replacement: what a stream must hold back. Always on a char boundary.
-    pub fn partial_suffix_len(&self, text: &str) -> usize {
-        text.len() - self.hold_from(text, 0)
-    }
-
     /// # Errors
     /// An empty replacement, or one replacement mapped to two different originals.
     pub fn with_mode(entries: &[MapEntry], mode: MatchMode) -> Result<Self, MapError> {

@@ -58,7 +58,6 @@ pub struct Exchange {
     pub response: ResponseMode,
     pub error: Option<ApiError>,
     pub upstream_started: Option<Instant>,
-    pub upstream_status: u16,
     pub entities: std::collections::BTreeMap<&'static str, u64>,
     /// Placeholders restored and left unresolved in the answer (streams: per event, so
     /// a token split across events is not counted).
@@ -76,7 +75,6 @@ impl Exchange {
             response: ResponseMode::Passthrough,
             error: None,
             upstream_started: None,
-            upstream_status: 0,
             entities: Default::default(),
             tally: Default::default(),
         }
@@ -194,7 +192,6 @@ impl Exchange {
     /// # Errors
     /// 502 when a body we must restore comes in an encoding we cannot read.
     pub fn response_header(&mut self, resp: &mut ResponseHeader) -> Result<(), ApiError> {
-        self.upstream_status = resp.status.as_u16();
         for name in hop_by_hop(&resp.headers) {
             resp.remove_header(&name);
         }
