@@ -97,8 +97,10 @@ fn pseudonyms_are_realistic_and_restore_with_the_map() {
     let email = a["detected_entities"][0]["anonymized_text"]
         .as_str()
         .unwrap();
+    // Fake e-mails use the domains reserved for examples (RFC 2606).
+    let domain = email.rsplit('@').next().unwrap_or("");
     assert!(
-        email.contains('@') && email.contains(".example") || email.ends_with("example.com"),
+        ["example.com", "example.org", "example.net"].contains(&domain),
         "{email}"
     );
     let map: Vec<Value> = a["detected_entities"]
