@@ -2,11 +2,7 @@
 //! (ABA "Key to Routing Numbers"); the first two digits are a Federal Reserve prefix.
 
 pub fn routing(s: &str) -> bool {
-    let d: Vec<u32> = s
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| u32::from(b - b'0'))
-        .collect();
+    let d = super::digits(s);
     if d.len() != 9 {
         return false;
     }

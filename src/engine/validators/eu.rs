@@ -4,12 +4,7 @@
 //! rule), FR NIR (key = 97 − n mod 97, Corsica 2A/2B substituted), PL PESEL (weights
 //! 1-3-7-9 and a real birth date).
 
-fn digits(s: &str) -> Vec<u32> {
-    s.bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| u32::from(b - b'0'))
-        .collect()
-}
+use super::digits;
 
 /// Italian fiscal code: 16 characters, the last one the check letter.
 pub fn it_fiscal_code(s: &str) -> bool {

@@ -15,3 +15,11 @@ pub mod ssn;
 pub mod structure;
 pub mod verhoeff;
 pub mod vin;
+
+/// The ASCII digits of `s` as numbers, separators dropped (shared by the checksums).
+fn digits(s: &str) -> Vec<u32> {
+    s.bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| u32::from(b - b'0'))
+        .collect()
+}

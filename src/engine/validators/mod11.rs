@@ -1,12 +1,7 @@
 //! Weighted mod-11 check digits: UK NHS numbers (NHS Data Dictionary, "NHS number")
 //! and Australian tax file numbers and Medicare numbers (mod 11 / mod 10 weights, ATO/DHS).
 
-fn digits(s: &str) -> Vec<u32> {
-    s.bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| u32::from(b - b'0'))
-        .collect()
-}
+use super::digits;
 
 /// An NHS number: 10 digits; weights 10..2 over the first nine; 11 - (sum mod 11) is
 /// the tenth digit (11 → 0; 10 is never issued).

@@ -2,11 +2,7 @@
 //! Neither has a check digit; the rules reject numbers that are never issued.
 
 fn parts(s: &str) -> Option<(u32, u32, u32)> {
-    let d: Vec<u32> = s
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| u32::from(b - b'0'))
-        .collect();
+    let d = super::digits(s);
     if d.len() != 9 {
         return None;
     }
