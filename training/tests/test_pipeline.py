@@ -96,6 +96,16 @@ class TestBio(unittest.TestCase):
         self.assertEqual(bio.windows(0, [], 126), [])
 
 
+    def test_casing_type_ids(self):
+        text = "ANNA met McDonald in paris"
+        off, wid = toy_tokens(text)
+        tt = bio.casing_type_ids(text, off, wid)
+        shapes = [(text[s:e], t) for (s, e), t in zip(off, tt)]
+        self.assertEqual(shapes, [("ANN", 1), ("A", 1), ("met", 0), ("McD", 1), ("ona", 1),
+                                  ("ld", 1), ("in", 0), ("par", 0), ("is", 0)])
+        self.assertEqual(bio.casing_type_ids("", [], []), [])
+
+
 class TestData(unittest.TestCase):
     def test_label_maps(self):
         doc = {"text": "@bob loves Nike in Paris", "entities": [

@@ -21,7 +21,7 @@ use crate::text::{Label, LabelSet};
 
 use super::{BuildError, Candidate, Recognizer};
 use decode::Target;
-use model::{Model, TagScheme};
+use model::{Model, TagScheme, TokenTypes};
 use pool::{Pool, WindowIds};
 use tokenize::{Tokenizer, Tokens};
 
@@ -227,7 +227,12 @@ impl NerRecognizer {
                 classes,
             )?;
             // Fails now, not on the first request, if the output is not [1, n, classes].
-            model.run(&[tokenizer.cls as i64, tokenizer.sep as i64], &[2], 2)?;
+            model.run(
+                &[tokenizer.cls as i64, tokenizer.sep as i64],
+                &[0, 0],
+                &[2],
+                2,
+            )?;
             models.push(model);
         }
         let window_tokens = settings
@@ -304,11 +309,24 @@ impl NerRecognizer {
                 self.window_tokens,
                 self.window_overlap_tokens,
             );
+            let casing = self.scheme.token_types == TokenTypes::Casing;
             for w in &windows {
-                let mut row = Vec::with_capacity(w.end - w.start + 2);
-                row.push(self.tokenizer.cls as i64);
-                row.extend(tokens.ids[w.start..w.end].iter().map(|&id| id as i64));
-                row.push(self.tokenizer.sep as i64);
+                let mut row = WindowIds {
+                    ids: Vec::with_capacity(w.end - w.start + 2),
+                    types: vec![0; w.end - w.start + 2],
+                };
+                row.ids.push(self.tokenizer.cls as i64);
+                row.ids
+                    .extend(tokens.ids[w.start..w.end].iter().map(|&id| id as i64));
+                row.ids.push(self.tokenizer.sep as i64);
+                if casing {
+                    for (slot, &upper) in row.types[1..]
+                        .iter_mut()
+                        .zip(&tokens.capitalised[w.start..w.end])
+                    {
+                        *slot = i64::from(upper);
+                    }
+                }
                 ids.push(row);
             }
             prepared.push((tokens, windows));

@@ -37,6 +37,19 @@ pub struct TagScheme {
     pub entity_types: Vec<String>,
     /// `max_position_embeddings` of the model (defaults to 512).
     pub max_positions: usize,
+    /// What the model was trained to read in `token_type_ids`.
+    pub token_types: TokenTypes,
+}
+
+/// How `token_type_ids` are filled, from `config.json`'s
+/// `"anonymizer": {"token_type_ids": "casing"}` (absent: zeros, as for any BERT model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TokenTypes {
+    #[default]
+    Zeros,
+    /// 1 for the tokens of a word that starts with an upper-case letter: the casing an
+    /// uncased encoder's tokenizer throws away (`training/bio.py` `casing_type_ids`).
+    Casing,
 }
 
 impl TagScheme {
@@ -49,6 +62,12 @@ impl TagScheme {
         struct Raw {
             id2label: BTreeMap<String, String>,
             max_position_embeddings: Option<usize>,
+            #[serde(default)]
+            anonymizer: Extra,
+        }
+        #[derive(serde::Deserialize, Default)]
+        struct Extra {
+            token_type_ids: Option<String>,
         }
         let raw: Raw = serde_json::from_str(text).map_err(|e| format!("config.json: {e}"))?;
         let mut by_id = BTreeMap::new();
@@ -85,10 +104,20 @@ impl TagScheme {
             };
             classes.push((bio, index));
         }
+        let token_types = match raw.anonymizer.token_type_ids.as_deref() {
+            None | Some("zeros") => TokenTypes::Zeros,
+            Some("casing") => TokenTypes::Casing,
+            Some(other) => {
+                return Err(format!(
+                    "config.json: anonymizer.token_type_ids {other:?} is neither \"zeros\" nor \"casing\""
+                ))
+            }
+        };
         Ok(TagScheme {
             classes,
             entity_types,
             max_positions: raw.max_position_embeddings.unwrap_or(512),
+            token_types,
         })
     }
 }
@@ -197,25 +226,29 @@ impl Model {
         })
     }
 
-    /// Runs one padded batch: `ids` is `rows × width` (row-major, `0`-padded) and
-    /// `lengths[r]` the real length of row `r`. Returns each row's first `lengths[r]`
-    /// token classes.
+    /// Runs one padded batch: `ids` and `types` are `rows × width` (row-major, padded)
+    /// and `lengths[r]` the real length of row `r`. Returns each row's first `lengths[r]`
+    /// token classes. `types` is ignored by models without a `token_type_ids` input.
     ///
     /// # Errors
     /// ONNX Runtime fails or the output is not `[rows, width, classes]` logits.
     pub fn run(
         &mut self,
         ids: &[i64],
+        types: &[i64],
         lengths: &[usize],
         width: usize,
     ) -> Result<Vec<Vec<TokenClass>>, NerError> {
         let rows = lengths.len();
-        debug_assert_eq!(ids.len(), rows * width);
+        if ids.len() != rows * width || types.len() != ids.len() {
+            return Err(NerError::runtime(
+                "input ids and types do not fit the batch",
+            ));
+        }
         let mut mask = vec![0i64; ids.len()];
         for (row, &len) in lengths.iter().enumerate() {
             mask[row * width..row * width + len].fill(1);
         }
-        let zeros = vec![0i64; if self.token_type_ids { ids.len() } else { 0 }];
         let shape = [rows, width];
         fn tensor(shape: [usize; 2], data: &[i64]) -> Result<TensorRef<'_, i64>, NerError> {
             TensorRef::from_array_view((shape, data))
@@ -226,7 +259,7 @@ impl Model {
             (ATTENTION_MASK, tensor(shape, &mask)?),
         ];
         if self.token_type_ids {
-            inputs.push((TOKEN_TYPE_IDS, tensor(shape, &zeros)?));
+            inputs.push((TOKEN_TYPE_IDS, tensor(shape, types)?));
         }
         let outputs = self
             .session
@@ -295,6 +328,16 @@ mod tests {
             ]
         );
         assert_eq!(scheme.max_positions, 128);
+        assert_eq!(scheme.token_types, TokenTypes::Zeros);
+    }
+
+    #[test]
+    fn reads_the_token_type_convention() {
+        let casing = r#"{"id2label": {"0": "O"}, "anonymizer": {"token_type_ids": "casing"}}"#;
+        let scheme = TagScheme::from_config_json(casing).unwrap();
+        assert_eq!(scheme.token_types, TokenTypes::Casing);
+        let unknown = r#"{"id2label": {"0": "O"}, "anonymizer": {"token_type_ids": "shape"}}"#;
+        assert!(TagScheme::from_config_json(unknown).is_err());
     }
 
     #[test]

@@ -25,8 +25,13 @@ use super::NerError;
 /// Most windows in one forward pass, whatever their length.
 const MAX_BATCH_ROWS: usize = 64;
 
-/// One model input row: `[CLS] tokens… [SEP]` ids.
-pub type WindowIds = Vec<i64>;
+/// One model input row: `[CLS] tokens… [SEP]` ids and their `token_type_ids`
+/// (as long as `ids`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WindowIds {
+    pub ids: Vec<i64>,
+    pub types: Vec<i64>,
+}
 
 type Reply = Result<Vec<Vec<TokenClass>>, NerError>;
 
@@ -105,7 +110,11 @@ struct Taken {
 
 impl Taken {
     fn ids(&self) -> &[i64] {
-        self.windows.get(self.index).map_or(&[], Vec::as_slice)
+        self.windows.get(self.index).map_or(&[], |w| &w.ids)
+    }
+
+    fn types(&self) -> &[i64] {
+        self.windows.get(self.index).map_or(&[], |w| &w.types)
     }
 }
 
@@ -242,13 +251,13 @@ fn take_round_robin(jobs: &mut VecDeque<Job>, budget: usize) -> Vec<Taken> {
     'rounds: loop {
         let mut progressed = false;
         for job in jobs.iter_mut() {
-            let Some(ids) = job.windows.get(job.next) else {
+            let Some(window) = job.windows.get(job.next) else {
                 continue;
             };
-            if !taken.is_empty() && tokens + ids.len() > budget {
+            if !taken.is_empty() && tokens + window.ids.len() > budget {
                 break 'rounds;
             }
-            tokens += ids.len();
+            tokens += window.ids.len();
             taken.push(Taken {
                 windows: Arc::clone(&job.windows),
                 index: job.next,
@@ -277,14 +286,19 @@ fn run(model: &mut Model, mut taken: Vec<Taken>, max_batch_tokens: usize, pad: i
         let (batch, tail) = rest.split_at(rows);
         rest = tail;
         let mut ids = vec![pad; rows * width];
+        let mut types = vec![0; rows * width];
         let mut lengths = Vec::with_capacity(rows);
         for (r, t) in batch.iter().enumerate() {
-            let window = t.ids();
+            let (window, window_types) = (t.ids(), t.types());
             ids[r * width..r * width + window.len()].copy_from_slice(window);
+            let typed = window_types.len().min(window.len());
+            types[r * width..r * width + typed].copy_from_slice(&window_types[..typed]);
             lengths.push(window.len());
         }
-        let outcome = catch_unwind(AssertUnwindSafe(|| model.run(&ids, &lengths, width)))
-            .unwrap_or_else(|_| Err(NerError::runtime("inference panicked")));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            model.run(&ids, &types, &lengths, width)
+        }))
+        .unwrap_or_else(|_| Err(NerError::runtime("inference panicked")));
         let mut rows_out = match outcome {
             Ok(rows_out) => rows_out.into_iter().map(Ok).collect(),
             Err(e) => vec![Err(e); rows],
@@ -309,7 +323,13 @@ mod tests {
 
     fn job(lengths: &[usize]) -> (Job, mpsc::Receiver<Reply>) {
         let (reply, answer) = mpsc::channel();
-        let windows: Vec<WindowIds> = lengths.iter().map(|&n| vec![0; n]).collect();
+        let windows: Vec<WindowIds> = lengths
+            .iter()
+            .map(|&n| WindowIds {
+                ids: vec![0; n],
+                types: vec![0; n],
+            })
+            .collect();
         let count = windows.len();
         let job = Job {
             windows: Arc::new(windows),

@@ -262,3 +262,38 @@ fn two_workers_split_one_long_text_and_agree_with_one() {
     let want: Vec<_> = find(r, &text).iter().map(key).collect();
     assert_eq!(found.iter().map(key).collect::<Vec<_>>(), want);
 }
+
+#[test]
+fn every_token_carries_the_casing_bit_of_its_word() {
+    let Some(r) = recognizer() else { return };
+    let text = "ANNA met McDonald in paris, Élodie";
+    let tokens = r.tokenizer.tokenize(text).unwrap();
+    let mut words: Vec<(u32, usize, usize, bool)> = Vec::new();
+    for ((span, &word), &upper) in tokens
+        .spans
+        .iter()
+        .zip(&tokens.words)
+        .zip(&tokens.capitalised)
+    {
+        match words.last_mut() {
+            Some(last) if last.0 == word => {
+                assert_eq!(last.3, upper, "one bit per word");
+                last.2 = span.end;
+            }
+            _ => words.push((word, span.start, span.end, upper)),
+        }
+    }
+    let shapes: Vec<(&str, bool)> = words.iter().map(|&(_, s, e, u)| (&text[s..e], u)).collect();
+    assert_eq!(
+        shapes,
+        [
+            ("ANNA", true),
+            ("met", false),
+            ("McDonald", true),
+            ("in", false),
+            ("paris", false),
+            (",", false),
+            ("Élodie", true)
+        ]
+    );
+}

@@ -21,6 +21,9 @@ pub struct Tokens {
     pub spans: Vec<ByteSpan>,
     /// Pre-tokenizer word index of each token; sub-words of one word share it.
     pub words: Vec<u32>,
+    /// Word-shape bit of each token: its word starts with an upper-case letter. Fed as
+    /// `token_type_ids` to models trained with it (the uncased encoder cannot see case).
+    pub capitalised: Vec<bool>,
 }
 
 impl Tokens {
@@ -88,17 +91,28 @@ impl Tokenizer {
             ids: encoding.get_ids().to_vec(),
             spans: Vec::with_capacity(encoding.len()),
             words: Vec::with_capacity(encoding.len()),
+            capitalised: Vec::with_capacity(encoding.len()),
         };
-        let mut last_word = 0u32;
+        let mut last_word = None;
+        let mut capitalised = false;
         for (i, &(start, end)) in encoding.get_offsets().iter().enumerate() {
-            tokens.spans.push(snap(text, start, end));
+            let span = snap(text, start, end);
             // A token without a word (none in BERT vocabularies) is its own word.
             let word = match encoding.get_word_ids().get(i).copied().flatten() {
                 Some(w) => w,
-                None => last_word.wrapping_add(1 << 20),
+                None => last_word.unwrap_or(0u32).wrapping_add(1 << 20),
             };
-            last_word = word;
+            if last_word != Some(word) {
+                // Same rule as training/bio.py `casing_type_ids`: the word's first char.
+                capitalised = text
+                    .get(span.start..)
+                    .and_then(|rest| rest.chars().next())
+                    .is_some_and(char::is_uppercase);
+            }
+            last_word = Some(word);
+            tokens.spans.push(span);
             tokens.words.push(word);
+            tokens.capitalised.push(capitalised);
         }
         Ok(tokens)
     }
