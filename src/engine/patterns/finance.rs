@@ -1,6 +1,6 @@
 //! Payment, banking and crypto identifiers.
 
-use crate::engine::validators::{aba, base58check, bech32, luhn, mod97, structure};
+use crate::engine::validators::{aba, base58check, bech32, eip55, luhn, mod97, structure};
 use crate::engine::PatternSpec;
 
 /// 13–19 digits in groups, Luhn-checked, with a known issuer prefix (Visa, Mastercard,
@@ -152,13 +152,31 @@ pub(super) const BTC_BECH32: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// Ethereum addresses (`0x` + 40 hex).
+/// Ethereum addresses with an EIP-55 checksum (mixed case).
+pub(super) const ETH_CHECKSUMMED: PatternSpec = PatternSpec {
+    name: "eth_address_checksummed",
+    label: "CRYPTO_WALLET",
+    regex: r"\b0x[0-9a-fA-F]{40}\b",
+    score: 0.85,
+    validate: Some(eip55::checksummed),
+    checksum: true,
+    negative_context: &[],
+    examples: &[(
+        "send to 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed today",
+        "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+    )],
+    // One letter's case flipped: a typo or not an address.
+    counter_examples: &["send to 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD today"],
+    ..PatternSpec::BASE
+};
+
+/// Ethereum addresses in one case (`0x` + 40 hex), which carry no checksum.
 pub(super) const ETH: PatternSpec = PatternSpec {
     name: "eth_address",
     label: "CRYPTO_WALLET",
     regex: r"\b0x[0-9a-fA-F]{40}\b",
     score: 0.85,
-    validate: Some(structure::ethereum),
+    validate: Some(eip55::single_case),
     negative_context: &[],
     examples: &[(
         "eth 0x52908400098527886E0F7030069857D2E4169EE7",

@@ -68,6 +68,7 @@ pub static ALL: &[&PatternSpec] = &[
     &finance::US_BANK_NUMBER,
     &finance::BTC_BASE58,
     &finance::BTC_BECH32,
+    &finance::ETH_CHECKSUMMED,
     &finance::ETH,
     // countries
     &us::US_SSN,

@@ -6,6 +6,7 @@ pub mod aba;
 pub mod apac;
 pub mod base58check;
 pub mod bech32;
+pub mod eip55;
 pub mod eu;
 pub mod ip;
 pub mod luhn;

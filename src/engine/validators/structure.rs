@@ -81,16 +81,6 @@ pub fn phone_like_not_repeated(s: &str) -> bool {
     !d.is_empty() && d.iter().any(|x| *x != d[0]) && !d.windows(2).all(|w| w[1] == w[0] + 1)
 }
 
-/// An Ethereum address: `0x` and 40 hex digits, not all one digit. EIP-55 mixed-case
-/// checksums need Keccak-256, which we do not link; mixed case is accepted unchecked.
-pub fn ethereum(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 42
-        && b[..2].eq_ignore_ascii_case(b"0x")
-        && b[2..].iter().all(u8::is_ascii_hexdigit)
-        && b[2..].iter().any(|c| *c != b[2])
-}
-
 /// Shannon entropy in bits per character.
 pub fn entropy(s: &str) -> f32 {
     let mut counts = [0u32; 256];
@@ -176,14 +166,11 @@ mod tests {
     }
 
     #[test]
-    fn checks_phones_ethereum_and_secrets() {
+    fn checks_phones_and_secrets() {
         assert!(phone("+1 415-555-0132"));
         assert!(!phone("1234567"));
         assert!(!phone("555 5555"));
         assert!(!phone("12 34"));
-        assert!(ethereum("0x52908400098527886E0F7030069857D2E4169EE7"));
-        assert!(!ethereum("0x0000000000000000000000000000000000000000"));
-        assert!(!ethereum("0x52908400098527886E0F7030069857D2E4169EE"));
         assert!(high_entropy("sk9Qe2LrX0vT7bPz1mN4"));
         assert!(!high_entropy("passwordpassword"));
         assert!(!high_entropy("aaaaaaaaaaaaaaaa1"));
