@@ -67,7 +67,7 @@ impl Api {
     /// `POST /v1/anonymize`.
     ///
     /// # Errors
-    /// 400 for bad JSON, 422 for schema violations.
+    /// 400 for bad JSON, 422 for schema violations, 503 when detection failed.
     pub fn anonymize(&self, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
         let value = parse(body)?;
         let mut p = Problems::default();
@@ -121,6 +121,7 @@ impl Api {
                     );
                     ApiError::validation(p.0)
                 }
+                AnonymizeError::DetectionFailed(e) => e.into(),
             })?;
         let mut outcome = Outcome {
             texts: texts.len(),

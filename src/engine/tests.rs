@@ -5,7 +5,7 @@ use super::*;
 use crate::text::LabelSet;
 
 fn check(engine: &Engine, text: &str) {
-    let found = engine.detect(text, &LabelSet::all(), 0.0);
+    let found = engine.detect(text, &LabelSet::all(), 0.0).unwrap();
     for pair in found.windows(2) {
         assert!(pair[0].span.end <= pair[1].span.start, "overlap in output");
     }
@@ -73,6 +73,7 @@ fn configured_lists_and_patterns_take_effect() {
     let text = "Mail support@example.com or bob@example.com about project falcon, EMP-123456.";
     let found: Vec<(&str, &str)> = engine
         .detect(text, &LabelSet::all(), 0.5)
+        .unwrap()
         .iter()
         .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
         .collect();
@@ -108,6 +109,7 @@ fn weak_patterns_need_context_and_negative_context_lowers_scores() {
     let label_of = |text: &str| -> Vec<&'static str> {
         engine
             .detect(text, &labels, 0.5)
+            .unwrap()
             .iter()
             .map(|d| d.label.as_str())
             .collect()
@@ -130,7 +132,7 @@ fn many_names_and_cues_in_one_text_stay_linear() {
     let engine = Engine::builtin().expect("engine builds");
     let text = "my name is Ann Lee and Lee met Dr Bo Chan. ".repeat(50_000);
     let started = std::time::Instant::now();
-    let found = engine.detect(&text, &LabelSet::defaults(), 0.5);
+    let found = engine.detect(&text, &LabelSet::defaults(), 0.5).unwrap();
     assert!(found.len() >= 100_000);
     assert!(
         started.elapsed().as_secs() < 60,
@@ -166,7 +168,10 @@ impl Recognizer for Broken {
 fn bad_spans_from_a_recognizer_are_dropped_not_panicked_on() {
     let engine =
         Engine::with_options(vec![Box::new(Broken)], &EngineOptions::default()).expect("builds");
-    assert!(engine.detect("é😀 text", &LabelSet::all(), 0.5).is_empty());
+    assert!(engine
+        .detect("é😀 text", &LabelSet::all(), 0.5)
+        .unwrap()
+        .is_empty());
     assert_eq!(engine.tiers(), ["model"]);
 }
 
@@ -214,6 +219,7 @@ fn a_mixed_log_and_chat_sample_is_found_exactly() {
     for (text, want) in cases {
         let got: Vec<(&str, &str)> = engine
             .detect(text, &LabelSet::defaults(), 0.5)
+            .unwrap()
             .iter()
             .map(|d| (d.label.as_str(), &text[d.span.start..d.span.end]))
             .collect();

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use crate::text::{Label, LabelSet};
 
-use super::{BuildError, Candidate, Recognizer};
+use super::{BuildError, Candidate, RecognizeError, Recognizer};
 use decode::Target;
 use model::{Model, TagScheme, TokenTypes};
 use pool::{Pool, WindowIds};
@@ -159,6 +159,12 @@ impl fmt::Display for NerError {
 }
 
 impl std::error::Error for NerError {}
+
+impl From<NerError> for RecognizeError {
+    fn from(e: NerError) -> RecognizeError {
+        RecognizeError::new(e.to_string())
+    }
+}
 
 impl From<NerError> for BuildError {
     fn from(e: NerError) -> BuildError {
@@ -359,14 +365,23 @@ impl Recognizer for NerRecognizer {
         "model"
     }
 
+    /// For callers that cannot fail (benchmarks, diagnostics): a failure adds nothing and
+    /// is logged. The engine calls [`Recognizer::recognize_many`], which fails closed.
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
         let mut found = [Vec::new()];
         match self.recognize_batch(&[text], wanted, &mut found) {
             Ok(()) => out.append(&mut found[0]),
-            // The trait has no error channel: the other tiers still run, and the
-            // failure is logged (without text) for the operator.
             Err(error) => tracing::warn!(%error, "model tier failed for one text"),
         }
+    }
+
+    fn recognize_many(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+        out: &mut [Vec<Candidate>],
+    ) -> Result<(), RecognizeError> {
+        Ok(self.recognize_batch(texts, wanted, out)?)
     }
 }
 
