@@ -16,6 +16,7 @@ pub mod window;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::text::{Label, LabelSet};
 
@@ -85,6 +86,8 @@ pub struct ModelSettings {
     pub max_batch_tokens: usize,
     /// Requests that may wait for a worker before callers block.
     pub queue_capacity: usize,
+    /// Longest wait for one inference job, queueing included; past it the job fails.
+    pub inference_timeout: Duration,
 }
 
 impl ModelSettings {
@@ -111,6 +114,9 @@ impl ModelSettings {
             window_overlap_tokens: 16,
             max_batch_tokens: 4096,
             queue_capacity: 64,
+            // Bounds a hung or overloaded runtime. At 8,000–35,000 characters/s per worker
+            // (2 shared cores), a request of more than ~100,000 characters can need more.
+            inference_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -250,6 +256,7 @@ impl NerRecognizer {
             settings.queue_capacity,
             max_batch_tokens,
             tokenizer.pad as i64,
+            settings.inference_timeout,
         )?;
         Ok(NerRecognizer {
             tokenizer,
