@@ -460,6 +460,30 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_detection_tier_is_a_503_with_a_fixed_message_and_no_input() {
+        use crate::engine::tests::FailingTier;
+        let mut recognizers = Engine::builtin_recognizers().expect("builds");
+        recognizers.push(Box::new(FailingTier));
+        let defaults = Defaults {
+            labels: LabelSet::defaults(),
+            threshold: 0.5,
+            method: Method::Redact,
+        };
+        let anonymizer = Anonymizer::new(Arc::new(Engine::from_recognizers(recognizers)), defaults);
+        let api = Api::new(Arc::new(anonymizer), Limits::default());
+        let body = br#"{"text": ["Anna Lee, ann@example.org"]}"#;
+        let err = api.anonymize(&caller("t", None), body).unwrap_err();
+        assert_eq!(
+            (err.code, err.status()),
+            (ErrorCode::DetectionUnavailable, 503)
+        );
+        assert_eq!(
+            String::from_utf8(err.to_body()).unwrap(),
+            r#"{"error":{"code":"detection_unavailable","message":"the detection model is unavailable; nothing was anonymized","details":[]}}"#
+        );
+    }
+
+    #[test]
     fn a_full_session_is_a_validation_error_that_names_no_input() {
         let api = api(1);
         let me = caller("t", Some("s"));

@@ -1,5 +1,6 @@
-//! Engine-level properties: no input makes `detect` panic, and results are sorted and
-//! non-overlapping whatever the text.
+//! Engine-level properties: no input makes `detect` panic, results are sorted and
+//! non-overlapping whatever the text, batches equal single calls, and a failing tier
+//! fails the call.
 
 use super::*;
 use crate::text::LabelSet;
@@ -225,4 +226,93 @@ fn a_mixed_log_and_chat_sample_is_found_exactly() {
             .collect();
         assert_eq!(&got, want, "in {text:?}");
     }
+}
+
+/// A model tier that always fails, as a timed-out one does (shared with the anonymizer
+/// and API tests).
+pub(crate) struct FailingTier;
+
+/// What [`FailingTier`] says: a runtime message, like the pool's timeout.
+pub(crate) const FAILING_TIER_MESSAGE: &str = "inference did not finish within 1 ms";
+
+impl Recognizer for FailingTier {
+    fn labels(&self) -> &[Label] {
+        static LABELS: std::sync::OnceLock<Vec<Label>> = std::sync::OnceLock::new();
+        LABELS.get_or_init(|| vec![Label::builtin("PERSON")])
+    }
+
+    fn tier(&self) -> &'static str {
+        "model"
+    }
+
+    fn recognize(&self, _: &str, _: &LabelSet, _: &mut Vec<Candidate>) {
+        panic!("the engine calls recognize_many, which can fail");
+    }
+
+    fn recognize_many(
+        &self,
+        _: &[&str],
+        _: &LabelSet,
+        _: &mut [Vec<Candidate>],
+    ) -> Result<(), RecognizeError> {
+        Err(RecognizeError::new(FAILING_TIER_MESSAGE))
+    }
+}
+
+#[test]
+fn a_failing_tier_fails_the_whole_batch_naming_the_tier_and_no_text() {
+    let mut recognizers = Engine::builtin_recognizers().expect("builds");
+    recognizers.push(Box::new(FailingTier));
+    let engine = Engine::from_recognizers(recognizers);
+    let texts = ["Mail jane@example.com", "Call Anna Lee on +44 20 7946 0958"];
+    // The rule tiers found the e-mail and phone; none of it comes back.
+    let err = engine
+        .detect_many(&texts, &LabelSet::all(), 0.5)
+        .unwrap_err();
+    assert_eq!(err.tier(), "model");
+    assert_eq!(
+        err.to_string(),
+        "detection tier model failed: inference did not finish within 1 ms"
+    );
+    assert_eq!(
+        engine.detect(texts[1], &LabelSet::all(), 0.5).unwrap_err(),
+        err
+    );
+    // A call whose labels the failing tier cannot emit does not need it.
+    let email = LabelSet::new(vec![Label::builtin("EMAIL_ADDRESS")]);
+    let found = engine
+        .detect_many(&texts, &email, 0.5)
+        .expect("no model labels");
+    let spans: Vec<Vec<(usize, usize)>> = found
+        .iter()
+        .map(|ds| ds.iter().map(|d| (d.span.start, d.span.end)).collect())
+        .collect();
+    assert_eq!(spans, [vec![(5, 21)], vec![]]);
+}
+
+#[test]
+fn detect_many_returns_per_text_what_detect_returns() {
+    let engine = Engine::builtin().expect("engine builds");
+    let texts = [
+        "Mail jane@example.com or call +44 20 7946 0958.",
+        "",
+        "nothing personal in here",
+        "Dear Dr. Chen, your NHS number 943 476 5919 is noted.",
+        "Mail jane@example.com or call +44 20 7946 0958.",
+    ];
+    let labels = LabelSet::defaults();
+    let batch = engine.detect_many(&texts, &labels, 0.5).expect("rules");
+    let single: Vec<Vec<Detection>> = texts
+        .iter()
+        .map(|t| engine.detect(t, &labels, 0.5).expect("rules"))
+        .collect();
+    assert_eq!(batch, single);
+    assert_eq!(
+        batch.iter().map(Vec::len).collect::<Vec<_>>(),
+        [2, 0, 0, 2, 2]
+    );
+    assert!(engine
+        .detect_many(&[], &labels, 0.5)
+        .expect("no texts")
+        .is_empty());
 }
