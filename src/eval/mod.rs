@@ -115,9 +115,33 @@ struct Report {
     errors_per_label: usize,
 }
 
-/// Documents per `detect_many` call, so the model tier batches their windows as it does
-/// a request's texts (an unmeasured choice; more adds memory, not much speed).
+/// Most documents per `detect_many` call, so the model tier batches their windows as it
+/// does a request's texts (an unmeasured choice; more adds memory, not much speed).
 const BATCH_DOCS: usize = 16;
+/// A batch closes once it holds this many bytes: long documents (TAB's run to 9,000
+/// characters) would otherwise make one job that could pass `model.inference_timeout_ms`
+/// on a busy machine. 20 KB is still ~40 windows, more than one forward pass takes.
+const BATCH_BYTES: usize = 20_000;
+
+/// `docs` cut, in order, into batches of at most [`BATCH_DOCS`] documents that stop
+/// growing at [`BATCH_BYTES`].
+fn batches(docs: &[Document]) -> impl Iterator<Item = &[Document]> {
+    let mut rest = docs;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut bytes = 0;
+        let mut n = 0;
+        while n < rest.len().min(BATCH_DOCS) && bytes < BATCH_BYTES {
+            bytes += rest[n].text.len();
+            n += 1;
+        }
+        let (batch, tail) = rest.split_at(n);
+        rest = tail;
+        Some(batch)
+    })
+}
 
 fn evaluate(
     engine: &Engine,
@@ -129,7 +153,7 @@ fn evaluate(
 ) -> Result<Report, String> {
     let mut totals = Totals::default();
     let mut elapsed = Duration::ZERO;
-    for batch in docs.chunks(BATCH_DOCS) {
+    for batch in batches(docs) {
         let texts: Vec<&str> = batch.iter().map(|d| d.text.as_str()).collect();
         let started = Instant::now();
         let found = engine
@@ -331,6 +355,26 @@ mod tests {
         assert_eq!((email.tp, email.fp, email.fn_), (1, 0, 0));
         assert_eq!(report.score.char_recall(), 1.0);
         assert!(report.render("x", 0.5).contains("EMAIL_ADDRESS"));
+    }
+
+    #[test]
+    fn batches_keep_order_and_close_at_their_document_or_byte_bound() {
+        let doc = |len: usize| Document {
+            id: String::new(),
+            text: "a".repeat(len),
+            entities: Vec::new(),
+        };
+        let docs: Vec<Document> = [10; 40]
+            .into_iter()
+            .chain([15_000, 15_000, 30_000, 10, 10])
+            .map(doc)
+            .collect();
+        let sizes: Vec<usize> = batches(&docs).map(<[Document]>::len).collect();
+        // 16 short ones twice; 8 short + two 15 KB (the second passes 20 KB); one
+        // 30 KB alone; the last two.
+        assert_eq!(sizes, [16, 16, 10, 1, 2]);
+        assert_eq!(sizes.iter().sum::<usize>(), docs.len());
+        assert_eq!(batches(&[]).count(), 0);
     }
 
     #[test]
