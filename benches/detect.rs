@@ -57,10 +57,14 @@ fn detect(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.sample_size(20);
     group.bench_with_input(BenchmarkId::new("patterns", text.len()), &text, |b, t| {
-        b.iter(|| patterns_only.detect(t, &labels, 0.5))
+        b.iter(|| {
+            patterns_only
+                .detect(t, &labels, 0.5)
+                .expect("rules do not fail")
+        })
     });
     group.bench_with_input(BenchmarkId::new("rules", text.len()), &text, |b, t| {
-        b.iter(|| rules.detect(t, &labels, 0.5))
+        b.iter(|| rules.detect(t, &labels, 0.5).expect("rules do not fail"))
     });
     group.bench_with_input(BenchmarkId::new("naive", text.len()), &text, |b, t| {
         b.iter(|| naive.iter().map(|r| r.find_iter(t).count()).sum::<usize>())

@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::engine::{Detection, Engine};
+use crate::engine::{DetectError, Detection, Engine};
 use crate::methods::{encrypt, KeyRing, Memory, MemoryFull, Method, Replacer, TenantKeys};
 use crate::restore::{MapEntry, MapError, MatchMode, Restorer, TokenOpener};
 use crate::session::{SessionKey, SessionState, SessionStore};
@@ -78,11 +78,14 @@ pub struct Deanonymized {
     pub failed_tokens: u64,
 }
 
-/// Why an anonymize call failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why an anonymize call failed. Either way nothing was anonymized, so nothing of the
+/// texts may be passed on.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnonymizeError {
     /// The session's map holds its maximum number of entries.
     SessionFull,
+    /// A detection tier failed (the model errored or timed out).
+    DetectionFailed(DetectError),
 }
 
 impl fmt::Display for AnonymizeError {
@@ -91,7 +94,14 @@ impl fmt::Display for AnonymizeError {
             AnonymizeError::SessionFull => {
                 f.write_str("the session holds its maximum number of entries")
             }
+            AnonymizeError::DetectionFailed(e) => e.fmt(f),
         }
+    }
+}
+
+impl From<DetectError> for AnonymizeError {
+    fn from(e: DetectError) -> Self {
+        AnonymizeError::DetectionFailed(e)
     }
 }
 
@@ -137,6 +147,7 @@ pub struct Anonymizer {
     keys: KeyRing,
     sessions: Option<Arc<dyn SessionStore<Memory>>>,
     failed_tokens: AtomicU64,
+    detection_failures: AtomicU64,
 }
 
 impl Anonymizer {
@@ -149,6 +160,7 @@ impl Anonymizer {
             keys: KeyRing::new(None),
             sessions: None,
             failed_tokens: AtomicU64::new(0),
+            detection_failures: AtomicU64::new(0),
         }
     }
 
@@ -177,10 +189,16 @@ impl Anonymizer {
         self.failed_tokens.load(Ordering::Relaxed)
     }
 
+    /// Anonymize calls refused because detection failed, over the life of this anonymizer.
+    pub fn detection_failures_total(&self) -> u64 {
+        self.detection_failures.load(Ordering::Relaxed)
+    }
+
     /// Detects and replaces entities in `texts`.
     ///
     /// # Errors
-    /// [`AnonymizeError::SessionFull`] when the scope's session cannot remember more.
+    /// [`AnonymizeError::SessionFull`] when the scope's session cannot remember more,
+    /// [`AnonymizeError::DetectionFailed`] when a detection tier failed.
     pub fn anonymize(
         &self,
         scope: &Scope<'_>,
@@ -190,11 +208,15 @@ impl Anonymizer {
         let labels = options.labels.as_ref().unwrap_or(&self.defaults.labels);
         let threshold = options.threshold.unwrap_or(self.defaults.threshold);
         let method = options.method.unwrap_or(self.defaults.method);
-        // Detection runs before any session lock is taken.
-        let detections: Vec<Vec<Detection>> = texts
-            .iter()
-            .map(|text| self.engine.detect(text, labels, threshold))
-            .collect();
+        // Detection runs before any session lock is taken, over all texts at once so the
+        // model tier batches their windows.
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let detections: Vec<Vec<Detection>> = self
+            .engine
+            .detect_many(&refs, labels, threshold)
+            .inspect_err(|_| {
+                self.detection_failures.fetch_add(1, Ordering::Relaxed);
+            })?;
         let keys = self.keys.tenant(scope.tenant);
         let replacer = Replacer::new(method, &keys, texts);
         let replace_all =

@@ -329,3 +329,39 @@ fn an_expired_session_restores_nothing_and_numbers_afresh() {
     assert_eq!(again.texts, ["[PERSON_1]"]);
     assert_eq!(store.counters().expirations, 1);
 }
+
+#[test]
+fn a_failed_detection_tier_fails_the_call_before_any_session_write_and_is_counted() {
+    use crate::engine::tests::{FailingTier, FAILING_TIER_MESSAGE};
+    let person = Label::builtin("PERSON");
+    let engine = Engine::from_recognizers(vec![
+        Box::new(Words(vec![("Alice", person)], vec![person])),
+        Box::new(FailingTier),
+    ]);
+    let defaults = Defaults {
+        labels: LabelSet::new(vec![person]),
+        threshold: 0.5,
+        method: Method::Redact,
+    };
+    let store = Arc::new(MemoryStore::<Memory>::new(SessionConfig::default()));
+    let a = Anonymizer::new(Arc::new(engine), defaults).with_sessions(store.clone());
+    let s = Scope {
+        tenant: "a",
+        session: Some("chat-1"),
+    };
+    let texts = strings(&["Alice", "and Alice again"]);
+    let err = a.anonymize(&s, &texts, &opts(Method::Redact)).unwrap_err();
+    let AnonymizeError::DetectionFailed(e) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(e.tier(), "model");
+    assert_eq!(
+        err.to_string(),
+        format!("detection tier model failed: {FAILING_TIER_MESSAGE}")
+    );
+    let c = store.counters();
+    assert_eq!((c.sessions, c.entries), (0, 0), "no session touched");
+    assert_eq!(a.detection_failures_total(), 1);
+    a.anonymize(&A, &texts, &opts(Method::Mask)).unwrap_err();
+    assert_eq!(a.detection_failures_total(), 2);
+}

@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+use crate::engine::DetectError;
+
 /// One row of the error table in `api-decisions.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
@@ -19,6 +21,7 @@ pub enum ErrorCode {
     RateLimited,
     Internal,
     BadGateway,
+    DetectionUnavailable,
     UpstreamTimeout,
 }
 
@@ -35,6 +38,7 @@ impl ErrorCode {
         ErrorCode::RateLimited,
         ErrorCode::Internal,
         ErrorCode::BadGateway,
+        ErrorCode::DetectionUnavailable,
         ErrorCode::UpstreamTimeout,
     ];
 
@@ -50,6 +54,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => 429,
             ErrorCode::Internal => 500,
             ErrorCode::BadGateway => 502,
+            ErrorCode::DetectionUnavailable => 503,
             ErrorCode::UpstreamTimeout => 504,
         }
     }
@@ -67,6 +72,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Internal => "internal",
             ErrorCode::BadGateway => "bad_gateway",
+            ErrorCode::DetectionUnavailable => "detection_unavailable",
             ErrorCode::UpstreamTimeout => "upstream_timeout",
         }
     }
@@ -85,8 +91,19 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate limit exceeded; retry later",
             ErrorCode::Internal => "internal error",
             ErrorCode::BadGateway => "the upstream could not be reached",
+            ErrorCode::DetectionUnavailable => {
+                "the detection model is unavailable; nothing was anonymized"
+            }
             ErrorCode::UpstreamTimeout => "the upstream did not answer in time",
         }
+    }
+}
+
+/// A failed detection tier is a 503 with a fixed message: the tier's own message (a
+/// runtime error) is for the log, and no input text is involved.
+impl From<DetectError> for ApiError {
+    fn from(_: DetectError) -> Self {
+        ApiError::new(ErrorCode::DetectionUnavailable)
     }
 }
 

@@ -67,7 +67,7 @@ impl Api {
     /// `POST /v1/anonymize`.
     ///
     /// # Errors
-    /// 400 for bad JSON, 422 for schema violations.
+    /// 400 for bad JSON, 422 for schema violations, 503 when detection failed.
     pub fn anonymize(&self, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
         let value = parse(body)?;
         let mut p = Problems::default();
@@ -121,6 +121,7 @@ impl Api {
                     );
                     ApiError::validation(p.0)
                 }
+                AnonymizeError::DetectionFailed(e) => e.into(),
             })?;
         let mut outcome = Outcome {
             texts: texts.len(),
@@ -456,6 +457,30 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::ValidationFailed);
         assert_eq!(err.details[0].field, "match");
+    }
+
+    #[test]
+    fn a_failed_detection_tier_is_a_503_with_a_fixed_message_and_no_input() {
+        use crate::engine::tests::FailingTier;
+        let mut recognizers = Engine::builtin_recognizers().expect("builds");
+        recognizers.push(Box::new(FailingTier));
+        let defaults = Defaults {
+            labels: LabelSet::defaults(),
+            threshold: 0.5,
+            method: Method::Redact,
+        };
+        let anonymizer = Anonymizer::new(Arc::new(Engine::from_recognizers(recognizers)), defaults);
+        let api = Api::new(Arc::new(anonymizer), Limits::default());
+        let body = br#"{"text": ["Anna Lee, ann@example.org"]}"#;
+        let err = api.anonymize(&caller("t", None), body).unwrap_err();
+        assert_eq!(
+            (err.code, err.status()),
+            (ErrorCode::DetectionUnavailable, 503)
+        );
+        assert_eq!(
+            String::from_utf8(err.to_body()).unwrap(),
+            r#"{"error":{"code":"detection_unavailable","message":"the detection model is unavailable; nothing was anonymized","details":[]}}"#
+        );
     }
 
     #[test]

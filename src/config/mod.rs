@@ -188,6 +188,9 @@ pub struct ModelSection {
     pub max_batch_tokens: usize,
     /// Requests that may wait for a worker before callers block.
     pub queue_capacity: usize,
+    /// Milliseconds one request's inference may take, queueing included; past it the
+    /// request fails with 503 `detection_unavailable` (nothing is anonymized or forwarded).
+    pub inference_timeout_ms: u64,
     /// Model entity type (tag without `B-`/`I-`) → label. A value is a label, `~` to
     /// ignore the type, or `{label: L, alone: M}`: M when no part of another type is
     /// merged in. Types not listed map to the label or alias of the same name.
@@ -236,6 +239,8 @@ impl Default for ModelSection {
             window_overlap_tokens: defaults.window_overlap_tokens,
             max_batch_tokens: defaults.max_batch_tokens,
             queue_capacity: defaults.queue_capacity,
+            inference_timeout_ms: u64::try_from(defaults.inference_timeout.as_millis())
+                .unwrap_or(u64::MAX),
             labels,
         }
     }

@@ -500,6 +500,11 @@ fn compile_model(section: ModelSection, errors: &mut Vec<ConfigError>) -> Option
         "queue_capacity",
         "must be between 1 and 100000",
     );
+    check(
+        section.inference_timeout_ms > 0,
+        "inference_timeout_ms",
+        "must be greater than 0",
+    );
     let mut tags = Vec::with_capacity(section.labels.len());
     for (tag, mapping) in section.labels {
         let mut label_of = |name: &str, path: String| {
@@ -535,6 +540,7 @@ fn compile_model(section: ModelSection, errors: &mut Vec<ConfigError>) -> Option
         window_overlap_tokens: section.window_overlap_tokens,
         max_batch_tokens: section.max_batch_tokens,
         queue_capacity: section.queue_capacity,
+        inference_timeout: std::time::Duration::from_millis(section.inference_timeout_ms),
     })
 }
 
@@ -700,11 +706,16 @@ detection:
         );
         let s = Settings::from_yaml("model:\n  enabled: false\n", &no_env).unwrap();
         assert!(s.model.is_none());
+        let s = Settings::from_yaml("model:\n  inference_timeout_ms: 250\n", &no_env).unwrap();
+        assert_eq!(
+            s.model.expect("model on").inference_timeout,
+            std::time::Duration::from_millis(250)
+        );
     }
 
     #[test]
     fn model_errors_name_their_field_and_label_row() {
-        let yaml = "model:\n  threads: 0\n  window_tokens: 64\n  window_overlap_tokens: 40\n  labels:\n    PER: PERSON\n    ORG: NOPE\n    LOC: {label: ADDRESS, alone: NOWHERE}\n    MISC: ~\n";
+        let yaml = "model:\n  threads: 0\n  window_tokens: 64\n  window_overlap_tokens: 40\n  inference_timeout_ms: 0\n  labels:\n    PER: PERSON\n    ORG: NOPE\n    LOC: {label: ADDRESS, alone: NOWHERE}\n    MISC: ~\n";
         let errs = Settings::from_yaml(yaml, &no_env).unwrap_err();
         let paths: Vec<&str> = errs.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(
@@ -712,6 +723,7 @@ detection:
             [
                 "model.threads",
                 "model.window_overlap_tokens",
+                "model.inference_timeout_ms",
                 "model.labels.LOC.alone",
                 "model.labels.ORG"
             ]

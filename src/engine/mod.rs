@@ -18,7 +18,7 @@ use std::fmt;
 
 use crate::text::{ByteSpan, Label, LabelSet};
 pub use custom::{CustomPattern, EngineOptions};
-pub use recognizer::{Candidate, PatternRecognizer, PatternSpec, Recognizer};
+pub use recognizer::{Candidate, PatternRecognizer, PatternSpec, RecognizeError, Recognizer};
 
 /// One detected entity, in byte offsets of the text it was found in.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +53,37 @@ impl fmt::Display for BuildError {
 }
 
 impl std::error::Error for BuildError {}
+
+/// Why detection failed: a tier could not run (the model failed or timed out). Carries
+/// the tier and a runtime message, never text. Nothing was detected: callers must not
+/// fall back to the other tiers' results, which could let personal data through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetectError {
+    tier: &'static str,
+    message: String,
+}
+
+impl DetectError {
+    pub(crate) fn new(tier: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            tier,
+            message: message.into(),
+        }
+    }
+
+    /// The tier that failed (`model`, …).
+    pub fn tier(&self) -> &'static str {
+        self.tier
+    }
+}
+
+impl fmt::Display for DetectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "detection tier {} failed: {}", self.tier, self.message)
+    }
+}
+
+impl std::error::Error for DetectError {}
 
 /// The detection engine: an immutable set of recognizers, shared by all requests.
 pub struct Engine {
@@ -144,27 +175,64 @@ impl Engine {
         tiers
     }
 
-    /// Detects entities of `labels` in `text` with confidence `>= threshold`.
+    /// Detects entities of `labels` in `text` with confidence `>= threshold`: one
+    /// [`Engine::detect_many`] call.
     ///
-    /// The result is sorted by start offset and free of overlaps.
-    pub fn detect(&self, text: &str, labels: &LabelSet, threshold: f32) -> Vec<Detection> {
-        let mut candidates = Vec::new();
+    /// # Errors
+    /// As `detect_many`.
+    pub fn detect(
+        &self,
+        text: &str,
+        labels: &LabelSet,
+        threshold: f32,
+    ) -> Result<Vec<Detection>, DetectError> {
+        let found = self.detect_many(&[text], labels, threshold)?;
+        Ok(found.into_iter().next().unwrap_or_default())
+    }
+
+    /// Detects entities of `labels` with confidence `>= threshold` in every text of
+    /// `texts`; result `i` belongs to `texts[i]`. Each recognizer sees all texts at once,
+    /// so the model tier runs their windows in shared forward passes.
+    ///
+    /// Each result is sorted by start offset and free of overlaps.
+    ///
+    /// # Errors
+    /// A tier failed: nothing is returned for any text (fail closed).
+    pub fn detect_many(
+        &self,
+        texts: &[&str],
+        labels: &LabelSet,
+        threshold: f32,
+    ) -> Result<Vec<Vec<Detection>>, DetectError> {
+        let mut candidates: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
         for recognizer in &self.recognizers {
             if recognizer.labels().iter().any(|l| labels.contains(*l)) {
-                recognizer.recognize(text, labels, &mut candidates);
+                recognizer
+                    .recognize_many(texts, labels, &mut candidates)
+                    .map_err(|e| {
+                        let error = DetectError::new(recognizer.tier(), e.to_string());
+                        tracing::warn!(%error, texts = texts.len(), "detection failed");
+                        error
+                    })?;
             }
         }
-        candidates.retain(|c| {
-            labels.contains(c.label)
-                // Spans from any recognizer (a model tier too) are checked, never trusted.
-                && c.span.start < c.span.end
-                && text.is_char_boundary(c.span.start)
-                && text.is_char_boundary(c.span.end)
-                && !self.allow.contains(&text[c.span.start..c.span.end])
-        });
-        resolve::merge_adjacent(text, resolve::resolve(candidates, threshold))
+        Ok(texts
+            .iter()
+            .zip(candidates)
+            .map(|(text, mut found)| {
+                found.retain(|c| {
+                    labels.contains(c.label)
+                        // Spans from any recognizer (a model tier too) are checked, never trusted.
+                        && c.span.start < c.span.end
+                        && text.is_char_boundary(c.span.start)
+                        && text.is_char_boundary(c.span.end)
+                        && !self.allow.contains(&text[c.span.start..c.span.end])
+                });
+                resolve::merge_adjacent(text, resolve::resolve(found, threshold))
+            })
+            .collect())
     }
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -4,6 +4,8 @@
 //! the list of them into one compiled recognizer that scans the text once with a
 //! `RegexSet` and then runs only the patterns that can match.
 
+use std::fmt;
+
 use regex::{Regex, RegexSet};
 
 use super::{context, BuildError};
@@ -19,6 +21,29 @@ pub struct Candidate {
     pub validated: bool,
 }
 
+/// Why a recognizer could not look at its texts. Carries a runtime message, never text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecognizeError {
+    message: String,
+}
+
+impl RecognizeError {
+    /// Public because recognizers may live outside this crate (benchmarks, tests).
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for RecognizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RecognizeError {}
+
 /// Anything that proposes candidates for some labels.
 pub trait Recognizer: Send + Sync {
     /// Labels this recognizer can emit.
@@ -27,6 +52,27 @@ pub trait Recognizer: Send + Sync {
     fn tier(&self) -> &'static str;
     /// Appends candidates found in `text` for labels in `wanted`.
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>);
+    /// Appends the candidates of `texts[i]` to `out[i]`, for every text. The engine calls
+    /// only this; the default runs [`Recognizer::recognize`] per text, and a tier that
+    /// batches or can fail (the model) overrides it.
+    ///
+    /// # Errors
+    /// The tier could not look at the texts, or `out` is shorter than `texts`. The
+    /// engine then fails the whole call: skipping a tier could let personal data through.
+    fn recognize_many(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+        out: &mut [Vec<Candidate>],
+    ) -> Result<(), RecognizeError> {
+        if out.len() < texts.len() {
+            return Err(RecognizeError::new("one output per text is needed"));
+        }
+        for (text, out) in texts.iter().zip(out.iter_mut()) {
+            self.recognize(text, wanted, out);
+        }
+        Ok(())
+    }
 }
 
 /// A regex-based entity type, declared as a `const`.
@@ -311,6 +357,63 @@ mod tests {
             assert!(text[..pair[0].end].ends_with("\n\n"));
         }
         assert_eq!(chunks("").count(), 0);
+    }
+
+    /// Finds every `x` as a PERSON, to see what the default `recognize_many` does.
+    struct Xs;
+
+    impl Recognizer for Xs {
+        fn labels(&self) -> &[Label] {
+            &[]
+        }
+
+        fn tier(&self) -> &'static str {
+            "test"
+        }
+
+        fn recognize(&self, text: &str, _: &LabelSet, out: &mut Vec<Candidate>) {
+            for (i, _) in text.match_indices('x') {
+                out.push(Candidate {
+                    span: ByteSpan::new(i, i + 1),
+                    label: Label::builtin("PERSON"),
+                    score: 0.5,
+                    validated: false,
+                });
+            }
+        }
+    }
+
+    fn x_at(start: usize) -> Candidate {
+        Candidate {
+            span: ByteSpan::new(start, start + 1),
+            label: Label::builtin("PERSON"),
+            score: 0.5,
+            validated: false,
+        }
+    }
+
+    #[test]
+    fn the_default_recognize_many_appends_each_texts_candidates_to_its_own_output() {
+        let mut out = vec![vec![x_at(99)], Vec::new(), Vec::new()];
+        Xs.recognize_many(&["ax", "", "xx"], &LabelSet::all(), &mut out)
+            .expect("infallible tier");
+        assert_eq!(
+            out,
+            [vec![x_at(99), x_at(1)], vec![], vec![x_at(0), x_at(1)]]
+        );
+    }
+
+    #[test]
+    fn the_default_recognize_many_refuses_too_few_outputs_and_writes_nothing() {
+        let mut out = vec![Vec::new()];
+        let err = Xs
+            .recognize_many(&["x", "x"], &LabelSet::all(), &mut out)
+            .unwrap_err();
+        assert_eq!(err, RecognizeError::new("one output per text is needed"));
+        assert_eq!(out, [Vec::<Candidate>::new()]);
+        // No texts, no outputs: nothing to do.
+        Xs.recognize_many(&[], &LabelSet::all(), &mut [])
+            .expect("empty batch");
     }
 
     #[test]

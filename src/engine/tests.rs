@@ -1,11 +1,12 @@
-//! Engine-level properties: no input makes `detect` panic, and results are sorted and
-//! non-overlapping whatever the text.
+//! Engine-level properties: no input makes `detect` panic, results are sorted and
+//! non-overlapping whatever the text, batches equal single calls, and a failing tier
+//! fails the call.
 
 use super::*;
 use crate::text::LabelSet;
 
 fn check(engine: &Engine, text: &str) {
-    let found = engine.detect(text, &LabelSet::all(), 0.0);
+    let found = engine.detect(text, &LabelSet::all(), 0.0).unwrap();
     for pair in found.windows(2) {
         assert!(pair[0].span.end <= pair[1].span.start, "overlap in output");
     }
@@ -73,6 +74,7 @@ fn configured_lists_and_patterns_take_effect() {
     let text = "Mail support@example.com or bob@example.com about project falcon, EMP-123456.";
     let found: Vec<(&str, &str)> = engine
         .detect(text, &LabelSet::all(), 0.5)
+        .unwrap()
         .iter()
         .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
         .collect();
@@ -108,6 +110,7 @@ fn weak_patterns_need_context_and_negative_context_lowers_scores() {
     let label_of = |text: &str| -> Vec<&'static str> {
         engine
             .detect(text, &labels, 0.5)
+            .unwrap()
             .iter()
             .map(|d| d.label.as_str())
             .collect()
@@ -130,7 +133,7 @@ fn many_names_and_cues_in_one_text_stay_linear() {
     let engine = Engine::builtin().expect("engine builds");
     let text = "my name is Ann Lee and Lee met Dr Bo Chan. ".repeat(50_000);
     let started = std::time::Instant::now();
-    let found = engine.detect(&text, &LabelSet::defaults(), 0.5);
+    let found = engine.detect(&text, &LabelSet::defaults(), 0.5).unwrap();
     assert!(found.len() >= 100_000);
     assert!(
         started.elapsed().as_secs() < 60,
@@ -166,7 +169,10 @@ impl Recognizer for Broken {
 fn bad_spans_from_a_recognizer_are_dropped_not_panicked_on() {
     let engine =
         Engine::with_options(vec![Box::new(Broken)], &EngineOptions::default()).expect("builds");
-    assert!(engine.detect("é😀 text", &LabelSet::all(), 0.5).is_empty());
+    assert!(engine
+        .detect("é😀 text", &LabelSet::all(), 0.5)
+        .unwrap()
+        .is_empty());
     assert_eq!(engine.tiers(), ["model"]);
 }
 
@@ -214,9 +220,99 @@ fn a_mixed_log_and_chat_sample_is_found_exactly() {
     for (text, want) in cases {
         let got: Vec<(&str, &str)> = engine
             .detect(text, &LabelSet::defaults(), 0.5)
+            .unwrap()
             .iter()
             .map(|d| (d.label.as_str(), &text[d.span.start..d.span.end]))
             .collect();
         assert_eq!(&got, want, "in {text:?}");
     }
+}
+
+/// A model tier that always fails, as a timed-out one does (shared with the anonymizer
+/// and API tests).
+pub(crate) struct FailingTier;
+
+/// What [`FailingTier`] says: a runtime message, like the pool's timeout.
+pub(crate) const FAILING_TIER_MESSAGE: &str = "inference did not finish within 1 ms";
+
+impl Recognizer for FailingTier {
+    fn labels(&self) -> &[Label] {
+        static LABELS: std::sync::OnceLock<Vec<Label>> = std::sync::OnceLock::new();
+        LABELS.get_or_init(|| vec![Label::builtin("PERSON")])
+    }
+
+    fn tier(&self) -> &'static str {
+        "model"
+    }
+
+    fn recognize(&self, _: &str, _: &LabelSet, _: &mut Vec<Candidate>) {
+        panic!("the engine calls recognize_many, which can fail");
+    }
+
+    fn recognize_many(
+        &self,
+        _: &[&str],
+        _: &LabelSet,
+        _: &mut [Vec<Candidate>],
+    ) -> Result<(), RecognizeError> {
+        Err(RecognizeError::new(FAILING_TIER_MESSAGE))
+    }
+}
+
+#[test]
+fn a_failing_tier_fails_the_whole_batch_naming_the_tier_and_no_text() {
+    let mut recognizers = Engine::builtin_recognizers().expect("builds");
+    recognizers.push(Box::new(FailingTier));
+    let engine = Engine::from_recognizers(recognizers);
+    let texts = ["Mail jane@example.com", "Call Anna Lee on +44 20 7946 0958"];
+    // The rule tiers found the e-mail and phone; none of it comes back.
+    let err = engine
+        .detect_many(&texts, &LabelSet::all(), 0.5)
+        .unwrap_err();
+    assert_eq!(err.tier(), "model");
+    assert_eq!(
+        err.to_string(),
+        "detection tier model failed: inference did not finish within 1 ms"
+    );
+    assert_eq!(
+        engine.detect(texts[1], &LabelSet::all(), 0.5).unwrap_err(),
+        err
+    );
+    // A call whose labels the failing tier cannot emit does not need it.
+    let email = LabelSet::new(vec![Label::builtin("EMAIL_ADDRESS")]);
+    let found = engine
+        .detect_many(&texts, &email, 0.5)
+        .expect("no model labels");
+    let spans: Vec<Vec<(usize, usize)>> = found
+        .iter()
+        .map(|ds| ds.iter().map(|d| (d.span.start, d.span.end)).collect())
+        .collect();
+    assert_eq!(spans, [vec![(5, 21)], vec![]]);
+}
+
+#[test]
+fn detect_many_returns_per_text_what_detect_returns() {
+    let engine = Engine::builtin().expect("engine builds");
+    let texts = [
+        "Mail jane@example.com or call +44 20 7946 0958.",
+        "",
+        "nothing personal in here",
+        "Dear Dr. Chen, your NHS number 943 476 5919 is noted.",
+        "Mail jane@example.com or call +44 20 7946 0958.",
+    ];
+    let labels = LabelSet::defaults();
+    let batch = engine.detect_many(&texts, &labels, 0.5).expect("rules");
+    let single: Vec<Vec<Detection>> = texts
+        .iter()
+        .map(|t| engine.detect(t, &labels, 0.5).expect("rules"))
+        .collect();
+    assert_eq!(batch, single);
+    assert_eq!(
+        batch.iter().map(Vec::len).collect::<Vec<_>>(),
+        [2, 0, 0, 2, 2]
+    );
+    assert!(engine
+        .detect_many(&[], &labels, 0.5)
+        .expect("no texts")
+        .is_empty());
 }

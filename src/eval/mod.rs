@@ -16,7 +16,7 @@ pub mod score;
 
 use std::time::{Duration, Instant};
 
-use crate::engine::Engine;
+use crate::engine::{Detection, Engine};
 use crate::text::{CharIndex, Label, LabelSet};
 use jsonl::{Document, LabelMap};
 use score::{Score, Span};
@@ -75,7 +75,7 @@ const USAGE: &str = "usage: anonymizer eval --data FILE.jsonl [--labels MAP.json
 /// Runs the eval command with `engine`.
 ///
 /// # Errors
-/// Unreadable files, bad arguments or label maps.
+/// Unreadable files, bad arguments or label maps, or a failed detection tier.
 pub fn run(engine: &Engine, args: &[String]) -> Result<(), String> {
     let args = parse_args(args)?;
     let data = std::fs::read_to_string(&args.data)
@@ -98,7 +98,7 @@ pub fn run(engine: &Engine, args: &[String]) -> Result<(), String> {
         labels.push(Label::parse(name).ok_or_else(|| format!("unknown label {name}"))?);
     }
     let detect = LabelSet::new(labels);
-    let mut report = evaluate(engine, &docs, &map, &detect, args.threshold, args.mask_only);
+    let mut report = evaluate(engine, &docs, &map, &detect, args.threshold, args.mask_only)?;
     report.errors_per_label = args.errors;
     print!("{}", report.render(&args.data, args.threshold));
     Ok(())
@@ -115,6 +115,34 @@ struct Report {
     errors_per_label: usize,
 }
 
+/// Most documents per `detect_many` call, so the model tier batches their windows as it
+/// does a request's texts (an unmeasured choice; more adds memory, not much speed).
+const BATCH_DOCS: usize = 16;
+/// A batch closes once it holds this many bytes: long documents (TAB's run to 9,000
+/// characters) would otherwise make one job that could pass `model.inference_timeout_ms`
+/// on a busy machine. 20 KB is still ~40 windows, more than one forward pass takes.
+const BATCH_BYTES: usize = 20_000;
+
+/// `docs` cut, in order, into batches of at most [`BATCH_DOCS`] documents that stop
+/// growing at [`BATCH_BYTES`].
+fn batches(docs: &[Document]) -> impl Iterator<Item = &[Document]> {
+    let mut rest = docs;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut bytes = 0;
+        let mut n = 0;
+        while n < rest.len().min(BATCH_DOCS) && bytes < BATCH_BYTES {
+            bytes += rest[n].text.len();
+            n += 1;
+        }
+        let (batch, tail) = rest.split_at(n);
+        rest = tail;
+        Some(batch)
+    })
+}
+
 fn evaluate(
     engine: &Engine,
     docs: &[Document],
@@ -122,15 +150,53 @@ fn evaluate(
     detect: &LabelSet,
     threshold: f32,
     mask_only: bool,
-) -> Report {
-    let mut score = Score::default();
-    let mut scored_labels: Vec<String> = Vec::new();
-    let mut chars = 0;
+) -> Result<Report, String> {
+    let mut totals = Totals::default();
     let mut elapsed = Duration::ZERO;
-    let mut errors = Vec::new();
-    for doc in docs {
+    for batch in batches(docs) {
+        let texts: Vec<&str> = batch.iter().map(|d| d.text.as_str()).collect();
+        let started = Instant::now();
+        let found = engine
+            .detect_many(&texts, detect, threshold)
+            .map_err(|e| format!("detection failed: {e}"))?;
+        elapsed += started.elapsed();
+        for (doc, detections) in batch.iter().zip(&found) {
+            totals.add(doc, detections, map, mask_only);
+        }
+    }
+    let Totals {
+        score,
+        mut scored_labels,
+        chars,
+        errors,
+    } = totals;
+    scored_labels.sort();
+    Ok(Report {
+        score,
+        scored_labels,
+        chars,
+        elapsed,
+        docs: docs.len(),
+        errors,
+        errors_per_label: 0,
+    })
+}
+
+/// What the documents scored so far add up to.
+#[derive(Default)]
+struct Totals {
+    score: Score,
+    scored_labels: Vec<String>,
+    chars: usize,
+    /// (kind, label, text) of missed ("missed") and false ("false") spans.
+    errors: Vec<(&'static str, String, String)>,
+}
+
+impl Totals {
+    /// Scores one document's `detections` against its gold spans.
+    fn add(&mut self, doc: &Document, detections: &[Detection], map: &LabelMap, mask_only: bool) {
         let text_len = doc.text.chars().count();
-        chars += text_len;
+        self.chars += text_len;
         let mut gold = Vec::new();
         let mut neutral = Vec::new();
         for e in &doc.entities {
@@ -147,17 +213,14 @@ fn evaluate(
             };
             match label {
                 Some(label) if !(mask_only && no_mask) => {
-                    if !scored_labels.contains(&label) {
-                        scored_labels.push(label.clone());
+                    if !self.scored_labels.contains(&label) {
+                        self.scored_labels.push(label.clone());
                     }
                     gold.push(span(label));
                 }
                 _ => neutral.push(span(e.label.clone())),
             }
         }
-        let started = Instant::now();
-        let detections = engine.detect(&doc.text, detect, threshold);
-        elapsed += started.elapsed();
         let index = CharIndex::new(&doc.text);
         let predicted: Vec<Span> = detections
             .iter()
@@ -175,7 +238,7 @@ fn evaluate(
                 }
             })
             .collect();
-        score.add(&gold, &neutral, &predicted, text_len);
+        self.score.add(&gold, &neutral, &predicted, text_len);
         let snippet = |s: &Span| -> String {
             doc.text
                 .chars()
@@ -184,24 +247,14 @@ fn evaluate(
                 .collect()
         };
         for g in gold.iter().filter(|g| !predicted.contains(g)) {
-            errors.push(("missed", g.label.clone(), snippet(g)));
+            self.errors.push(("missed", g.label.clone(), snippet(g)));
         }
         for p in predicted.iter().filter(|p| !gold.contains(p)) {
             let in_neutral = neutral.iter().any(|n| n.start <= p.start && p.end <= n.end);
             if !in_neutral {
-                errors.push(("false", p.label.clone(), snippet(p)));
+                self.errors.push(("false", p.label.clone(), snippet(p)));
             }
         }
-    }
-    scored_labels.sort();
-    Report {
-        score,
-        scored_labels,
-        chars,
-        elapsed,
-        docs: docs.len(),
-        errors,
-        errors_per_label: 0,
     }
 }
 
@@ -296,11 +349,32 @@ mod tests {
         let map: LabelMap =
             serde_json::from_str(r#"{"gold":{"MAIL":"EMAIL_ADDRESS"}}"#).expect("map parses");
         let engine = Engine::builtin().expect("engine builds");
-        let report = evaluate(&engine, &docs, &map, &LabelSet::defaults(), 0.5, false);
+        let report = evaluate(&engine, &docs, &map, &LabelSet::defaults(), 0.5, false)
+            .expect("rule tiers do not fail");
         let email = report.score.per_label["EMAIL_ADDRESS"];
         assert_eq!((email.tp, email.fp, email.fn_), (1, 0, 0));
         assert_eq!(report.score.char_recall(), 1.0);
         assert!(report.render("x", 0.5).contains("EMAIL_ADDRESS"));
+    }
+
+    #[test]
+    fn batches_keep_order_and_close_at_their_document_or_byte_bound() {
+        let doc = |len: usize| Document {
+            id: String::new(),
+            text: "a".repeat(len),
+            entities: Vec::new(),
+        };
+        let docs: Vec<Document> = [10; 40]
+            .into_iter()
+            .chain([15_000, 15_000, 30_000, 10, 10])
+            .map(doc)
+            .collect();
+        let sizes: Vec<usize> = batches(&docs).map(<[Document]>::len).collect();
+        // 16 short ones twice; 8 short + two 15 KB (the second passes 20 KB); one
+        // 30 KB alone; the last two.
+        assert_eq!(sizes, [16, 16, 10, 1, 2]);
+        assert_eq!(sizes.iter().sum::<usize>(), docs.len());
+        assert_eq!(batches(&[]).count(), 0);
     }
 
     #[test]

@@ -337,8 +337,8 @@ pub struct AnonymizedRequest {
 /// CPU-bound: callers run big bodies off the executor.
 ///
 /// # Errors
-/// 422 when the body is not JSON or the session is full (nothing may be forwarded),
-/// 500 on an internal fault.
+/// 422 when the body is not JSON or the session is full, 503 when detection failed
+/// (nothing may be forwarded in any of these), 500 on an internal fault.
 pub fn anonymize_request(
     route: &Route,
     anonymizer: &Anonymizer,
@@ -382,12 +382,16 @@ pub fn anonymize_request(
         .with_message("the request body could not be anonymized"),
         RewriteError::Incomplete => ApiError::new(ErrorCode::Internal),
     })?;
-    if let Some(AnonymizeError::SessionFull) = failure {
-        // Fail closed: the texts were not anonymized.
-        return Err(ApiError::validation(vec![Detail {
-            field: "session".into(),
-            reason: "the session holds its maximum number of entries".into(),
-        }]));
+    // Fail closed: the texts were not anonymized, so no byte of the body goes upstream.
+    match failure {
+        Some(AnonymizeError::SessionFull) => {
+            return Err(ApiError::validation(vec![Detail {
+                field: "session".into(),
+                reason: "the session holds its maximum number of entries".into(),
+            }]));
+        }
+        Some(AnonymizeError::DetectionFailed(e)) => return Err(e.into()),
+        None => {}
     }
     // With a session, the answer may quote placeholders of earlier turns too: restore
     // with the session's whole map.

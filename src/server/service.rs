@@ -574,6 +574,7 @@ impl ProxyHttp for ApiService {
             evictions: c.evictions,
         });
         metrics::set_failed_tokens(self.anonymizer.failed_tokens_total());
+        metrics::set_detection_failures(self.anonymizer.detection_failures_total());
         let entities: u64 = ctx.entities.values().sum();
         tracing::info!(
             request_id = %ctx.request_id,

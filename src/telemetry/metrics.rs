@@ -159,6 +159,16 @@ pub static FAILED_TOKENS: LazyLock<IntCounter> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_detection_failures_total`: anonymize calls (API or proxy) refused with 503
+/// because a detection tier failed or timed out.
+pub static DETECTION_FAILURES: LazyLock<IntCounter> = LazyLock::new(|| {
+    register_int_counter!(
+        "anonymizer_detection_failures_total",
+        "Anonymize calls refused because a detection tier failed or timed out"
+    )
+    .expect("metric registered once")
+});
+
 /// Publishes the session cache's figures (read from the store after each request).
 pub fn set_session_stats(stats: &SessionStats) {
     for (what, value) in [
@@ -185,6 +195,11 @@ pub fn set_failed_tokens(total: u64) {
     set_counter(&FAILED_TOKENS, total);
 }
 
+/// Publishes the running total of anonymize calls refused because detection failed.
+pub fn set_detection_failures(total: u64) {
+    set_counter(&DETECTION_FAILURES, total);
+}
+
 /// Raises a counter to a total kept elsewhere (totals only grow).
 fn set_counter(counter: &IntCounter, total: u64) {
     let current = counter.get();
@@ -209,4 +224,5 @@ pub fn init() {
     LazyLock::force(&SESSION_GAUGES);
     LazyLock::force(&SESSION_EVENTS);
     LazyLock::force(&FAILED_TOKENS);
+    LazyLock::force(&DETECTION_FAILURES);
 }

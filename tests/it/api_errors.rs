@@ -101,7 +101,8 @@ fn every_error_of_the_table_has_its_status_code_and_shape() {
         .expect("send");
     assert_eq!(r.status().as_u16(), 200);
 
-    // 429 is covered in auth::rate_limit_answers_429_with_retry_after.
+    // 429 is covered in auth::rate_limit_answers_429_with_retry_after, 503 in
+    // a_model_tier_past_its_timeout_is_503_detection_unavailable_and_echoes_nothing.
     // 500 internal, 502 and 504 have no trigger in this mode: their shape is checked by
     // the unit test api::error::tests, which walks every code.
 }
@@ -269,4 +270,53 @@ fn error_messages_never_echo_the_input() {
         &[("x-api-key", KEY)],
     );
     assert!(!r.text.contains("jane.secret"), "echoed input: {}", r.text);
+}
+
+/// A line the model has windows of work in: names, an address, an e-mail.
+const MODEL_LINE: &str =
+    "Hi, I'm Johanna Smithson from 42 Elm Street, Springfield; mail johanna.smithson@example.com. ";
+
+#[test]
+fn a_model_tier_past_its_timeout_is_503_detection_unavailable_and_echoes_nothing() {
+    // The real model with a 1 ms budget: every inference times out (CI has the model).
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\nmodel:\n  inference_timeout_ms: 1\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": ["A short note.", MODEL_LINE.repeat(40)]}),
+    );
+    assert!(r.assert_error(503, "detection_unavailable").is_empty());
+    assert_eq!(
+        r.json(),
+        json!({"error": {"code": "detection_unavailable",
+                         "message": "the detection model is unavailable; nothing was anonymized",
+                         "details": []}})
+    );
+    for input in [
+        "Johanna",
+        "Smithson",
+        "Elm Street",
+        "example.com",
+        "short note",
+    ] {
+        assert!(!r.text.contains(input), "echoed {input}: {}", r.text);
+    }
+    let want = [
+        "anonymizer_detection_failures_total 1".to_owned(),
+        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"503\",tenant=\"test\"} 1"
+            .to_owned(),
+    ];
+    let m = s.metrics_with(&want);
+    assert!(want.iter().all(|l| m.contains(l.as_str())), "{m}");
+    // The operator learns which tier failed and why, and nothing of the text.
+    let log = s.log();
+    assert!(
+        log.contains("detection tier model failed: inference did not finish within 1 ms"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("Johanna") && !log.contains("short note"),
+        "{log}"
+    );
 }

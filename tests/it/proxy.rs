@@ -206,6 +206,62 @@ fn bodies_that_cannot_be_anonymized_are_refused_and_not_forwarded() {
 }
 
 #[test]
+fn a_failed_model_tier_answers_503_and_forwards_no_body_byte() {
+    let up = openai_echo();
+    // The real model with a 1 ms budget: every inference times out (CI has the model).
+    let config = route_config(
+        "chat",
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "    auth: passthrough\n",
+    )
+    .replace(
+        "model:\n  enabled: false\n",
+        "model:\n  inference_timeout_ms: 1\n",
+    );
+    assert!(config.contains("inference_timeout_ms: 1"));
+    let s = TestServer::start(&config);
+    let name = "Johanna Smithson";
+    let prompt = format!("My name is {name}, mail me at {EMAIL}. ").repeat(40);
+    let r = post(
+        &s,
+        "/v1/chat/completions",
+        &json!({"model": "gpt-x", "messages": [{"role": "user", "content": prompt}]}),
+        &[],
+    );
+    assert!(r.assert_error(503, "detection_unavailable").is_empty());
+    assert_eq!(
+        r.json()["error"]["message"],
+        "the detection model is unavailable; nothing was anonymized"
+    );
+    assert!(
+        !r.text.contains(name) && !r.text.contains(EMAIL),
+        "{}",
+        r.text
+    );
+    // pingora may have sent the request headers (see the README); wait, capped, until
+    // the upstream has seen the connection end, then check no body byte came with it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    while up.received().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let got = up.received();
+    assert!(got.len() <= 1, "{got:?}");
+    // Not even a chunk-size line followed the header block.
+    assert!(got
+        .iter()
+        .all(|r| r.body.is_empty() && r.raw.ends_with(b"\r\n\r\n")));
+    assert!(!up.all_bytes().contains(name) && !up.all_bytes().contains(EMAIL));
+    let want = [
+        "anonymizer_detection_failures_total 1".to_owned(),
+        "anonymizer_proxy_requests_total{route=\"chat\",status=\"503\"} 1".to_owned(),
+    ];
+    let m = s.metrics_with(&want);
+    assert!(want.iter().all(|l| m.contains(l.as_str())), "{m}");
+}
+
+#[test]
 fn only_configured_routes_are_reachable() {
     let up = Upstream::sink();
     let s = TestServer::start(&route_config(

@@ -16,10 +16,11 @@ pub mod window;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::text::{Label, LabelSet};
 
-use super::{BuildError, Candidate, Recognizer};
+use super::{BuildError, Candidate, RecognizeError, Recognizer};
 use decode::Target;
 use model::{Model, TagScheme, TokenTypes};
 use pool::{Pool, WindowIds};
@@ -85,6 +86,8 @@ pub struct ModelSettings {
     pub max_batch_tokens: usize,
     /// Requests that may wait for a worker before callers block.
     pub queue_capacity: usize,
+    /// Longest wait for one inference job, queueing included; past it the job fails.
+    pub inference_timeout: Duration,
 }
 
 impl ModelSettings {
@@ -111,6 +114,9 @@ impl ModelSettings {
             window_overlap_tokens: 16,
             max_batch_tokens: 4096,
             queue_capacity: 64,
+            // Bounds a hung or overloaded runtime. At 8,000–35,000 characters/s per worker
+            // (2 shared cores), a request of more than ~100,000 characters can need more.
+            inference_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -159,6 +165,12 @@ impl fmt::Display for NerError {
 }
 
 impl std::error::Error for NerError {}
+
+impl From<NerError> for RecognizeError {
+    fn from(e: NerError) -> RecognizeError {
+        RecognizeError::new(e.to_string())
+    }
+}
 
 impl From<NerError> for BuildError {
     fn from(e: NerError) -> BuildError {
@@ -244,6 +256,7 @@ impl NerRecognizer {
             settings.queue_capacity,
             max_batch_tokens,
             tokenizer.pad as i64,
+            settings.inference_timeout,
         )?;
         Ok(NerRecognizer {
             tokenizer,
@@ -359,14 +372,23 @@ impl Recognizer for NerRecognizer {
         "model"
     }
 
+    /// For callers that cannot fail (benchmarks, diagnostics): a failure adds nothing and
+    /// is logged. The engine calls [`Recognizer::recognize_many`], which fails closed.
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
         let mut found = [Vec::new()];
         match self.recognize_batch(&[text], wanted, &mut found) {
             Ok(()) => out.append(&mut found[0]),
-            // The trait has no error channel: the other tiers still run, and the
-            // failure is logged (without text) for the operator.
             Err(error) => tracing::warn!(%error, "model tier failed for one text"),
         }
+    }
+
+    fn recognize_many(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+        out: &mut [Vec<Candidate>],
+    ) -> Result<(), RecognizeError> {
+        Ok(self.recognize_batch(texts, wanted, out)?)
     }
 }
 

@@ -12,18 +12,27 @@
 //! Concurrency is bounded twice: `workers` sessions run at once (each with its own
 //! intra-op threads), and at most `queue_capacity` jobs wait; a caller beyond that
 //! blocks in `infer` (back-pressure rather than unbounded memory).
+//!
+//! No caller waits longer than the pool's timeout (queueing included): a job that is
+//! not done by then fails, its windows not yet taken leave the queue, and the results of
+//! windows already running are dropped when they arrive.
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use super::model::{Model, TokenClass};
 use super::NerError;
 
 /// Most windows in one forward pass, whatever their length.
 const MAX_BATCH_ROWS: usize = 64;
+
+/// Longest timeout honoured: `Instant + Duration` panics on overflow, and nobody waits
+/// a day for one request.
+const MAX_TIMEOUT: Duration = Duration::from_secs(86_400);
 
 /// One model input row: `[CLS] tokens… [SEP]` ids and their `token_type_ids`
 /// (as long as `ids`).
@@ -63,7 +72,8 @@ impl Sink {
                     Some(e) => Err(e),
                     None => Ok(std::mem::take(&mut self.results)),
                 };
-                // The caller may have given up; nothing to do then.
+                // The caller may have given up (timed out): its receiver is gone, the
+                // send fails, and the results are dropped here.
                 let _ = reply.send(answer);
             }
         }
@@ -121,10 +131,11 @@ impl Taken {
 pub struct Pool {
     shared: Arc<Shared>,
     workers: Vec<JoinHandle<()>>,
+    timeout: Duration,
 }
 
 impl Pool {
-    /// Starts one worker thread per model.
+    /// Starts one worker thread per model. `infer` gives up after `timeout`.
     ///
     /// # Errors
     /// A thread cannot be spawned.
@@ -133,6 +144,7 @@ impl Pool {
         queue_capacity: usize,
         max_batch_tokens: usize,
         pad: i64,
+        timeout: Duration,
     ) -> Result<Pool, NerError> {
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue {
@@ -148,6 +160,7 @@ impl Pool {
         let mut pool = Pool {
             shared,
             workers: Vec::with_capacity(models.len()),
+            timeout: timeout.min(MAX_TIMEOUT),
         };
         for (i, model) in models.into_iter().enumerate() {
             let shared = Arc::clone(&pool.shared);
@@ -160,35 +173,43 @@ impl Pool {
         Ok(pool)
     }
 
-    /// Runs `windows` through the model; blocks until done. Returns one result per
-    /// window, each as long as the window (special tokens included).
+    /// Runs `windows` through the model; blocks until done or the pool's timeout.
+    /// Returns one result per window, each as long as the window (special tokens
+    /// included).
     ///
     /// # Errors
-    /// Inference failed, or the pool has stopped.
+    /// Inference failed or did not finish in time, or the pool has stopped.
     pub fn infer(&self, windows: Vec<WindowIds>) -> Reply {
         if windows.is_empty() {
             return Ok(Vec::new());
         }
+        let deadline = Instant::now() + self.timeout;
         let (reply, answer) = mpsc::channel();
         let count = windows.len();
+        let sink = Arc::new(Mutex::new(Sink {
+            results: vec![Vec::new(); count],
+            remaining: count,
+            failure: None,
+            reply: Some(reply),
+        }));
         let job = Job {
             windows: Arc::new(windows),
             next: 0,
-            sink: Arc::new(Mutex::new(Sink {
-                results: vec![Vec::new(); count],
-                remaining: count,
-                failure: None,
-                reply: Some(reply),
-            })),
+            sink: Arc::clone(&sink),
         };
         {
             let mut queue = self.shared.lock()?;
             while queue.jobs.len() >= self.shared.capacity && !queue.closed {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(self.timed_out());
+                }
                 queue = self
                     .shared
                     .space
-                    .wait(queue)
-                    .map_err(|_| NerError::runtime("inference queue lock poisoned"))?;
+                    .wait_timeout(queue, left)
+                    .map_err(|_| NerError::runtime("inference queue lock poisoned"))?
+                    .0;
             }
             if queue.closed {
                 return Err(stopped());
@@ -196,7 +217,35 @@ impl Pool {
             queue.jobs.push_back(job);
         }
         self.shared.work.notify_one();
-        answer.recv().map_err(|_| stopped())?
+        match answer.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(result) => result,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                self.withdraw(&sink);
+                Err(self.timed_out())
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(stopped()),
+        }
+    }
+
+    /// Takes a given-up job's windows that no worker has taken yet out of the queue, so
+    /// they cost nothing. Windows already running finish; `Sink::settle` drops their
+    /// results, as the receiver is gone.
+    fn withdraw(&self, sink: &Arc<Mutex<Sink>>) {
+        let Ok(mut queue) = self.shared.lock() else {
+            return;
+        };
+        let before = queue.jobs.len();
+        queue.jobs.retain(|job| !Arc::ptr_eq(&job.sink, sink));
+        if queue.jobs.len() < before {
+            self.shared.space.notify_all();
+        }
+    }
+
+    fn timed_out(&self) -> NerError {
+        NerError::runtime(format!(
+            "inference did not finish within {} ms (model.inference_timeout_ms)",
+            self.timeout.as_millis()
+        ))
     }
 }
 
@@ -342,6 +391,44 @@ mod tests {
             })),
         };
         (job, answer)
+    }
+
+    fn windows(lengths: &[usize]) -> Vec<WindowIds> {
+        lengths
+            .iter()
+            .map(|&n| WindowIds {
+                ids: vec![0; n],
+                types: vec![0; n],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_job_not_done_in_time_fails_and_leaves_the_queue() {
+        // No workers: nothing ever runs, so the caller must give up on its own.
+        let pool = Pool::start(Vec::new(), 4, 100, 0, Duration::from_millis(30)).unwrap();
+        let started = Instant::now();
+        let err = pool.infer(windows(&[5, 5])).unwrap_err();
+        assert!(started.elapsed() >= Duration::from_millis(30));
+        assert_eq!(
+            err.to_string(),
+            "inference did not finish within 30 ms (model.inference_timeout_ms)"
+        );
+        assert!(pool.shared.lock().unwrap().jobs.is_empty(), "job withdrawn");
+        // The pool keeps answering (and timing out) later callers.
+        assert!(pool.infer(windows(&[5])).is_err());
+        assert!(pool.infer(Vec::new()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn results_for_a_caller_that_gave_up_are_dropped_without_a_panic() {
+        let (j, answer) = job(&[3, 3]);
+        drop(answer);
+        let mut sink = j.sink.lock().unwrap();
+        sink.settle(0, Ok(vec![(1, 0.5)]));
+        sink.settle(1, Err(NerError::runtime("late")));
+        assert!(sink.reply.is_none(), "answered (into the void) once");
+        assert_eq!(sink.remaining, 0);
     }
 
     #[test]

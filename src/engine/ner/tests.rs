@@ -5,6 +5,7 @@
 
 use std::path::Path;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use super::*;
 use crate::text::ByteSpan;
@@ -296,4 +297,94 @@ fn every_token_carries_the_casing_bit_of_its_word() {
             ("Élodie", true)
         ]
     );
+}
+
+#[test]
+fn an_inference_past_its_timeout_is_an_error_and_adds_nothing() {
+    if recognizer().is_none() {
+        return;
+    }
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut settings = ModelSettings::rampart(&models);
+    settings.inference_timeout = Duration::from_millis(1);
+    let hurried = NerRecognizer::try_load(&settings).expect("loads like the first");
+    let long = SENTENCE.repeat(40);
+    let mut out = vec![Vec::new(), Vec::new()];
+    let err = hurried
+        .recognize_many(&[SENTENCE, &long], &all_labels(), &mut out)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "inference did not finish within 1 ms (model.inference_timeout_ms)"
+    );
+    assert!(out.iter().all(Vec::is_empty), "{out:?}");
+}
+
+/// The shared test recognizer as an engine tier.
+struct Shared(&'static NerRecognizer);
+
+impl Recognizer for Shared {
+    fn labels(&self) -> &[Label] {
+        self.0.labels()
+    }
+
+    fn tier(&self) -> &'static str {
+        self.0.tier()
+    }
+
+    fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
+        self.0.recognize(text, wanted, out);
+    }
+
+    fn recognize_many(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+        out: &mut [Vec<Candidate>],
+    ) -> Result<(), RecognizeError> {
+        self.0.recognize_many(texts, wanted, out)
+    }
+}
+
+#[test]
+fn the_engine_detects_a_batch_of_texts_as_it_detects_each_alone() {
+    let Some(r) = recognizer() else { return };
+    let mut recognizers = crate::engine::Engine::builtin_recognizers().expect("builds");
+    recognizers.push(Box::new(Shared(r)));
+    let engine = crate::engine::Engine::from_recognizers(recognizers);
+    let long = "Send it to Maria Garcia, 7 Harbour Road, Cork. ".repeat(30);
+    let texts = [
+        SENTENCE,
+        "",
+        "Nothing to see here.",
+        long.as_str(),
+        "Anna lives in Paris and mails anna@example.org",
+        SENTENCE,
+    ];
+    let labels = LabelSet::defaults();
+    let batch = engine
+        .detect_many(&texts, &labels, 0.5)
+        .expect("model runs");
+    assert_eq!(batch.len(), texts.len());
+    for (text, got) in texts.iter().zip(&batch) {
+        let want = engine.detect(text, &labels, 0.5).expect("model runs");
+        // Batch composition (padding, row order) may move scores in the last bits;
+        // spans, labels and alternatives must agree exactly.
+        let key =
+            |d: &crate::engine::Detection| (d.span, d.label, d.alternative.map(|(label, _)| label));
+        assert_eq!(
+            got.iter().map(key).collect::<Vec<_>>(),
+            want.iter().map(key).collect::<Vec<_>>(),
+            "{text}"
+        );
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g.score - w.score).abs() < 1e-4, "{g:?} vs {w:?}");
+        }
+    }
+    // The model's names are in there, so this is not the rule tiers alone.
+    let persons = batch[3]
+        .iter()
+        .filter(|d| d.label.as_str() == "PERSON")
+        .count();
+    assert_eq!(persons, 30, "{:?}", batch[3]);
 }

@@ -130,7 +130,7 @@ mod tests {
                 failures.push(format!("{} lacks examples or counter-examples", spec.name));
             }
             for (text, want) in spec.examples {
-                let found = engine.detect(text, &labels, 0.5);
+                let found = engine.detect(text, &labels, 0.5).unwrap();
                 let hit = found.iter().any(|d| {
                     &text[d.span.start..d.span.end] == *want && d.label.as_str() == spec.label
                 });
@@ -144,6 +144,7 @@ mod tests {
             for text in spec.counter_examples {
                 let found: Vec<_> = engine
                     .detect(text, &labels, 0.5)
+                    .unwrap()
                     .into_iter()
                     .filter(|d| d.label.as_str() == spec.label)
                     .collect();
@@ -173,7 +174,7 @@ mod tests {
     fn the_no_pii_corpus_yields_nothing() {
         let engine = Engine::builtin().expect("engine builds");
         for text in NO_PII {
-            let found = engine.detect(text, &LabelSet::defaults(), 0.5);
+            let found = engine.detect(text, &LabelSet::defaults(), 0.5).unwrap();
             assert!(found.is_empty(), "false hits in {text:?}: {found:?}");
         }
     }
