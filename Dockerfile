@@ -15,7 +15,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 WORKDIR /app
 COPY --from=build /src/target/release/anonymizer /usr/local/bin/anonymizer
 COPY --from=build /src/conf ./conf
-# Whatever the set-up fetched (model files); the folder may be empty.
+# Our NER model (committed), and what the set-up fetched (ONNX Runtime, Rampart).
+COPY --from=build /src/model ./model
 COPY --from=build /src/models ./models
 USER anonymizer
 ENV ANONYMIZER_LISTEN=0.0.0.0:8080 \

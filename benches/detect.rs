@@ -4,9 +4,19 @@
 //! `rules` adds the dictionaries and name rules (the full engine without the model);
 //! `naive` is the baseline the `RegexSet` prefilter must beat: every pattern run over the
 //! whole text one by one.
+//!
+//! `engine/*` is the full engine of the default config (`conf/anonymizer.yaml`: patterns,
+//! dictionaries, name rules and our NER model on 2 threads), in characters per second:
+//! `one_text` is 20,000 characters in one text, `request_32` the same characters as 32 texts
+//! of one request (`detect_many`, windows of all texts batched together). It needs ONNX
+//! Runtime from `scripts/fetch-models.sh`; without it the group is skipped with a notice,
+//! except under `CI=true`, where that is a failure.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
+use std::time::Duration;
+
+use anonymizer::config::settings::Settings;
 use anonymizer::engine::{patterns, Engine, PatternRecognizer, Recognizer};
 use anonymizer::text::LabelSet;
 
@@ -72,5 +82,59 @@ fn detect(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, detect);
+/// The default config's engine, model tier included.
+fn default_engine() -> Option<Engine> {
+    let settings = Settings::from_yaml(anonymizer::config::DEFAULT_YAML, &|_| None)
+        .expect("the default config is valid");
+    match anonymizer::app::build_engine(&settings) {
+        Ok(engine) => Some(engine),
+        Err(e) if std::env::var_os("CI").is_none_or(|v| v != "true") => {
+            eprintln!("SKIPPED: the engine bench needs scripts/fetch-models.sh ({e})");
+            None
+        }
+        Err(e) => panic!("the default engine must load (CI=true): {e}"),
+    }
+}
+
+fn full_engine(c: &mut Criterion) {
+    let Some(engine) = default_engine() else {
+        return;
+    };
+    let labels = LabelSet::defaults();
+    let text: String = corpus().chars().take(20_000).collect();
+    let chars = text.chars().count() as u64;
+    // The same characters as a request of 32 texts, cut at whitespace.
+    let mut texts: Vec<&str> = Vec::new();
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let mut want = (text.len() / 32).min(rest.len());
+        while !rest.is_char_boundary(want) {
+            want += 1;
+        }
+        let cut = rest[want..]
+            .find(char::is_whitespace)
+            .map_or(rest.len(), |i| want + i);
+        texts.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+
+    let mut group = c.benchmark_group("engine");
+    group.throughput(Throughput::Elements(chars));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    group.bench_function("one_text", |b| {
+        b.iter(|| engine.detect(&text, &labels, 0.5).expect("model runs"))
+    });
+    group.bench_function(format!("request_{}", texts.len()), |b| {
+        b.iter(|| {
+            engine
+                .detect_many(&texts, &labels, 0.5)
+                .expect("model runs")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, detect, full_engine);
 criterion_main!(benches);

@@ -42,7 +42,9 @@ def export_fp32(hf_dir, path, opset=17):
 
 def quantize(fp32, int8):
     from onnxruntime.quantization import QuantType, quantize_dynamic
-    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=False)
+    # Per-channel scales: per-tensor ones cost 0.011 CoNLL F1 against fp32, per-channel
+    # none (measured on the dev sets); the file grows by 0.1 MB.
+    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
 
 
 def hf_config(cfg):
@@ -60,7 +62,7 @@ def hf_config(cfg):
     out["anonymizer"] = d.get("anonymizer") or {"token_type_ids": "zeros"}
     out["max_length"] = 128
     out["onnx"] = {"file": "model.onnx", "inputs": ["input_ids", "attention_mask", "token_type_ids"],
-                   "output": "logits", "quantization": "int8 dynamic (onnxruntime quantize_dynamic)"}
+                   "output": "logits", "quantization": "int8 dynamic, per channel (onnxruntime quantize_dynamic)"}
     return out
 
 

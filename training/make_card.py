@@ -39,6 +39,41 @@ def load(path):
     return None
 
 
+def engine_summary(path):
+    """The micro, character and speed lines of one `anonymizer eval` output."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if line.startswith("micro (gold labels)"):
+                out["p"], out["r"], out["f1"] = parts[-3:]
+            elif line.startswith("character recall"):
+                out["char_r"] = parts[-1]
+            elif line.startswith("character precision") and "excluding" not in line:
+                out["char_p"] = parts[-1]
+            elif line.startswith("speed"):
+                out["speed"] = parts[1]
+    return out
+
+
+def engine_table(run):
+    """Rows for the engine evaluation (`anonymizer eval`, default config) if run.sh made it."""
+    rows = []
+    for name in ("conll2003", "wnut17", "tab"):
+        path = os.path.join(run, "engine_%s.txt" % name)
+        if os.path.exists(path):
+            e = engine_summary(path)
+            rows.append("| %s | %s / %s / **%s** | %s / %s | %s |" % (
+                name + "_dev", e.get("p"), e.get("r"), e.get("f1"), e.get("char_r"), e.get("char_p"),
+                format(int(e.get("speed", 0)), ",")))
+    if not rows:
+        return []
+    return ["", "Full engine (`anonymizer eval`, default config: patterns, dictionaries, name rules "
+            "beside the model, this model int8; TAB `--mask-only`):", "",
+            "| dev set | strict micro P / R / F1 | char recall / precision | chars/s |",
+            "|---|---|---|---:|"] + rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", required=True)
@@ -60,7 +95,8 @@ def main():
                   size / 1e6, tl.get("windows"), tl.get("steps"), tl.get("train_seconds", 0) / 60)]
     # ablation
     abl = [("issue 6 plain fine-tune (reported, not re-run)", ISSUE_BASELINE)]
-    for name, label in (("baseline", "baseline recipe re-run (dates ignored, TAB titles kept, no synthetic)"),
+    for name, label in (("no_casing", "shipped recipe without the casing bit"),
+                        ("plain_casing", "casing bit only (dates left out of the loss, no synthetic data)"),
                         ("main", "shipped recipe (fp32)"), ("no_conll", "shipped recipe without CoNLL-2003")):
         r = load(os.path.join(a.runs, name, "eval_fp32.json"))
         if r:
@@ -71,6 +107,7 @@ def main():
     for label, s in abl:
         lines.append("| %s | %s | %s | %s | %s | %s |" % (label, fmt(s, "conll2003_dev_f1"), fmt(s, "wnut17_dev_f1"),
                      fmt(s, "tab_dev_f1"), fmt(s, "tab_dev_mask_char_recall"), fmt(s, "tab_dev_mask_char_precision")))
+    lines += engine_table(os.path.join(a.runs, "main"))
     section = "\n".join(lines)
     card = os.path.join(a.model, "MODEL_CARD.md")
     text = open(card).read()

@@ -27,6 +27,9 @@ pub struct Config {
     pub rate_limit: RateLimitSection,
     pub detection: DetectionSection,
     pub model: ModelSection,
+    /// More NER models run beside `model` (e.g. Rampart); their entities compete in
+    /// overlap resolution like any tier's. Each entry is a full `model` section.
+    pub extra_models: Vec<ModelSection>,
     pub anonymization: AnonymizationSection,
     pub sessions: SessionsSection,
     pub secrets: SecretsSection,
@@ -214,20 +217,7 @@ pub struct TagDetail {
 
 impl Default for ModelSection {
     fn default() -> Self {
-        let defaults = crate::engine::ner::ModelSettings::rampart(std::path::Path::new("models"));
-        let labels = crate::engine::ner::RAMPART_TAGS
-            .iter()
-            .map(|&(tag, label, alone)| {
-                let mapping = match alone {
-                    Some(alone) => TagMapping::Detailed(TagDetail {
-                        label: label.unwrap_or_default().to_owned(),
-                        alone: Some(alone.to_owned()),
-                    }),
-                    None => TagMapping::Label(label.map(str::to_owned)),
-                };
-                (tag.to_owned(), mapping)
-            })
-            .collect();
+        let defaults = crate::engine::ner::ModelSettings::anonymizer_ner(std::path::Path::new(""));
         Self {
             enabled: true,
             required: defaults.required,
@@ -241,7 +231,7 @@ impl Default for ModelSection {
             queue_capacity: defaults.queue_capacity,
             inference_timeout_ms: u64::try_from(defaults.inference_timeout.as_millis())
                 .unwrap_or(u64::MAX),
-            labels,
+            labels: BTreeMap::new(),
         }
     }
 }

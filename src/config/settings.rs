@@ -90,6 +90,8 @@ pub struct Settings {
     pub master_secret: Option<MasterSecret>,
     /// The NER tier to load; `None` when `model.enabled` is false.
     pub model: Option<ModelSettings>,
+    /// Further NER models (`extra_models`), loaded beside `model`.
+    pub extra_models: Vec<ModelSettings>,
     pub log_level: String,
     pub log_json: bool,
     /// Configured recognizers for `Engine::from_options`.
@@ -302,7 +304,15 @@ impl Settings {
         } else {
             Some(MasterSecret::new(secret.into_bytes()))
         };
-        let model = compile_model(config.model, &mut errors);
+        let model = compile_model(config.model, "model", &mut errors);
+        let extra_models = config
+            .extra_models
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, section)| {
+                compile_model(section, &format!("extra_models[{i}]"), &mut errors)
+            })
+            .collect();
 
         let log_json = match config.logging.format.as_str() {
             "text" => false,
@@ -357,6 +367,7 @@ impl Settings {
             sessions,
             master_secret,
             model,
+            extra_models,
             log_level: config.logging.level,
             log_json,
             detection,
@@ -455,13 +466,17 @@ fn compile_detection(
 }
 
 /// Validates the `model:` section; `None` when the tier is disabled.
-fn compile_model(section: ModelSection, errors: &mut Vec<ConfigError>) -> Option<ModelSettings> {
+fn compile_model(
+    section: ModelSection,
+    prefix: &str,
+    errors: &mut Vec<ConfigError>,
+) -> Option<ModelSettings> {
     if !section.enabled {
         return None;
     }
     let mut check = |ok: bool, path: &str, message: &str| {
         if !ok {
-            errors.push(ConfigError::new(format!("model.{path}"), message));
+            errors.push(ConfigError::new(format!("{prefix}.{path}"), message));
         }
     };
     check(!section.path.trim().is_empty(), "path", "must not be empty");
@@ -519,12 +534,14 @@ fn compile_model(section: ModelSection, errors: &mut Vec<ConfigError>) -> Option
         };
         let (label, alone) = match mapping {
             TagMapping::Label(None) => (None, None),
-            TagMapping::Label(Some(name)) => (label_of(&name, format!("model.labels.{tag}")), None),
+            TagMapping::Label(Some(name)) => {
+                (label_of(&name, format!("{prefix}.labels.{tag}")), None)
+            }
             TagMapping::Detailed(detail) => (
-                label_of(&detail.label, format!("model.labels.{tag}.label")),
+                label_of(&detail.label, format!("{prefix}.labels.{tag}.label")),
                 detail
                     .alone
-                    .and_then(|name| label_of(&name, format!("model.labels.{tag}.alone"))),
+                    .and_then(|name| label_of(&name, format!("{prefix}.labels.{tag}.alone"))),
             ),
         };
         tags.push(TagTarget { tag, label, alone });
@@ -697,13 +714,32 @@ detection:
     }
 
     #[test]
-    fn the_default_model_section_is_rampart_in_models() {
+    fn the_default_model_is_ours_and_rampart_is_an_optional_extra() {
         let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
         let model = s.model.expect("model tier on by default");
         assert_eq!(
             model,
-            ModelSettings::rampart(std::path::Path::new("models"))
+            ModelSettings::anonymizer_ner(std::path::Path::new(""))
         );
+        assert!(s.extra_models.is_empty());
+        let rampart = include_str!("../../conf/models/rampart.yaml");
+        let s = Settings::from_yaml(rampart, &no_env).unwrap();
+        assert_eq!(
+            s.model,
+            Some(ModelSettings::anonymizer_ner(std::path::Path::new("")))
+        );
+        assert_eq!(
+            s.extra_models,
+            [ModelSettings::rampart(std::path::Path::new("models"))]
+        );
+        let errs = Settings::from_yaml(
+            "extra_models:
+  - threads: 0
+",
+            &no_env,
+        )
+        .unwrap_err();
+        assert_eq!(errs[0].path, "extra_models[0].threads");
         let s = Settings::from_yaml("model:\n  enabled: false\n", &no_env).unwrap();
         assert!(s.model.is_none());
         let s = Settings::from_yaml("model:\n  inference_timeout_ms: 250\n", &no_env).unwrap();

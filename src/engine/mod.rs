@@ -107,10 +107,25 @@ impl Engine {
     /// # Errors
     /// If a built-in pattern or list fails to build — a bug, caught by the registry tests.
     pub fn builtin_recognizers() -> Result<Vec<Box<dyn Recognizer>>, BuildError> {
+        Self::rule_recognizers(names::NameRecognizer::new())
+    }
+
+    /// The built-in rule tiers to run beside a NER model: the name rules keep only what
+    /// the model does not do better ([`names::NameRecognizer::beside_model`]).
+    ///
+    /// # Errors
+    /// As [`Engine::builtin_recognizers`].
+    pub fn builtin_recognizers_beside_model() -> Result<Vec<Box<dyn Recognizer>>, BuildError> {
+        Self::rule_recognizers(names::NameRecognizer::beside_model())
+    }
+
+    fn rule_recognizers(
+        names: names::NameRecognizer,
+    ) -> Result<Vec<Box<dyn Recognizer>>, BuildError> {
         Ok(vec![
             Box::new(PatternRecognizer::new(patterns::ALL)?),
             Box::new(dictionary::DictionaryRecognizer::new(dictionary::ALL)?),
-            Box::new(names::NameRecognizer::new()),
+            Box::new(names),
         ])
     }
 

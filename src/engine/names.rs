@@ -327,6 +327,10 @@ pub struct NameRecognizer {
     labels: Vec<Label>,
     person: Label,
     organization: Label,
+    /// Beside a NER model, whose names and acronyms are better than capitalisation
+    /// guesses (measured on the dev sets): only cue-anchored person rules (honorifics,
+    /// "my name is") and the organisation suffix/head rules run.
+    beside_model: bool,
 }
 
 impl Default for NameRecognizer {
@@ -343,6 +347,17 @@ impl NameRecognizer {
             labels: vec![person, organization],
             person,
             organization,
+            beside_model: false,
+        }
+    }
+
+    /// The rules to run beside a NER model tier: organisation rules, and only the person
+    /// rules anchored on a cue. The honorific rule stays because its span includes the
+    /// title ("Mr Robert Murray"), which the model leaves out and which gives gender away.
+    pub fn beside_model() -> Self {
+        Self {
+            beside_model: true,
+            ..Self::new()
         }
     }
 
@@ -370,6 +385,10 @@ impl NameRecognizer {
                     i = last + 1;
                     continue;
                 }
+            }
+            if self.beside_model {
+                i += 1;
+                continue;
             }
             if ROLES.contains(&t.text) && next_adjacent {
                 if let Some(last) = name_run(text, tokens, i + 1, 3) {
@@ -455,6 +474,7 @@ impl NameRecognizer {
         // Surnames found so far, met again alone in the same text.
         let mut surnames: Vec<&str> = found
             .iter()
+            .filter(|_| !self.beside_model)
             .filter(|(_, _, score)| *score > GUESS)
             .filter(|(first, last, _)| last > first || !HONORIFICS.contains(&tokens[*first].text))
             .map(|(_, last, _)| tokens[*last].text)
@@ -488,7 +508,7 @@ impl NameRecognizer {
     fn organizations(&self, text: &str, tokens: &[Token<'_>], out: &mut Vec<Candidate>) {
         // Acronyms in running text (`LIFFE`, `ECJ`) are mostly organisations; in an
         // all-capitals line (a headline) they say nothing.
-        for (k, t) in tokens.iter().enumerate() {
+        for (k, t) in tokens.iter().enumerate().filter(|_| !self.beside_model) {
             let len = t.text.len();
             let acronym = (2..=6).contains(&len)
                 && t.text.bytes().all(|b| b.is_ascii_uppercase())
