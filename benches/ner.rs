@@ -1,5 +1,6 @@
-//! Throughput of the model tier (Rampart through ONNX Runtime) in characters per
-//! second, on mixed English text, with the default 2 intra-op threads.
+//! Throughput of the model tier (our default model, `model/anonymizer-ner`, through ONNX
+//! Runtime) in characters per second, on mixed English text, with the default 2 intra-op
+//! threads.
 //!
 //! `cargo bench --bench ner` after `scripts/fetch-models.sh`; without the model it prints
 //! a notice and measures nothing. Criterion's "elements" are Unicode characters.
@@ -41,10 +42,10 @@ fn text_of(chars: usize) -> String {
     text
 }
 
-fn load(models: &Path, window_tokens: usize) -> Option<NerRecognizer> {
-    let mut settings = ModelSettings::rampart(models);
+fn load(root: &Path, window_tokens: usize) -> Option<NerRecognizer> {
+    let mut settings = ModelSettings::anonymizer_ner(root);
     settings.window_tokens = window_tokens;
-    settings.window_overlap_tokens = window_tokens / 8;
+    settings.window_overlap_tokens = window_tokens / 4;
     match NerRecognizer::try_load(&settings) {
         Ok(r) => Some(r),
         Err(e) => {
@@ -64,8 +65,8 @@ fn wanted() -> LabelSet {
 }
 
 fn bench(c: &mut Criterion) {
-    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
-    let Some(r) = load(&models, 128) else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(r) = load(root, 128) else { return };
     let wanted = wanted();
     let one = text_of(2_000);
     let short: Vec<String> = (0..16).map(|i| text_of(500 + i)).collect();
@@ -114,7 +115,7 @@ fn bench(c: &mut Criterion) {
 
     g.throughput(Throughput::Elements(one.chars().count() as u64));
     for window_tokens in [64, 256, 510] {
-        let Some(r) = load(&models, window_tokens) else {
+        let Some(r) = load(root, window_tokens) else {
             return;
         };
         g.bench_function(format!("window_{window_tokens}"), |b| {

@@ -1,7 +1,10 @@
-//! Tests against the real Rampart model in `models/` (`scripts/fetch-models.sh`).
+//! Tests against real models: Rampart in `models/` (`scripts/fetch-models.sh`) exercises
+//! the model-agnostic tier (sub-word types merged by a tag table), our committed model
+//! in `model/anonymizer-ner` the default (casing bit, PER/ORG/LOC/DATE by alias).
 //!
 //! Without the files they skip with a notice, except under `CI=true`, where a missing
-//! model is a failure: CI fetches it first, so its absence is a broken set-up.
+//! model is a failure: CI fetches ONNX Runtime and Rampart first, so their absence is a
+//! broken set-up.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -10,10 +13,19 @@ use std::time::Duration;
 use super::*;
 use crate::text::ByteSpan;
 
+/// Rampart, fetched into `models/`.
 fn recognizer() -> Option<&'static NerRecognizer> {
     static LOADED: OnceLock<Result<NerRecognizer, NerError>> = OnceLock::new();
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
-    let loaded = LOADED.get_or_init(|| NerRecognizer::try_load(&ModelSettings::rampart(&models)));
+    loaded_or_skipped(
+        LOADED.get_or_init(|| NerRecognizer::try_load(&ModelSettings::rampart(&models))),
+    )
+}
+
+/// A missing model file skips a test with a notice, except under `CI=true`.
+fn loaded_or_skipped(
+    loaded: &'static Result<NerRecognizer, NerError>,
+) -> Option<&'static NerRecognizer> {
     match loaded {
         Ok(r) => Some(r),
         Err(e) if e.is_missing_file() && std::env::var_os("CI").is_none_or(|v| v != "true") => {
@@ -394,16 +406,9 @@ fn the_engine_detects_a_batch_of_texts_as_it_detects_each_alone() {
 fn ours() -> Option<&'static NerRecognizer> {
     static LOADED: OnceLock<Result<NerRecognizer, NerError>> = OnceLock::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loaded =
-        LOADED.get_or_init(|| NerRecognizer::try_load(&ModelSettings::anonymizer_ner(root)));
-    match loaded {
-        Ok(r) => Some(r),
-        Err(e) if e.is_missing_file() && std::env::var_os("CI").is_none_or(|v| v != "true") => {
-            eprintln!("SKIPPED: model tests need scripts/fetch-models.sh ({e})");
-            None
-        }
-        Err(e) => panic!("our model must load (CI=true): {e}"),
-    }
+    loaded_or_skipped(
+        LOADED.get_or_init(|| NerRecognizer::try_load(&ModelSettings::anonymizer_ner(root))),
+    )
 }
 
 #[test]
