@@ -88,10 +88,12 @@ pub fn bio_entities(
         if open {
             if let Some(last) = entities.last_mut() {
                 let glued = span.start <= last.span.end;
+                // A line break ends an entity whatever the tag says (headline lists
+                // such as "MILWAUKEE\nCLEVELAND" are two teams, not one).
                 let spaced = bio == Bio::Inside
                     && text
                         .get(last.span.end..span.start)
-                        .is_some_and(|gap| gap.chars().all(char::is_whitespace));
+                        .is_some_and(|gap| gap.chars().all(|c| c.is_whitespace() && c != '\n'));
                 if last.entity_type == entity_type && (glued || spaced) {
                     last.span = ByteSpan::new(last.span.start, span.end.max(last.span.end));
                     last.probability_sum += probability_sum;
@@ -109,6 +111,32 @@ pub fn bio_entities(
         open = true;
     }
     entities
+}
+
+/// Drops whitespace-separated runs without a letter or digit from both ends of a span
+/// ("Lear Corp ." → "Lear Corp", "( KDP" → "KDP"); `None` when nothing is left ("."). A
+/// model tags such stray punctuation now and then; no entity starts or ends with it.
+/// Punctuation glued to a word ("Corp.", "U.S.") stays.
+fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
+    let inner = text.get(span.start..span.end)?;
+    let loose = |w: &str| !w.chars().any(char::is_alphanumeric);
+    let mut start = 0;
+    let mut end = inner.len();
+    // Whitespace-separated words with their byte ranges inside the span.
+    let words: Vec<(usize, usize)> = inner
+        .split_whitespace()
+        .map(|w| {
+            let at = w.as_ptr() as usize - inner.as_ptr() as usize;
+            (at, at + w.len())
+        })
+        .collect();
+    let first = words.iter().position(|&(a, b)| !loose(&inner[a..b]))?;
+    let last = words.iter().rposition(|&(a, b)| !loose(&inner[a..b]))?;
+    if first > 0 || last + 1 < words.len() {
+        start = words[first].0;
+        end = words[last].1;
+    }
+    Some(ByteSpan::new(span.start + start, span.start + end))
 }
 
 /// Step 3: maps and merges model entities into candidates for the labels in `wanted`.
@@ -131,9 +159,12 @@ pub fn candidates(
     let flush = |group: Option<Group>, out: &mut Vec<Candidate>| {
         let Some(g) = group else { return };
         let label = g.alone.unwrap_or(g.label);
+        let Some(span) = trim_loose_punctuation(text, g.span) else {
+            return;
+        };
         if wanted.contains(label) && g.tokens > 0 {
             out.push(Candidate {
-                span: g.span,
+                span,
                 label,
                 score: (g.probability_sum / g.tokens as f32).clamp(0.0, 1.0),
                 validated: false,
@@ -157,9 +188,13 @@ pub fn candidates(
             };
             let commas = gap.chars().filter(|&c| c == ',').count();
             let only_space_and_commas = gap.chars().all(|c| c == ',' || c.is_whitespace());
+            // Parts of one thing may continue on the next line (a street, then its city),
+            // two entities of the same type may not.
+            let same_type = g.last_type == entity.entity_type;
             let joins = g.label == target.label
                 && only_space_and_commas
-                && (commas == 0 || (commas == 1 && g.last_type != entity.entity_type));
+                && (commas == 0 || (commas == 1 && !same_type))
+                && !(same_type && gap.contains('\n'));
             if joins {
                 g.span = ByteSpan::new(g.span.start, entity.span.end.max(g.span.end));
                 g.probability_sum += entity.probability_sum;
@@ -209,6 +244,83 @@ mod tests {
             pos += 1;
         }
         t
+    }
+
+    /// Tokens of `words` (one token each) joined by `separators[i]` after word `i`.
+    fn lines(words: &[&str], separators: &[&str]) -> (String, Tokens) {
+        let mut text = String::new();
+        let mut t = Tokens::default();
+        for (i, w) in words.iter().enumerate() {
+            t.ids.push(0);
+            t.spans
+                .push(ByteSpan::new(text.len(), text.len() + w.len()));
+            t.words.push(i as u32);
+            text.push_str(w);
+            text.push_str(separators.get(i).copied().unwrap_or(""));
+        }
+        (text, t)
+    }
+
+    #[test]
+    fn a_line_break_ends_an_entity_but_not_a_multi_line_address() {
+        let scheme = scheme();
+        let targets = |text: &str, tokens: &Tokens, classes: &[u16]| {
+            let classes: Vec<TokenClass> = classes.iter().map(|&c| (c, 0.9)).collect();
+            let entities = bio_entities(text, tokens, &classes, &scheme);
+            let label = Label::builtin;
+            let address = Some(Target {
+                label: label("ADDRESS"),
+                alone: None,
+            });
+            let city = Some(Target {
+                label: label("ADDRESS"),
+                alone: Some(label("LOCATION")),
+            });
+            let targets = vec![None, None, address, city, address, None];
+            let wanted = LabelSet::new(vec![label("ADDRESS"), label("LOCATION")]);
+            let mut out = Vec::new();
+            candidates(text, &entities, &targets, &wanted, &mut out);
+            out.iter()
+                .map(|c| (text[c.span.start..c.span.end].to_owned(), c.label.as_str()))
+                .collect::<Vec<_>>()
+        };
+        // B-STREET, I-STREET across a line break: two streets.
+        let (text, tokens) = lines(&["Milwaukee", "Cleveland"], &["\n"]);
+        assert_eq!(
+            targets(&text, &tokens, &[4, 5]),
+            [
+                ("Milwaukee".to_owned(), "ADDRESS"),
+                ("Cleveland".to_owned(), "ADDRESS")
+            ]
+        );
+        // On one line the I- tag continues the entity.
+        let (text, tokens) = lines(&["Elm", "Street"], &[" "]);
+        assert_eq!(
+            targets(&text, &tokens, &[4, 5]),
+            [("Elm Street".to_owned(), "ADDRESS")]
+        );
+        // Number, street, then the city on the next line: one address.
+        let (text, tokens) = lines(&["42", "Elm", "Street", "Springfield"], &[" ", " ", "\n"]);
+        assert_eq!(
+            targets(&text, &tokens, &[7, 4, 5, 6]),
+            [("42 Elm Street\nSpringfield".to_owned(), "ADDRESS")]
+        );
+    }
+
+    #[test]
+    fn loose_punctuation_is_trimmed_and_a_lone_dot_is_no_entity() {
+        fn trim(text: &str) -> Option<&str> {
+            trim_loose_punctuation(text, ByteSpan::new(0, text.len()))
+                .map(|s| &text[s.start..s.end])
+        }
+        assert_eq!(trim("Lear Corp ."), Some("Lear Corp"));
+        assert_eq!(trim("( KDP )"), Some("KDP"));
+        assert_eq!(trim("The Oval ,"), Some("The Oval"));
+        assert_eq!(trim("Lear Corp."), Some("Lear Corp."));
+        assert_eq!(trim("U.S."), Some("U.S."));
+        assert_eq!(trim("Élodie - Paris"), Some("Élodie - Paris"));
+        assert_eq!(trim("."), None);
+        assert_eq!(trim(" - "), None);
     }
 
     fn scheme() -> TagScheme {
