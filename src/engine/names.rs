@@ -656,12 +656,42 @@ mod tests {
     use super::*;
 
     fn found(text: &str) -> Vec<(String, &'static str)> {
+        found_by(&NameRecognizer::new(), text)
+    }
+
+    fn found_by(rules: &NameRecognizer, text: &str) -> Vec<(String, &'static str)> {
         let mut out = Vec::new();
-        NameRecognizer::new().recognize(text, &LabelSet::all(), &mut out);
+        rules.recognize(text, &LabelSet::all(), &mut out);
         crate::engine::resolve::resolve(out, 0.0)
             .iter()
             .map(|d| (text[d.span.start..d.span.end].to_owned(), d.label.as_str()))
             .collect()
+    }
+
+    #[test]
+    fn beside_a_model_only_cued_person_rules_and_organisation_rules_run() {
+        let beside = NameRecognizer::beside_model();
+        let text = "all-rounder Phil Simmons took four for LIFFE. Simmons then left.";
+        assert_eq!(found_by(&beside, text), vec![]);
+        assert_eq!(
+            found(text),
+            vec![
+                ("Phil Simmons".into(), "PERSON"),
+                ("LIFFE".into(), "ORGANIZATION"),
+                ("Simmons".into(), "PERSON")
+            ]
+        );
+        assert_eq!(
+            found_by(
+                &beside,
+                "Mr Robert Murray works at Pierce Glynn Solicitors. My name is Ana Ruiz."
+            ),
+            vec![
+                ("Mr Robert Murray".into(), "PERSON"),
+                ("Pierce Glynn Solicitors".into(), "ORGANIZATION"),
+                ("Ana Ruiz".into(), "PERSON")
+            ]
+        );
     }
 
     #[test]
