@@ -15,8 +15,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 WORKDIR /app
 COPY --from=build /src/target/release/anonymizer /usr/local/bin/anonymizer
 COPY --from=build /src/conf ./conf
-# Our NER model (committed), and what the set-up fetched (ONNX Runtime, Rampart).
-COPY --from=build /src/model ./model
+# What the set-up fetched (ONNX Runtime, Rampart) and, if built, our own model.
 COPY --from=build /src/models ./models
 USER anonymizer
 ENV ANONYMIZER_LISTEN=0.0.0.0:8080 \

@@ -1,8 +1,8 @@
-//! Throughput of the model tier (our default model, `model/anonymizer-ner`, through ONNX
-//! Runtime) in characters per second, on mixed English text, with the default 2 intra-op
-//! threads.
+//! Throughput of the model tier (our model, `models/anonymizer-ner` from
+//! `bash training/run.sh`, through ONNX Runtime) in characters per second, on mixed
+//! English text, with the default 2 intra-op threads.
 //!
-//! `cargo bench --bench ner` after `scripts/fetch-models.sh`; without the model it prints
+//! `cargo bench --bench ner` after `bash training/run.sh`; without the model it prints
 //! a notice and measures nothing. Criterion's "elements" are Unicode characters.
 //!
 //! - `ner/one_text`: one ~2,000-character text per call (the single-text path).
@@ -49,7 +49,9 @@ fn load(root: &Path, window_tokens: usize) -> Option<NerRecognizer> {
     match NerRecognizer::try_load(&settings) {
         Ok(r) => Some(r),
         Err(e) => {
-            eprintln!("SKIPPED: the ner bench needs scripts/fetch-models.sh ({e})");
+            eprintln!(
+                "SKIPPED: the ner bench needs models/anonymizer-ner (bash training/run.sh) ({e})"
+            );
             None
         }
     }

@@ -10,7 +10,7 @@ use crate::api::Api;
 use crate::config::settings::Secret;
 use crate::config::{ApiKey, Settings};
 use crate::engine::ner::NerRecognizer;
-use crate::engine::{BuildError, Engine, Recognizer};
+use crate::engine::{BuildError, Engine};
 use crate::methods::{KeyRing as MethodKeys, Memory};
 use crate::server::auth::KeyRing;
 use crate::server::limits::RateLimiter;
@@ -18,7 +18,6 @@ use crate::server::ApiService;
 use crate::session::memory::SweeperHandle;
 use crate::session::{MemoryStore, SessionStore};
 use crate::telemetry::metrics;
-use crate::text::Label;
 
 /// A server ready to run, and what start-up should tell the operator.
 pub struct App {
@@ -135,19 +134,21 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
 /// A bad recognizer, or a required model that cannot be loaded.
 pub fn build_engine(settings: &Settings) -> Result<Engine, StartError> {
     let mut models = Vec::new();
+    let mut name_guesses = true;
     for model in settings.model.iter().chain(&settings.extra_models) {
         match NerRecognizer::load(model) {
-            Ok(ner) => models.push(ner),
+            Ok(ner) => {
+                name_guesses &= model.name_guesses;
+                models.push(ner);
+            }
             Err(e) if model.required => return Err(e.into()),
             Err(e) => tracing::warn!(error = %e, "a model tier is disabled; starting without it"),
         }
     }
-    let person = Label::builtin("PERSON");
-    let mut recognizers = if models.iter().any(|m| m.labels().contains(&person)) {
-        // Capitalisation guesses only add false names beside a model that tags persons.
-        Engine::builtin_recognizers_beside_model()?
-    } else {
+    let mut recognizers = if name_guesses {
         Engine::builtin_recognizers()?
+    } else {
+        Engine::builtin_recognizers_beside_model()?
     };
     for ner in models {
         recognizers.push(Box::new(ner));

@@ -1,7 +1,7 @@
 """Export a fine-tuned HF token-classification model to ONNX, quantize it to int8
 (dynamic), and write the shipped folder: model.onnx (int8), tokenizer.json, config.json.
 
-    python training/export.py --hf RUN/hf --out model/anonymizer-ner --work /tmp/export
+    python training/export.py --hf RUN/hf --out models/anonymizer-ner --work /tmp/export
 """
 import argparse
 import json

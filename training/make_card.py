@@ -1,7 +1,7 @@
-"""Write model/anonymizer-ner/metrics.json and the generated metrics section of
-MODEL_CARD.md from the evaluation files of a training run (pure standard library).
+"""Write training/metrics.json and the generated metrics section of training/MODEL_CARD.md
+from the evaluation files of a training run (pure standard library).
 
-    python3 training/make_card.py --runs RUNS --model model/anonymizer-ner
+    python3 training/make_card.py --runs RUNS --model models/anonymizer-ner
 Fails (exit 1) if the int8 model is more than 0.01 F1 below fp32 on any dev set.
 """
 import argparse
@@ -57,7 +57,7 @@ def engine_summary(path):
 
 
 def engine_table(run):
-    """Rows for the engine evaluation (`anonymizer eval`, default config) if run.sh made it."""
+    """Rows for the engine evaluation (`anonymizer eval`, conf/models/anonymizer-ner.yaml) if run.sh made it."""
     rows = []
     for name in ("conll2003", "wnut17", "tab"):
         path = os.path.join(run, "engine_%s.txt" % name)
@@ -68,7 +68,7 @@ def engine_table(run):
                 format(int(e.get("speed", 0)), ",")))
     if not rows:
         return []
-    return ["", "Full engine (`anonymizer eval`, default config: patterns, dictionaries, name rules "
+    return ["", "Full engine (`anonymizer eval`, `conf/models/anonymizer-ner.yaml`: patterns, dictionaries, name rules "
             "beside the model, this model int8; TAB `--mask-only`):", "",
             "| dev set | strict micro P / R / F1 | char recall / precision | chars/s |",
             "|---|---|---|---:|"] + rows
@@ -109,12 +109,13 @@ def main():
                      fmt(s, "tab_dev_f1"), fmt(s, "tab_dev_mask_char_recall"), fmt(s, "tab_dev_mask_char_precision")))
     lines += engine_table(os.path.join(a.runs, "main"))
     section = "\n".join(lines)
-    card = os.path.join(a.model, "MODEL_CARD.md")
+    here = os.path.dirname(os.path.abspath(__file__))
+    card = os.path.join(here, "MODEL_CARD.md")
     text = open(card).read()
     i, j = text.index(START) + len(START), text.index(END)
     with open(card, "w") as f:
         f.write(text[:i] + "\n" + section + "\n" + text[j:])
-    with open(os.path.join(a.model, "metrics.json"), "w") as f:
+    with open(os.path.join(here, "metrics.json"), "w") as f:
         json.dump({"fp32": fs, "int8": qs, "int8_chars_per_second": q.get("chars_per_second"),
                    "int8_max_f1_drop": round(worst, 4),
                    "ablation": {l: s for l, s in abl}}, f, indent=1)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One command to rebuild the shipped NER model:  bash training/run.sh
 # venv (outside the repo) -> train -> ONNX export -> int8 quantization -> dev evaluation
-# (fp32 vs int8, speed) -> model/anonymizer-ner/{model.onnx,tokenizer.json,config.json,metrics.json}
-# and the metrics section of MODEL_CARD.md.
+# (fp32 vs int8, speed) -> models/anonymizer-ner/{model.onnx,tokenizer.json,config.json}
+# (git-ignored, served by conf/models/anonymizer-ner.yaml), training/metrics.json and the
+# metrics section of training/MODEL_CARD.md.
 # Env: VENV (default /work/venv-train), ANON_DATA (default /work/shared/data),
 #      EXCLUDE (corpora left out of the shipped model, e.g. conll2003),
 #      RUNS (scratch, default /tmp/anonymizer-ner-runs), EPOCHS (3), ABLATION=1 also trains the
@@ -14,7 +15,7 @@ VENV=${VENV:-/work/venv-train}
 export ANON_DATA=${ANON_DATA:-/work/shared/data}
 RUNS=${RUNS:-/tmp/anonymizer-ner-runs}
 EPOCHS=${EPOCHS:-3}
-OUT=model/anonymizer-ner
+OUT=models/anonymizer-ner
 NICE="nice -n 15"
 export OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
 
@@ -40,11 +41,14 @@ if [ "${ABLATION:-0}" = 1 ]; then
   $NICE $PY training/evaluate.py --hf "$RUNS/no_conll/hf" --out "$RUNS/no_conll/eval_fp32.json"
 fi
 
-# The full engine on the dev sets through our own eval command (default config = this model).
+# The full engine on the dev sets through our own eval command, and the Rust tier's
+# tests of this model (ignored in CI, which does not build it).
 cargo build --release --locked
+CI=true cargo test --release --locked --lib our_model -- --ignored
 for set in conll2003 wnut17 tab; do
   extra=""; [ "$set" = tab ] && extra="--mask-only"
-  target/release/anonymizer eval --data "$ANON_DATA/dev/${set}_dev.jsonl" \
+  target/release/anonymizer eval --config conf/models/anonymizer-ner.yaml \
+    --data "$ANON_DATA/dev/${set}_dev.jsonl" \
     --labels "eval/labels/$set.json" $extra > "$RUNS/main/engine_$set.txt"
 done
 

@@ -174,6 +174,9 @@ pub struct ModelSection {
     /// Refuse to start when the model cannot be loaded; `false` starts with the other
     /// tiers and logs why.
     pub required: bool,
+    /// Keep the rule tier's capitalisation guesses for names while this model is loaded;
+    /// `false` for a model that is better at names than they are (ours).
+    pub name_guesses: bool,
     /// Model directory (relative to the working directory): `config.json` with BIO
     /// `id2label`, `tokenizer.json`, and `onnx/model_q4.onnx`, `onnx/model.onnx` or `model.onnx`.
     pub path: String,
@@ -217,10 +220,24 @@ pub struct TagDetail {
 
 impl Default for ModelSection {
     fn default() -> Self {
-        let defaults = crate::engine::ner::ModelSettings::anonymizer_ner(std::path::Path::new(""));
+        let defaults = crate::engine::ner::ModelSettings::rampart(std::path::Path::new("models"));
+        let labels = crate::engine::ner::RAMPART_TAGS
+            .iter()
+            .map(|&(tag, label, alone)| {
+                let mapping = match alone {
+                    Some(alone) => TagMapping::Detailed(TagDetail {
+                        label: label.unwrap_or_default().to_owned(),
+                        alone: Some(alone.to_owned()),
+                    }),
+                    None => TagMapping::Label(label.map(str::to_owned)),
+                };
+                (tag.to_owned(), mapping)
+            })
+            .collect();
         Self {
             enabled: true,
             required: defaults.required,
+            name_guesses: defaults.name_guesses,
             path: defaults.dir.display().to_string(),
             runtime_library: defaults.runtime_library.display().to_string(),
             threads: defaults.threads,
@@ -231,7 +248,7 @@ impl Default for ModelSection {
             queue_capacity: defaults.queue_capacity,
             inference_timeout_ms: u64::try_from(defaults.inference_timeout.as_millis())
                 .unwrap_or(u64::MAX),
-            labels: BTreeMap::new(),
+            labels,
         }
     }
 }

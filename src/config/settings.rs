@@ -550,6 +550,7 @@ fn compile_model(
         dir: section.path.into(),
         runtime_library: section.runtime_library.into(),
         required: section.required,
+        name_guesses: section.name_guesses,
         tags,
         threads: section.threads,
         workers: section.workers,
@@ -714,31 +715,27 @@ detection:
     }
 
     #[test]
-    fn the_default_model_is_ours_and_rampart_is_an_optional_extra() {
+    fn the_default_model_is_rampart_and_ours_comes_with_its_own_file() {
         let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
         let model = s.model.expect("model tier on by default");
         assert_eq!(
             model,
-            ModelSettings::anonymizer_ner(std::path::Path::new(""))
+            ModelSettings::rampart(std::path::Path::new("models"))
         );
         assert!(s.extra_models.is_empty());
-        let rampart = include_str!("../../conf/models/rampart.yaml");
-        let s = Settings::from_yaml(rampart, &no_env).unwrap();
-        assert_eq!(
-            s.model,
-            Some(ModelSettings::anonymizer_ner(std::path::Path::new("")))
-        );
+        let ours = ModelSettings::anonymizer_ner(std::path::Path::new(""));
+        let yaml = include_str!("../../conf/models/anonymizer-ner.yaml");
+        let s = Settings::from_yaml(yaml, &no_env).unwrap();
+        assert_eq!(s.model, Some(ours.clone()));
+        assert!(s.extra_models.is_empty());
+        let yaml = include_str!("../../conf/models/anonymizer-ner-rampart.yaml");
+        let s = Settings::from_yaml(yaml, &no_env).unwrap();
+        assert_eq!(s.model, Some(ours));
         assert_eq!(
             s.extra_models,
             [ModelSettings::rampart(std::path::Path::new("models"))]
         );
-        let errs = Settings::from_yaml(
-            "extra_models:
-  - threads: 0
-",
-            &no_env,
-        )
-        .unwrap_err();
+        let errs = Settings::from_yaml("extra_models:\n  - threads: 0\n", &no_env).unwrap_err();
         assert_eq!(errs[0].path, "extra_models[0].threads");
         let s = Settings::from_yaml("model:\n  enabled: false\n", &no_env).unwrap();
         assert!(s.model.is_none());

@@ -1,10 +1,11 @@
-//! Tests against real models: Rampart in `models/` (`scripts/fetch-models.sh`) exercises
-//! the model-agnostic tier (sub-word types merged by a tag table), our committed model
-//! in `model/anonymizer-ner` the default (casing bit, PER/ORG/LOC/DATE by alias).
+//! Tests against real models: Rampart in `models/` (`scripts/fetch-models.sh`), the
+//! default, exercises the model-agnostic tier (sub-word types merged by a tag table).
 //!
 //! Without the files they skip with a notice, except under `CI=true`, where a missing
 //! model is a failure: CI fetches ONNX Runtime and Rampart first, so their absence is a
-//! broken set-up.
+//! broken set-up. The `our_model_*` tests need `models/anonymizer-ner`, which only
+//! `bash training/run.sh` builds (not CI): they are `#[ignore]`d, and run.sh runs them
+//! with `--ignored` after building the model.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -401,8 +402,7 @@ fn the_engine_detects_a_batch_of_texts_as_it_detects_each_alone() {
     assert_eq!(persons, 30, "{:?}", batch[3]);
 }
 
-/// Our own committed model (`model/anonymizer-ner`); only ONNX Runtime comes from the
-/// fetch, so under `CI=true` it must load.
+/// Our own model, built by `bash training/run.sh` into `models/anonymizer-ner`.
 fn ours() -> Option<&'static NerRecognizer> {
     static LOADED: OnceLock<Result<NerRecognizer, NerError>> = OnceLock::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -412,6 +412,7 @@ fn ours() -> Option<&'static NerRecognizer> {
 }
 
 #[test]
+#[ignore = "needs models/anonymizer-ner from bash training/run.sh, which runs it"]
 fn our_model_reads_casing_and_maps_its_types_by_alias() {
     let Some(r) = ours() else { return };
     assert_eq!(r.model_types(), ["PER", "ORG", "LOC", "DATE"]);
@@ -424,6 +425,7 @@ fn our_model_reads_casing_and_maps_its_types_by_alias() {
 }
 
 #[test]
+#[ignore = "needs models/anonymizer-ner from bash training/run.sh, which runs it"]
 fn our_model_finds_names_organisations_places_and_dates_with_exact_spans() {
     let Some(r) = ours() else { return };
     let text = "Maria Garcia joined Siemens in Munich on 3 March 2021, said Dr. Ahmed Khan.";
@@ -444,6 +446,7 @@ fn our_model_finds_names_organisations_places_and_dates_with_exact_spans() {
 }
 
 #[test]
+#[ignore = "needs models/anonymizer-ner from bash training/run.sh, which runs it"]
 fn our_model_sees_case_a_lower_case_common_word_is_no_name() {
     let Some(r) = ours() else { return };
     let text = "i will bring an apple and some bread for the trip to the coast.";
