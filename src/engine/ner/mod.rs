@@ -342,6 +342,7 @@ impl NerRecognizer {
             return Ok(());
         }
         let mut prepared: Vec<(Tokens, Vec<window::Window>)> = Vec::with_capacity(texts.len());
+        let casing = self.scheme.token_types == TokenTypes::Casing;
         let mut ids: Vec<WindowIds> = Vec::new();
         for text in texts {
             // Text without a letter or digit (punctuation, JSON scaffolding, emoji)
@@ -356,23 +357,25 @@ impl NerRecognizer {
                 self.window_tokens,
                 self.window_overlap_tokens,
             );
-            let casing = self.scheme.token_types == TokenTypes::Casing;
             for w in &windows {
                 let mut row = WindowIds {
                     ids: Vec::with_capacity(w.end - w.start + 2),
-                    types: vec![0; w.end - w.start + 2],
+                    // Empty means all zeros (the pool's batch buffer starts zeroed).
+                    types: Vec::new(),
                 };
                 row.ids.push(self.tokenizer.cls as i64);
                 row.ids
                     .extend(tokens.ids[w.start..w.end].iter().map(|&id| id as i64));
                 row.ids.push(self.tokenizer.sep as i64);
                 if casing {
-                    for (slot, &upper) in row.types[1..]
-                        .iter_mut()
-                        .zip(&tokens.capitalised[w.start..w.end])
-                    {
-                        *slot = i64::from(upper);
-                    }
+                    row.types.reserve(row.ids.len());
+                    row.types.push(0);
+                    row.types.extend(
+                        tokens.capitalised[w.start..w.end]
+                            .iter()
+                            .map(|&u| i64::from(u)),
+                    );
+                    row.types.push(0);
                 }
                 ids.push(row);
             }

@@ -34,8 +34,8 @@ const MAX_BATCH_ROWS: usize = 64;
 /// a day for one request.
 const MAX_TIMEOUT: Duration = Duration::from_secs(86_400);
 
-/// One model input row: `[CLS] tokens… [SEP]` ids and their `token_type_ids`
-/// (as long as `ids`).
+/// One model input row: `[CLS] tokens… [SEP]` ids and their `token_type_ids` (as long
+/// as `ids`, or empty for all zeros).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WindowIds {
     pub ids: Vec<i64>,
