@@ -130,6 +130,20 @@ class TestData(unittest.TestCase):
         self.assertEqual(data.mask_worthy(doc), [(3, 20), (24, 35), (41, 49)])
         self.assertEqual(data.gold_spans(doc, "tab"), [(3, 20, "PER"), (24, 35, "DATE")])
 
+    def test_tab_maskworthy_policy(self):
+        text = "Judge Ann Ray of the Supreme Court heard Acme Ltd v. Turkey"
+        ents = [{"start": 6, "end": 13, "label": "PERSON", "identifier_type": "NO_MASK"},
+                {"start": 21, "end": 34, "label": "ORG", "identifier_type": "NO_MASK"},
+                {"start": 41, "end": 49, "label": "ORG", "identifier_type": "QUASI"},
+                {"start": 53, "end": 59, "label": "LOC", "identifier_type": "NO_MASK"}]
+        doc = {"text": text, "entities": ents}
+        self.assertEqual(len(data.convert(doc, "tab")["spans"]), 4)
+        self.assertEqual(data.convert(doc, "tab", tab_policy="maskworthy")["spans"],
+                         [(6, 13, "PER"), (41, 49, "ORG")])
+        # "all" is the default
+        self.assertEqual(data.convert(doc, "tab", tab_policy="all")["spans"],
+                         data.convert(doc, "tab")["spans"])
+
     def test_dates_on_news(self):
         text = "BRUSSELS 1996-08-22\nThe Commission said on Thursday that in 1995 , on 3 March 2024 and Aug 10 ."
         doc = {"text": text, "entities": [{"start": 0, "end": 8, "label": "LOC"}]}
