@@ -67,17 +67,17 @@ def _remove_overlaps(spans):
     return sorted(out)
 
 
-def convert(doc, corpus, date_mode="silver", tab_titles="ignore", tab_policy="all"):
+def convert(doc, corpus, date_mode="silver", tab_titles="ignore", tab_unmasked_o=()):
     """Map one raw document to model labels.
 
     date_mode: for corpora without date annotation, "silver" tags rule-found dates
       as DATE, "ignore" leaves them out of the loss, "none" leaves them O.
     tab_titles: for TAB PERSON spans that start with a title ("Mr Robert Murray"),
       "ignore" leaves the title out of the loss, "strip" labels it O, "keep" keeps it in.
-    tab_policy: "all" trains every TAB span of a mapped type; "maskworthy" labels O the
-      non-person spans TAB's annotators left unmasked (NO_MASK: courts, governments,
-      respondent states), so the model learns the anonymization convention on such text.
-      Persons are always kept: a name is never left in the clear.
+    tab_unmasked_o: model types (e.g. ("ORG",)) whose TAB spans the annotators left
+      unmasked (NO_MASK: courts, governments, respondent states) are labelled O, so the
+      model learns the anonymization convention on such text. PER is never dropped: a
+      name is never left in the clear.
     """
     text = doc["text"]
     m = LABEL_MAPS[corpus]
@@ -86,7 +86,7 @@ def convert(doc, corpus, date_mode="silver", tab_titles="ignore", tab_policy="al
         t = m.get(e["label"])
         if t is None:
             continue
-        if (corpus == "tab" and tab_policy == "maskworthy" and t != "PER"
+        if (corpus == "tab" and t in tab_unmasked_o and t != "PER"
                 and e.get("identifier_type") == "NO_MASK"):
             continue
         s, en = e["start"], e["end"]

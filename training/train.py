@@ -79,8 +79,8 @@ def main():
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--date-mode", default="silver", choices=["silver", "ignore", "none"])
     ap.add_argument("--tab-titles", default="ignore", choices=["ignore", "strip", "keep"])
-    ap.add_argument("--tab-policy", default="all", choices=["all", "maskworthy"],
-                    help="maskworthy: TAB spans left unmasked (NO_MASK, not persons) become O")
+    ap.add_argument("--tab-unmasked-o", default="",
+                    help="comma-separated types (ORG,LOC,DATE) whose TAB NO_MASK spans become O")
     ap.add_argument("--synthetic", type=int, default=0, help="number of synthetic documents")
     ap.add_argument("--exclude", default="", help="comma-separated corpora to leave out (e.g. conll2003)")
     ap.add_argument("--threads", type=int, default=2)
@@ -102,7 +102,7 @@ def main():
         if data.corpus_of(p) in excl:
             continue
         ds = data.load_corpus(p, date_mode=a.date_mode, tab_titles=a.tab_titles,
-                              tab_policy=a.tab_policy)
+                              tab_unmasked_o=tuple(x for x in a.tab_unmasked_o.split(",") if x))
         print("train file", os.path.basename(p), len(ds), "docs", flush=True)
         docs += ds
     if a.synthetic:

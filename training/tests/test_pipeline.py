@@ -138,10 +138,12 @@ class TestData(unittest.TestCase):
                 {"start": 53, "end": 59, "label": "LOC", "identifier_type": "NO_MASK"}]
         doc = {"text": text, "entities": ents}
         self.assertEqual(len(data.convert(doc, "tab")["spans"]), 4)
-        self.assertEqual(data.convert(doc, "tab", tab_policy="maskworthy")["spans"],
+        self.assertEqual(data.convert(doc, "tab", tab_unmasked_o=("PER", "ORG", "LOC"))["spans"],
                          [(6, 13, "PER"), (41, 49, "ORG")])
+        self.assertEqual(data.convert(doc, "tab", tab_unmasked_o=("ORG",))["spans"],
+                         [(6, 13, "PER"), (41, 49, "ORG"), (53, 59, "LOC")])
         # "all" is the default
-        self.assertEqual(data.convert(doc, "tab", tab_policy="all")["spans"],
+        self.assertEqual(data.convert(doc, "tab", tab_unmasked_o=())["spans"],
                          data.convert(doc, "tab")["spans"])
 
     def test_dates_on_news(self):
