@@ -474,8 +474,7 @@ impl NameRecognizer {
         // Surnames found so far, met again alone in the same text.
         let mut surnames: Vec<&str> = found
             .iter()
-            .filter(|_| !self.beside_model)
-            .filter(|(_, _, score)| *score > GUESS)
+            .filter(|(_, _, score)| *score > GUESS && !self.beside_model)
             .filter(|(first, last, _)| last > first || !HONORIFICS.contains(&tokens[*first].text))
             .map(|(_, last, _)| tokens[*last].text)
             .filter(|s| s.chars().count() >= 3 && !s.ends_with('.') && !given.contains(s))
@@ -505,10 +504,10 @@ impl NameRecognizer {
         }
     }
 
-    fn organizations(&self, text: &str, tokens: &[Token<'_>], out: &mut Vec<Candidate>) {
-        // Acronyms in running text (`LIFFE`, `ECJ`) are mostly organisations; in an
-        // all-capitals line (a headline) they say nothing.
-        for (k, t) in tokens.iter().enumerate().filter(|_| !self.beside_model) {
+    /// Acronyms in running text (`LIFFE`, `ECJ`) are mostly organisations; in an
+    /// all-capitals line (a headline) they say nothing.
+    fn acronyms(&self, tokens: &[Token<'_>], out: &mut Vec<Candidate>) {
+        for (k, t) in tokens.iter().enumerate() {
             let len = t.text.len();
             let acronym = (2..=6).contains(&len)
                 && t.text.bytes().all(|b| b.is_ascii_uppercase())
@@ -537,6 +536,9 @@ impl NameRecognizer {
                 });
             }
         }
+    }
+
+    fn organizations(&self, text: &str, tokens: &[Token<'_>], out: &mut Vec<Candidate>) {
         for (k, t) in tokens.iter().enumerate() {
             // "… Suffix": walk back over capitalised words (and "&", "and", "of").
             if ORG_SUFFIXES.contains(&t.text) && k > 0 {
@@ -646,6 +648,9 @@ impl Recognizer for NameRecognizer {
             self.persons(text, &tokens, out);
         }
         if wanted.contains(self.organization) {
+            if !self.beside_model {
+                self.acronyms(&tokens, out);
+            }
             self.organizations(text, &tokens, out);
         }
     }

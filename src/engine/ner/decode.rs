@@ -119,23 +119,16 @@ pub fn bio_entities(
 /// Punctuation glued to a word ("Corp.", "U.S.") stays.
 fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     let inner = text.get(span.start..span.end)?;
-    let loose = |w: &str| !w.chars().any(char::is_alphanumeric);
-    let mut start = 0;
-    let mut end = inner.len();
-    // Whitespace-separated words with their byte ranges inside the span.
-    let words: Vec<(usize, usize)> = inner
+    // Byte ranges, inside the span, of its whitespace-separated words with a letter or digit.
+    let mut kept = inner
         .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
         .map(|w| {
             let at = w.as_ptr() as usize - inner.as_ptr() as usize;
             (at, at + w.len())
-        })
-        .collect();
-    let first = words.iter().position(|&(a, b)| !loose(&inner[a..b]))?;
-    let last = words.iter().rposition(|&(a, b)| !loose(&inner[a..b]))?;
-    if first > 0 || last + 1 < words.len() {
-        start = words[first].0;
-        end = words[last].1;
-    }
+        });
+    let (start, first_end) = kept.next()?;
+    let end = kept.next_back().map_or(first_end, |(_, end)| end);
     Some(ByteSpan::new(span.start + start, span.start + end))
 }
 

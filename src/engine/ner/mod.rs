@@ -103,23 +103,18 @@ impl ModelSettings {
     pub fn anonymizer_ner(root: &Path) -> ModelSettings {
         ModelSettings {
             dir: root.join(OWN_MODEL_DIR),
-            runtime_library: root.join("models/onnxruntime/libonnxruntime.so.1.31.1"),
-            required: true,
             // Better at names than the capitalisation guesses (measured on the dev sets).
             name_guesses: false,
             tags: Vec::new(),
-            threads: 2,
-            workers: 1,
             // Trained on windows of at most 128 tokens; the overlap matches
             // training/infer.py (windows advance by 96 tokens).
-            window_tokens: 128,
             window_overlap_tokens: 32,
-            max_batch_tokens: 4096,
-            queue_capacity: 64,
             // Bounds a hung or overloaded runtime. The model runs at 40,000–70,000
             // characters/s per worker on 2 cores: the largest allowed text (1,000,000
             // characters) fits with room to spare when the worker is not shared.
             inference_timeout: Duration::from_secs(60),
+            // Same runtime, pool and window size as Rampart.
+            ..Self::rampart(&root.join("models"))
         }
     }
 
