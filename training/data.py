@@ -125,3 +125,17 @@ def mask_worthy(doc):
 def load_corpus(path, **kw):
     c = corpus_of(path)
     return [convert(d, c, **kw) for d in load_jsonl(path)]
+
+
+def upper_copies(docs, frac, rng):
+    """ALL-CAPS copies of a random share of converted documents (same spans): notes,
+    forms and headlines in capitals, where the casing bit says nothing. Documents whose
+    length changes when upper-cased (a few non-ASCII letters) are skipped."""
+    out = []
+    for d in docs:
+        if rng.random() >= frac:
+            continue
+        up = d["text"].upper()
+        if len(up) == len(d["text"]):
+            out.append({**d, "id": "%s-upper" % d.get("id"), "text": up})
+    return out

@@ -83,7 +83,10 @@ ORG_FIXED = ["Google", "Microsoft", "Amazon", "Apple", "IBM", "Siemens", "Deutsc
              "the Ministry of Justice", "the Home Office", "Interpol", "the Red Cross", "FIFA",
              "Oxfam", "the BBC", "the United Nations", "Greenpeace", "Pfizer"]
 HOSPITAL = ["General Hospital", "Royal Infirmary", "Medical Center", "University Hospital",
-            "Children's Hospital", "Memorial Hospital", "Clinic"]
+            "Children's Hospital", "Memorial Hospital", "Clinic", "Hospital", "Medical Centre",
+            "Regional Medical Center", "Community Hospital"]
+CLINICS = ["Cardiology Clinic", "Oncology Center", "Dialysis Center", "Family Practice",
+           "Rehabilitation Center", "Urgent Care", "Health Center", "Nursing Home"]
 TITLES = ["Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Dr", "Dr.", "Prof.", "Professor", "Miss", "Sir",
           "Judge", "Nurse", "Officer", "Sgt."]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -282,10 +285,7 @@ class Gen:
         for _ in range(self.r.randint(2, 5)):
             ts = "%04d-%02d-%02dT%02d:%02d:%02dZ" % (self.r.randint(2015, 2026), self.r.randint(1, 12), self.r.randint(1, 28),
                                                     self.r.randint(0, 23), self.r.randint(0, 59), self.r.randint(0, 59))
-            if self.p(0.5):
-                d.ent(ts, "DATE")
-            else:
-                d.add(ts)
+            d.add(ts)  # the log's own time axis: not personal (issue 11)
             d.add(" " + self.c(["INFO", "WARN", "ERROR", "DEBUG"]) + " ")
             n = self.person("full")
             k = self.r.randint(0, 4)
@@ -302,20 +302,123 @@ class Gen:
             d.add("\n")
         return d
 
+    # ---------- clinical notes (issue 11: capitals, short dates, units, record numbers)
+    def short_date(self):
+        """Dates as clinical notes write them: 7/22, 07/22/24, 7-22-2024, Jul 22."""
+        m, d, y = self.r.randint(1, 12), self.r.randint(1, 28), self.r.randint(2010, 2026)
+        return self.c(["%d/%d" % (m, d), "%02d/%02d" % (m, d), "%d/%d/%02d" % (m, d, y % 100),
+                       "%02d/%02d/%04d" % (m, d, y), "%d-%d-%04d" % (m, d, y),
+                       "%s %d" % (MONTHS[m - 1][:3], d), "%s %d" % (MONTHS[m - 1], d), self.date()])
+
+    def physician(self):
+        """A physician's name as it appears after or before its cue; the cue stays outside
+        the span (CoNLL convention) and the engine's honorific rule adds it back."""
+        f, l = self.c(FIRST), self.c(LAST)
+        return self.c([l, l, f + " " + l, f[0] + ". " + l, f + " " + f[0] + ". " + l])
+
+    def hospital(self):
+        return self.c([self.c(CITIES) + " " + self.c(HOSPITAL), "St. " + self.c(FIRST) + "'s " + self.c(HOSPITAL),
+                       self.c(LAST) + " " + self.c(HOSPITAL), self.c(CITIES) + " " + self.c(CLINICS),
+                       self.c(LAST) + " " + self.c(CLINICS)])
+
+    def unit(self):
+        return self.c(["%d %s" % (self.r.randint(2, 9), self.c(["West", "East", "North", "South"])),
+                       "Ward %d%s" % (self.r.randint(1, 12), self.c(["", "A", "B", "C"])),
+                       self.c(LAST) + " Ward", self.c(LAST) + " Unit", self.c(LAST) + " Pavilion"])
+
     def clinical(self):
         d = Doc()
+        k = self.r.randint(0, 3)
         f, l = self.c(FIRST), self.c(LAST)
-        d.add("Patient: ").ent(l.upper() + ", " + f if self.p(0.5) else f + " " + l, "PER")
-        d.add("   DOB: ").ent(self.date(), "DATE").add("   MRN: %07d\n" % self.r.randint(0, 9999999))
-        d.add("Seen by ").add(self.c(["Dr. ", "Dr ", "Nurse ", ""])).ent(self.person(), "PER").add(" at ").ent(self.org() if self.p(0.3) else self.c(CITIES) + " " + self.c(HOSPITAL), "ORG")
-        d.add(" on ").ent(self.date(), "DATE").add(".\n")
-        k = self.r.randint(0, 2)
         if k == 0:
-            d.add("%s-year-old presents with chest pain. Lives at " % self.r.randint(18, 95)).ent(self.address(), "LOC").add(" with daughter ").ent(self.person("first"), "PER").add(".\n")
+            d.add("Patient: ").ent(l.upper() + ", " + f if self.p(0.5) else f + " " + l, "PER")
+            d.add("   DOB: ").ent(self.date(), "DATE").add("   MRN: %07d\n" % self.r.randint(0, 9999999))
+            d.add("Seen by ").add(self.c(["Dr. ", "Dr ", "Nurse ", ""])).ent(self.person(), "PER").add(" at ").ent(self.hospital(), "ORG")
+            d.add(" on ").ent(self.date(), "DATE").add(".\n")
         elif k == 1:
-            d.add("Referred by ").ent(self.person(), "PER").add(" (GP, ").ent(self.c(CITIES), "LOC").add("). Next of kin: ").ent(self.person("full"), "PER").add(", tel ").add(self.phone()).add(".\n")
+            d.add(self.c(["DISCHARGE SUMMARY", "ADMISSION NOTE", "PROGRESS NOTE", "OPERATIVE REPORT"]) + "\n")
+            d.add(self.c(["NAME: ", "PATIENT: ", "Name: "])).ent(l + ", " + f if self.p(0.6) else f + " " + l, "PER")
+            d.add(self.c(["   MRN ", "  MR# ", "  Unit No: ", "  Acct: "]) + "%d" % self.r.randint(100000, 99999999))
+            d.add(self.c(["\nADMIT DATE: ", "\nAdmitted: ", "\nDOA: "])).ent(self.short_date(), "DATE")
+            d.add(self.c(["   DISCHARGE DATE: ", "   Discharged: ", "  DOD: "])).ent(self.short_date(), "DATE").add("\n")
+            d.add(self.c(["ATTENDING: ", "Attending: ", "PCP: ", "Dictated by: "]))
+            if self.p(0.5):
+                d.add("Dr. ").ent(self.physician(), "PER")
+            else:
+                d.ent(self.physician(), "PER").add(self.c([", MD", ", M.D.", " MD", ", DO"]))
+            d.add("\nSERVICE: " + self.c(["Medicine", "Cardiology", "Surgery", "Oncology", "Neurology"]) + "\n")
+        elif k == 2:
+            age = self.r.randint(18, 97)
+            d.add("%d %s %s " % (age, self.c(["yo", "y/o", "year old", "-year-old", "YO"]), self.c(["M", "F", "man", "woman", "male", "female"])))
+            d.add(self.c(["admitted ", "seen in ED ", "transferred ", "presented "])).ent(self.short_date(), "DATE")
+            d.add(self.c([" to ", " from "])).ent(self.unit(), "ORG").add(self.c([" at ", " of "])).ent(self.hospital(), "ORG").add(". ")
+            d.add(self.c(["Seen by ", "Discussed with ", "Consulted ", "Case reviewed with "])).add(self.c(["Dr. ", "Dr ", "DR. "])).ent(self.physician(), "PER").add(". ")
+            d.add(self.c(["Wife ", "Husband ", "Daughter ", "Son ", "Mother ", "Sister "])).ent(self.person("first") if self.p(0.5) else self.person("full"), "PER")
+            d.add(self.c([" at bedside. ", " updated by phone. ", " is HCP. "]))
+            d.add(self.c(["F/u ", "Follow up ", "RTC "])).ent(self.short_date(), "DATE").add(" with ").add(self.c(["Dr. ", "Dr "])).ent(self.physician(), "PER")
+            d.add(self.c([" in ", " at "])).ent(self.c([self.hospital(), self.c(CITIES) + " " + self.c(CLINICS)]), "ORG").add(".\n")
         else:
+            d.add("Referred by ").ent(self.person(), "PER").add(" (GP, ").ent(self.c(CITIES), "LOC").add("). Next of kin: ").ent(self.person("full"), "PER").add(", tel ").add(self.phone()).add(".\n")
+            d.add("%s-year-old presents with chest pain. Lives at " % self.r.randint(18, 95)).ent(self.address(), "LOC").add(" with daughter ").ent(self.person("first"), "PER").add(".\n")
             d.add("Discharged ").ent(self.date(), "DATE").add(". Follow-up with ").add(self.c(["Dr. ", "Prof. "])).ent(self.c(LAST), "PER").add(" in ").ent(self.c(CITIES), "LOC").add(".\n")
+        return d
+
+    # ---------- serialized payloads (issue 11: log lines and records). The log's own
+    # machinery (timestamps, ids, levels, durations) stays O; values under personal keys
+    # and names in messages are entities.
+    def machinery(self):
+        ts = "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (self.r.randint(2019, 2026), self.r.randint(1, 12), self.r.randint(1, 28),
+                                                     self.r.randint(0, 23), self.r.randint(0, 59), self.r.randint(0, 59), self.r.randint(0, 999))
+        rid = "".join(self.r.choice("0123456789abcdef") for _ in range(self.c([16, 32])))
+        uuid = "-".join("".join(self.r.choice("0123456789abcdef") for _ in range(n)) for n in (8, 4, 4, 4, 12))
+        return ts, rid, uuid
+
+    def message(self, d):
+        """A log message with entities, appended to d; escaping is the caller's (all
+        generated values are free of quotes and backslashes)."""
+        n = self.person("full")
+        k = self.r.randint(0, 4)
+        if k == 0:
+            d.add("password reset for ").ent(n, "PER")
+        elif k == 1:
+            d.add("order shipped to ").ent(n, "PER").add(" in ").ent(self.c(CITIES), "LOC")
+        elif k == 2:
+            d.add("user ").ent(n, "PER").add(" joined ").ent(self.org(), "ORG")
+        elif k == 3:
+            d.add("appointment booked with Dr. ").ent(self.physician(), "PER").add(" on ").ent(self.short_date(), "DATE")
+        else:
+            d.add("login ok")
+
+    def payload(self):
+        d = Doc()
+        for _ in range(self.r.randint(1, 4)):
+            ts, rid, uuid = self.machinery()
+            n = self.person("full")
+            lvl = self.c(["info", "INFO", "warn", "ERROR", "debug"])
+            svc = self.c(["checkout", "auth-service", "api-gateway", "billing", "web"])
+            k = self.r.randint(0, 4)
+            if k == 0:  # JSON log line
+                d.add('{"ts":"%s","level":"%s","service":"%s","request_id":"%s","msg":"' % (ts, lvl, svc, rid))
+                self.message(d)
+                d.add('","customer_name":"').ent(n, "PER").add('","email":"%s","dob":"' % self.email(n)).ent(self.date(), "DATE")
+                d.add('","city":"').ent(self.c(CITIES), "LOC").add('","duration_ms":%d}' % self.r.randint(1, 5000))
+            elif k == 1:  # logfmt
+                d.add("time=%s level=%s svc=%s trace_id=%s msg=\"" % (ts, lvl, svc, rid))
+                self.message(d)
+                d.add('" customer_name="').ent(n, "PER").add('" user_id=%s status=%d' % (uuid, self.c([200, 201, 404, 500])))
+            elif k == 2:  # CSV row
+                d.add("%d," % self.r.randint(1, 99999)).ent(n, "PER").add(",%s," % self.email(n)).ent(self.date(), "DATE")
+                d.add(",").ent(self.c(CITIES), "LOC").add(",%s" % ts)
+            elif k == 3:  # SQL insert
+                d.add("INSERT INTO customers (id, name, email, dob, city) VALUES (%d, '" % self.r.randint(1, 99999))
+                d.ent(n, "PER").add("', '%s', '" % self.email(n)).ent(self.short_date(), "DATE").add("', '").ent(self.c(CITIES), "LOC").add("');")
+            else:  # Markdown table row / syslog
+                if self.p(0.5):
+                    d.add("| ").ent(n, "PER").add(" | ").ent(self.org(), "ORG").add(" | %s | " % self.phone()).ent(self.c(CITIES), "LOC").add(" |")
+                else:
+                    d.add("<%d>1 %s %s %s %d - - " % (self.r.randint(1, 191), ts, svc + "-" + str(self.r.randint(1, 9)), svc, self.r.randint(100, 99999)))
+                    self.message(d)
+            d.add("\n")
         return d
 
     def formal(self):
@@ -336,21 +439,25 @@ class Gen:
 
     def doc(self):
         style = self.r.random()
-        if style < 0.25:
+        upper = 0.12
+        if style < 0.2:
             d = self.chat()
-        elif style < 0.45:
+        elif style < 0.35:
             d = self.email_doc()
-        elif style < 0.6:
+        elif style < 0.45:
             d = self.log()
-        elif style < 0.8:
+        elif style < 0.7:
             d = self.clinical()
+            upper = 0.35  # many clinical systems write notes in capitals
+        elif style < 0.85:
+            d = self.payload()
         else:
             d = self.formal()
         text = d.text()
         case = self.r.random()
         if case < 0.2:
             text = text.lower()
-        elif case < 0.32:
+        elif case < 0.2 + upper:
             text = text.upper()
         # lower()/upper() can change lengths for a few characters; fall back if so
         if len(text) != len(d.text()):

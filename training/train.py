@@ -100,6 +100,8 @@ def main():
                     help="comma-separated types (ORG,LOC,DATE) whose TAB NO_MASK spans become O")
     ap.add_argument("--synthetic", type=int, default=0, help="number of synthetic documents")
     ap.add_argument("--exclude", default="", help="comma-separated corpora to leave out (e.g. conll2003)")
+    ap.add_argument("--upper-frac", type=float, default=0.0,
+                    help="share of CoNLL-2003 and TAB documents also trained as an ALL-CAPS copy")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--casing", type=int, default=1,
                     help="1: feed the word-shape bit through token_type_ids (see bio.casing_type_ids)")
@@ -124,6 +126,10 @@ def main():
                               tab_unmasked_o=tuple(x for x in a.tab_unmasked_o.split(",") if x))
         print("train file", os.path.basename(p), len(ds), "docs", flush=True)
         docs += ds
+        if a.upper_frac and data.corpus_of(p) in ("conll2003", "tab"):
+            up = data.upper_copies(ds, a.upper_frac, rng)
+            print("  ALL-CAPS copies", len(up), flush=True)
+            docs += up
     if a.synthetic:
         sd = [data.convert(d, "synthetic") for d in synth.generate(a.synthetic, a.seed)]
         print("synthetic", len(sd), "docs", flush=True)

@@ -187,6 +187,34 @@ class TestSynth(unittest.TestCase):
                 labels.add(e["label"])
         self.assertEqual(labels, {"PER", "ORG", "LOC", "DATE"})
 
+    def test_log_machinery_stays_outside_entities(self):
+        # ISO timestamps with milliseconds and hex request ids are the log's own: never a span.
+        import re
+        docs = synth.generate(400, seed=3)
+        machinery = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z|\b[0-9a-f]{16,32}\b", re.I)
+        seen = 0
+        for d in docs:
+            for m in machinery.finditer(d["text"]):
+                seen += 1
+                for e in d["entities"]:
+                    self.assertFalse(e["start"] < m.end() and m.start() < e["end"], (d["text"], e))
+        self.assertGreater(seen, 50)
+
+    def test_clinical_notes_have_short_dates_and_physicians(self):
+        docs = synth.generate(400, seed=4)
+        ents = [(d["text"][e["start"]:e["end"]], e["label"]) for d in docs for e in d["entities"]]
+        self.assertTrue(any(l == "DATE" and len(t) <= 5 and "/" in t for t, l in ents))
+        notes = [d["text"] for d in docs if "DISCHARGE SUMMARY" in d["text"].upper()]
+        self.assertTrue(notes)
+
+    def test_upper_copies_keep_spans(self):
+        import random
+        docs = [{"id": "a", "text": "Anna Schmidt lives in Berlin.", "spans": [(0, 12, "PER"), (22, 28, "LOC")], "ignore": []}]
+        up = data.upper_copies(docs, 1.0, random.Random(1))
+        self.assertEqual(up[0]["text"], "ANNA SCHMIDT LIVES IN BERLIN.")
+        self.assertEqual(up[0]["spans"], docs[0]["spans"])
+        self.assertEqual(data.upper_copies(docs, 0.0, random.Random(1)), [])
+
     def test_has_casing_variety(self):
         texts = [d["text"] for d in synth.generate(300, seed=1)]
         self.assertTrue(any(t == t.lower() for t in texts))
