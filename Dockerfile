@@ -15,7 +15,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 WORKDIR /app
 COPY --from=build /src/target/release/anonymizer /usr/local/bin/anonymizer
 COPY --from=build /src/conf ./conf
-# What the set-up fetched (ONNX Runtime, Rampart) and, if built, our own model.
+# Our model (tracked in git) and what the set-up fetched (ONNX Runtime; Rampart only
+# when ANONYMIZER_FETCH_RAMPART=1).
 COPY --from=build /src/models ./models
 USER anonymizer
 ENV ANONYMIZER_LISTEN=0.0.0.0:8080 \

@@ -6,8 +6,8 @@
 //! whole text one by one.
 //!
 //! `engine/*` is the full engine of the config in `ANONYMIZER_CONFIG` (default
-//! `conf/anonymizer.yaml`: patterns, dictionaries, name rules and Rampart on 2 threads;
-//! `conf/models/anonymizer-ner.yaml` for our model), in characters per second:
+//! `conf/anonymizer.yaml`: patterns, dictionaries, cued name rules and our model on 2
+//! threads; `conf/models/rampart.yaml` for Rampart), in characters per second:
 //! `one_text` is 20,000 characters in one text, `request_32` the same characters as 32 texts
 //! of one request (`detect_many`, windows of all texts batched together). It needs ONNX
 //! Runtime from `scripts/fetch-models.sh`; without it the group is skipped with a notice,
@@ -140,5 +140,10 @@ fn full_engine(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, detect, full_engine);
+/// Prints where this ran (CPU model, int8-relevant extensions) before any figure.
+fn platform(_: &mut Criterion) {
+    eprintln!("{}", anonymizer::telemetry::cpu::describe());
+}
+
+criterion_group!(benches, platform, detect, full_engine);
 criterion_main!(benches);

@@ -43,7 +43,7 @@ fn text_of(chars: usize) -> String {
 }
 
 fn load(root: &Path, window_tokens: usize) -> Option<NerRecognizer> {
-    let mut settings = ModelSettings::anonymizer_ner(root);
+    let mut settings = ModelSettings::anonymizer_ner(&root.join("models"));
     settings.window_tokens = window_tokens;
     settings.window_overlap_tokens = window_tokens / 4;
     match NerRecognizer::try_load(&settings) {
@@ -131,5 +131,10 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// Prints where this ran (CPU model, int8-relevant extensions) before any figure.
+fn platform(_: &mut Criterion) {
+    eprintln!("{}", anonymizer::telemetry::cpu::describe());
+}
+
+criterion_group!(benches, platform, bench);
 criterion_main!(benches);

@@ -105,5 +105,10 @@ fn over_http(c: &mut Criterion) {
     let _ = child.wait();
 }
 
-criterion_group!(benches, in_process, over_http);
+/// Prints where this ran (CPU model, int8-relevant extensions) before any figure.
+fn platform(_: &mut Criterion) {
+    eprintln!("{}", anonymizer::telemetry::cpu::describe());
+}
+
+criterion_group!(benches, platform, in_process, over_http);
 criterion_main!(benches);

@@ -183,5 +183,10 @@ fn anonymize(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, deanonymize, anonymize);
+/// Prints where this ran (CPU model, int8-relevant extensions) before any figure.
+fn platform(_: &mut Criterion) {
+    eprintln!("{}", anonymizer::telemetry::cpu::describe());
+}
+
+criterion_group!(benches, platform, deanonymize, anonymize);
 criterion_main!(benches);

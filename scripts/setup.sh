@@ -17,7 +17,8 @@ fi
 
 mkdir -p models
 
-# Third-party model files (ONNX Runtime, NER models) when the fetch script exists.
+# Third-party model files: ONNX Runtime, and Rampart when ANONYMIZER_FETCH_RAMPART=1
+# (our own model is tracked in git).
 if [ -x scripts/fetch-models.sh ]; then
   scripts/fetch-models.sh
 fi

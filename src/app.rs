@@ -27,6 +27,8 @@ pub struct App {
     /// No master secret is configured: HASH/ENCRYPT tokens change at every start.
     pub generated_secret: bool,
     pub tiers: Vec<&'static str>,
+    /// The loaded models' names, versions and checksums (logged at start).
+    pub models: Vec<crate::engine::ner::ModelIdentity>,
     /// Sweeps expired sessions until dropped.
     _sweeper: SweeperHandle,
 }
@@ -54,6 +56,7 @@ impl From<BuildError> for StartError {
 pub fn build(settings: &Settings) -> Result<App, StartError> {
     let engine = Arc::new(build_engine(settings)?);
     let tiers = engine.tiers();
+    let models = engine.models().into_iter().cloned().collect();
     // Only labels the loaded engine can detect are defaults: a label without a
     // recognizer would silently find nothing.
     let mut defaults = settings.defaults.clone();
@@ -98,7 +101,6 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
         settings.routes.clone(),
         KeyRing::new(&keys),
         rate_limiter,
-        tiers.clone(),
     );
 
     let conf = ServerConf {
@@ -123,6 +125,7 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
         generated_key,
         generated_secret,
         tiers,
+        models,
         _sweeper: sweeper,
     })
 }

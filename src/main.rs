@@ -110,6 +110,7 @@ fn main() -> ExitCode {
         listen = %settings.listen,
         metrics = %settings.metrics_listen,
         tiers = ?app.tiers,
+        models = ?app.models,
         "anonymizer listening on http://{} (metrics on http://{}/metrics)",
         settings.listen,
         settings.metrics_listen

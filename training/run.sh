@@ -2,7 +2,7 @@
 # One command to rebuild the shipped NER model:  bash training/run.sh
 # venv (outside the repo) -> train -> ONNX export -> int8 quantization -> dev evaluation
 # (fp32 vs int8, speed) -> models/anonymizer-ner/{model.onnx,tokenizer.json,config.json}
-# (git-ignored, served by conf/models/anonymizer-ner.yaml), training/metrics.json and the
+# (tracked in git, served by conf/anonymizer.yaml), training/metrics.json and the
 # metrics section of training/MODEL_CARD.md.
 # Env: VENV (default /work/venv-train), ANON_DATA (default /work/shared/data),
 #      EXCLUDE (corpora left out of the shipped model, e.g. conll2003),
@@ -29,21 +29,28 @@ python3 -m unittest discover training/tests
 # Batch 8 (≈3,000 updates) beat batch 32 (≈760) on every dev set, and the mean of the last
 # two epochs' weights beats the last step's (kept in hf_last); seed 7 was the better of
 # two seeds on the dev sets; see MODEL_CARD.md.
-RECIPE="--epochs $EPOCHS --bs 8 --lr 5e-5 --average-last 2 --date-mode silver --tab-titles ignore --synthetic 1500"
+RECIPE="--epochs $EPOCHS --bs 8 --lr 5e-5 --average-last 2 --date-mode silver --tab-titles ignore --synthetic 2500 --upper-frac 0.1"
 MAIN_ARGS="$RECIPE --seed 7"
 [ -z "${TAB_UNMASKED_O:-}" ] || MAIN_ARGS="$MAIN_ARGS --tab-unmasked-o $TAB_UNMASKED_O"
 # EXCLUDE=conll2003 builds the shipped model without a corpus (e.g. the research-only one)
 [ -z "${EXCLUDE:-}" ] || MAIN_ARGS="$MAIN_ARGS --exclude $EXCLUDE"
 $NICE $PY training/train.py --out "$RUNS/main" $MAIN_ARGS --eval-each-epoch
-$NICE $PY training/export.py --hf "$RUNS/main/hf" --out "$OUT" --work "$RUNS/main/export"
+$NICE $PY training/export.py --hf "$RUNS/main/hf" --out "$OUT" --work "$RUNS/main/export" --version "${MODEL_VERSION:-1.0.0}"
 $NICE $PY training/evaluate.py --onnx "$RUNS/main/export/model_fp32.onnx" --out "$RUNS/main/eval_fp32.json"
-$NICE $PY training/evaluate.py --onnx "$OUT/model.onnx" --speed --out "$RUNS/main/eval_int8.json"
+# int8: the first scheme within 0.01 F1 of fp32 on every dev set on this machine's CPU
+# (export.py SCHEMES: full 8-bit weights first, 7-bit ones where 8-bit products saturate).
+for scheme in s8 s8-7bit; do
+  [ "$scheme" = s8 ] || $NICE $PY training/export.py --hf "$RUNS/main/hf" --out "$OUT" \
+    --work "$RUNS/main/export" --version "${MODEL_VERSION:-1.0.0}" --quant "$scheme" --reuse-fp32
+  $NICE $PY training/evaluate.py --onnx "$OUT/model.onnx" --speed --out "$RUNS/main/eval_int8.json"
+  if python3 training/make_card.py --runs "$RUNS" --check; then break; fi
+done
 mkdir -p "$RUNS/main_last"
 $NICE $PY training/evaluate.py --hf "$RUNS/main/hf_last" --out "$RUNS/main_last/eval_fp32.json"
 
 # The full engine (rules + this model) on the dev sets, for the main model or a variant.
 engine_eval() {  # RUN_DIR MODEL_DIR
-  sed "s#^  path: models/anonymizer-ner\$#  path: $2#" conf/models/anonymizer-ner.yaml > "$1/engine.yaml"
+  printf 'model:\n  path: %s\n' "$2" > "$1/engine.yaml"   # the default config with this model
   for set in conll2003 wnut17 tab; do
     extra=""; [ "$set" = tab ] && extra="--mask-only"
     target/release/anonymizer eval --config "$1/engine.yaml" \
@@ -83,9 +90,9 @@ if [ "${ABLATION:-0}" = 1 ]; then
   $NICE $PY training/evaluate.py --hf "$RUNS/no_conll/hf" --out "$RUNS/no_conll/eval_fp32.json"
 fi
 
-# The Rust tier's tests of this model (ignored in CI, which does not build it) and the
-# full engine on the dev sets through our own eval command.
-CI=true cargo test --release --locked --lib our_model -- --ignored
+# The Rust tier's tests of this model and the full engine on the dev sets through our
+# own eval command.
+CI=true cargo test --release --locked --lib our_model
 engine_eval "$RUNS/main" "$OUT"
 
 python3 training/make_card.py --runs "$RUNS" --model "$OUT"

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::anonymizer::Entity;
+use crate::engine::ner::ModelIdentity;
 
 /// Confidences are rounded to 4 decimals so `0.95f32` prints as `0.95`.
 fn round(score: f32) -> f64 {
@@ -69,6 +70,15 @@ pub struct EntitiesResponse {
     /// Detection tiers that are loaded, e.g. `["patterns"]`.
     pub tiers: Vec<&'static str>,
     pub methods: Vec<&'static str>,
+}
+
+/// `GET /readyz`: what is loaded and detecting.
+#[derive(Serialize)]
+pub struct ReadyResponse<'a> {
+    pub status: &'static str,
+    pub tiers: Vec<&'static str>,
+    /// Every loaded model's name, version and weights checksum.
+    pub models: Vec<&'a ModelIdentity>,
 }
 
 #[derive(Serialize)]

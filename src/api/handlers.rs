@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::dto::{AnonymizeResponse, DeanonymizeResponse, EntitiesResponse, EntityDto, LabelDto};
+use super::dto::{
+    AnonymizeResponse, DeanonymizeResponse, EntitiesResponse, EntityDto, LabelDto, ReadyResponse,
+};
 use super::error::{ApiError, ErrorCode};
 use super::validate::{join, optional_object, reject_unknown, string_array, Problems};
 use super::Limits;
@@ -211,6 +213,20 @@ impl Api {
             failed_tokens: restored.failed_tokens,
             ..Outcome::default()
         })
+    }
+
+    /// `GET /readyz`: answered only once every detector has loaded (start-up fails
+    /// otherwise), so it reports what is loaded rather than probing it.
+    pub fn readyz(&self) -> Outcome {
+        let engine = self.anonymizer.engine();
+        Outcome {
+            body: to_json(&ReadyResponse {
+                status: "ready",
+                tiers: engine.tiers(),
+                models: engine.models(),
+            }),
+            ..Outcome::default()
+        }
     }
 
     /// `GET /v1/entities`.

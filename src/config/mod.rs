@@ -220,20 +220,8 @@ pub struct TagDetail {
 
 impl Default for ModelSection {
     fn default() -> Self {
-        let defaults = crate::engine::ner::ModelSettings::rampart(std::path::Path::new("models"));
-        let labels = crate::engine::ner::RAMPART_TAGS
-            .iter()
-            .map(|&(tag, label, alone)| {
-                let mapping = match alone {
-                    Some(alone) => TagMapping::Detailed(TagDetail {
-                        label: label.unwrap_or_default().to_owned(),
-                        alone: Some(alone.to_owned()),
-                    }),
-                    None => TagMapping::Label(label.map(str::to_owned)),
-                };
-                (tag.to_owned(), mapping)
-            })
-            .collect();
+        let defaults =
+            crate::engine::ner::ModelSettings::anonymizer_ner(std::path::Path::new("models"));
         Self {
             enabled: true,
             required: defaults.required,
@@ -248,7 +236,8 @@ impl Default for ModelSection {
             queue_capacity: defaults.queue_capacity,
             inference_timeout_ms: u64::try_from(defaults.inference_timeout.as_millis())
                 .unwrap_or(u64::MAX),
-            labels,
+            // PER, ORG, LOC, DATE map to labels by alias.
+            labels: BTreeMap::new(),
         }
     }
 }

@@ -715,26 +715,19 @@ detection:
     }
 
     #[test]
-    fn the_default_model_is_rampart_and_ours_comes_with_its_own_file() {
+    fn the_default_model_is_ours_and_rampart_comes_with_its_own_file() {
+        let models = std::path::Path::new("models");
         let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
-        let model = s.model.expect("model tier on by default");
-        assert_eq!(
-            model,
-            ModelSettings::rampart(std::path::Path::new("models"))
-        );
+        assert_eq!(s.model, Some(ModelSettings::anonymizer_ner(models)));
         assert!(s.extra_models.is_empty());
-        let ours = ModelSettings::anonymizer_ner(std::path::Path::new(""));
-        let yaml = include_str!("../../conf/models/anonymizer-ner.yaml");
+        let yaml = include_str!("../../conf/models/rampart.yaml");
         let s = Settings::from_yaml(yaml, &no_env).unwrap();
-        assert_eq!(s.model, Some(ours.clone()));
+        assert_eq!(s.model, Some(ModelSettings::rampart(models)));
         assert!(s.extra_models.is_empty());
         let yaml = include_str!("../../conf/models/anonymizer-ner-rampart.yaml");
         let s = Settings::from_yaml(yaml, &no_env).unwrap();
-        assert_eq!(s.model, Some(ours));
-        assert_eq!(
-            s.extra_models,
-            [ModelSettings::rampart(std::path::Path::new("models"))]
-        );
+        assert_eq!(s.model, Some(ModelSettings::anonymizer_ner(models)));
+        assert_eq!(s.extra_models, [ModelSettings::rampart(models)]);
         let errs = Settings::from_yaml("extra_models:\n  - threads: 0\n", &no_env).unwrap_err();
         assert_eq!(errs[0].path, "extra_models[0].threads");
         let s = Settings::from_yaml("model:\n  enabled: false\n", &no_env).unwrap();

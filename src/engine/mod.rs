@@ -190,6 +190,11 @@ impl Engine {
         tiers
     }
 
+    /// The models loaded by the model tier(s), in configuration order.
+    pub fn models(&self) -> Vec<&ner::ModelIdentity> {
+        self.recognizers.iter().filter_map(|r| r.model()).collect()
+    }
+
     /// Detects entities of `labels` in `text` with confidence `>= threshold`: one
     /// [`Engine::detect_many`] call.
     ///

@@ -50,6 +50,10 @@ pub trait Recognizer: Send + Sync {
     fn labels(&self) -> &[Label];
     /// The detection tier this recognizer belongs to (`patterns`, `dictionary`, `model`).
     fn tier(&self) -> &'static str;
+    /// The model behind this recognizer, for a tier that runs one.
+    fn model(&self) -> Option<&super::ner::ModelIdentity> {
+        None
+    }
     /// Appends candidates found in `text` for labels in `wanted`.
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>);
     /// Appends the candidates of `texts[i]` to `out[i]`, for every text. The engine calls

@@ -326,9 +326,10 @@ impl Report {
         let secs = self.elapsed.as_secs_f64().max(1e-9);
         let _ = writeln!(
             out,
-            "speed                 {:.0} characters/s ({:.2} s)",
+            "speed                 {:.0} characters/s ({:.2} s), {}",
             self.chars as f64 / secs,
-            secs
+            secs,
+            crate::telemetry::cpu::describe()
         );
         out
     }

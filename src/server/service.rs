@@ -37,7 +37,6 @@ pub struct ApiService {
     routes: Vec<Arc<Route>>,
     keys: KeyRing,
     rate_limiter: Option<RateLimiter>,
-    tiers: Vec<&'static str>,
 }
 
 /// What `handle` decided: answer here, or forward to the route's upstream.
@@ -54,7 +53,6 @@ impl ApiService {
         routes: Vec<Route>,
         keys: KeyRing,
         rate_limiter: Option<RateLimiter>,
-        tiers: Vec<&'static str>,
     ) -> Self {
         Self {
             api,
@@ -63,7 +61,6 @@ impl ApiService {
             routes: routes.into_iter().map(Arc::new).collect(),
             keys,
             rate_limiter,
-            tiers,
         }
     }
 
@@ -100,14 +97,7 @@ impl ApiService {
                 body: br#"{"status":"ok"}"#.to_vec(),
                 ..Outcome::default()
             }),
-            Endpoint::Readyz => Ok(Outcome {
-                body: serde_json::to_vec(&serde_json::json!({
-                    "status": "ready",
-                    "tiers": self.tiers,
-                }))
-                .unwrap_or_default(),
-                ..Outcome::default()
-            }),
+            Endpoint::Readyz => Ok(self.api.readyz()),
             Endpoint::Entities => Ok(self.api.entities()),
             Endpoint::Anonymize | Endpoint::Deanonymize => {
                 let caller = caller.ok_or_else(|| ApiError::new(ErrorCode::Internal))?;

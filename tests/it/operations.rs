@@ -14,7 +14,7 @@ fn health_and_readiness_need_no_key_and_entities_does() {
         (r.status, r.json()),
         (
             200,
-            json!({"status": "ready", "tiers": ["patterns", "dictionary"]})
+            json!({"status": "ready", "tiers": ["patterns", "dictionary"], "models": []})
         )
     );
     s.get("/v1/entities", &[])
@@ -220,6 +220,24 @@ fn the_default_config_serves_the_model_tier_end_to_end() {
         r.json()["tiers"],
         json!(["patterns", "dictionary", "model"])
     );
+    // Which model, and exactly which weights: the checksum of the tracked file, computed
+    // by coreutils rather than by our own code.
+    let sum = Command::new("sha256sum")
+        .arg("models/anonymizer-ner/model.onnx")
+        .output()
+        .expect("sha256sum runs");
+    let sum = String::from_utf8(sum.stdout).unwrap();
+    let config: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("models/anonymizer-ner/config.json").unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.json()["models"],
+        json!([{"name": "anonymizer-ner",
+                "version": config["anonymizer"]["version"],
+                "sha256": sum.split_whitespace().next().unwrap()}])
+    );
+    assert!(config["anonymizer"]["version"].is_string());
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": ["Hi, I'm John Smith from 42 Elm Street, Springfield. Email john@example.com"],

@@ -9,6 +9,7 @@
 //! how entities get replaced; [`ModelSettings`] is filled in by `config`.
 
 pub mod decode;
+pub mod identity;
 pub mod model;
 pub mod pool;
 pub mod tokenize;
@@ -22,6 +23,7 @@ use crate::text::{Label, LabelSet};
 
 use super::{BuildError, Candidate, RecognizeError, Recognizer};
 use decode::Target;
+pub use identity::ModelIdentity;
 use model::{Model, TagScheme, TokenTypes};
 use pool::{Pool, WindowIds};
 use tokenize::{Tokenizer, Tokens};
@@ -93,37 +95,38 @@ pub struct ModelSettings {
     pub inference_timeout: Duration,
 }
 
-/// Where `bash training/run.sh` puts our own model (git-ignored, like everything the
-/// set-up or training produces).
-pub const OWN_MODEL_DIR: &str = "models/anonymizer-ner";
-
 impl ModelSettings {
-    /// Settings for our own model ([`OWN_MODEL_DIR`], PER/ORG/LOC/DATE, which map to
-    /// labels by alias) under the repository root `root`; `conf/models/anonymizer-ner.yaml`.
-    pub fn anonymizer_ner(root: &Path) -> ModelSettings {
+    /// Settings for our own model, the default (`models/anonymizer-ner`, tracked in git
+    /// and rebuilt by `bash training/run.sh`; PER/ORG/LOC/DATE map to labels by alias),
+    /// with the ONNX Runtime fetched by `scripts/fetch-models.sh`, both under `models`.
+    pub fn anonymizer_ner(models: &Path) -> ModelSettings {
         ModelSettings {
-            dir: root.join(OWN_MODEL_DIR),
+            dir: models.join("anonymizer-ner"),
+            runtime_library: models.join("onnxruntime/libonnxruntime.so.1.31.1"),
+            required: true,
             // Better at names than the capitalisation guesses (measured on the dev sets).
             name_guesses: false,
             tags: Vec::new(),
+            threads: 2,
+            workers: 1,
             // Trained on windows of at most 128 tokens; the overlap matches
             // training/infer.py (windows advance by 96 tokens).
+            window_tokens: 128,
             window_overlap_tokens: 32,
+            max_batch_tokens: 4096,
+            queue_capacity: 64,
             // Bounds a hung or overloaded runtime. The model runs at 40,000–70,000
             // characters/s per worker on 2 cores: the largest allowed text (1,000,000
             // characters) fits with room to spare when the worker is not shared.
             inference_timeout: Duration::from_secs(60),
-            // Same runtime, pool and window size as Rampart.
-            ..Self::rampart(&root.join("models"))
         }
     }
 
-    /// Settings for the Rampart model fetched by `scripts/fetch-models.sh` into `models`.
+    /// Settings for the optional Rampart model, fetched into `models/rampart` by
+    /// `scripts/fetch-models.sh --rampart` (`conf/models/rampart.yaml`).
     pub fn rampart(models: &Path) -> ModelSettings {
         ModelSettings {
             dir: models.join("rampart"),
-            runtime_library: models.join("onnxruntime/libonnxruntime.so.1.31.1"),
-            required: true,
             // Rampart finds a third of the names; the guesses add more than they cost.
             name_guesses: true,
             tags: RAMPART_TAGS
@@ -134,18 +137,14 @@ impl ModelSettings {
                     alone: alone.map(Label::builtin),
                 })
                 .collect(),
-            threads: 2,
-            workers: 1,
             // Measured on conll2003_dev: Rampart finds more names in short windows
             // (PERSON recall 0.35 at 256 tokens, 0.41 at 128, 0.45 at 64, the last with
             // more false addresses), at about the same speed.
-            window_tokens: 128,
             window_overlap_tokens: 16,
-            max_batch_tokens: 4096,
-            queue_capacity: 64,
-            // Bounds a hung or overloaded runtime. At 8,000–35,000 characters/s per worker
-            // (2 shared cores), a request of more than ~100,000 characters can need more.
+            // At 8,000–35,000 characters/s per worker (2 shared cores), a request of
+            // more than ~100,000 characters can need more.
             inference_timeout: Duration::from_secs(10),
+            ..Self::anonymizer_ner(models)
         }
     }
 }
@@ -217,6 +216,7 @@ pub struct NerRecognizer {
     window_tokens: usize,
     window_overlap_tokens: usize,
     pool: Pool,
+    identity: ModelIdentity,
 }
 
 impl NerRecognizer {
@@ -235,6 +235,7 @@ impl NerRecognizer {
         let scheme = TagScheme::from_config_json(&config_text).map_err(NerError::runtime)?;
         let tokenizer = Tokenizer::load(&settings.dir.join(model::TOKENIZER_FILE))?;
         let onnx = Model::onnx_file(&settings.dir)?;
+        let identity = ModelIdentity::read(&settings.dir, &config_text, &onnx)?;
         if !settings.runtime_library.is_file() {
             return Err(NerError::missing(&settings.runtime_library));
         }
@@ -295,6 +296,7 @@ impl NerRecognizer {
             window_tokens,
             window_overlap_tokens: settings.window_overlap_tokens,
             pool,
+            identity,
         })
     }
 
@@ -402,6 +404,10 @@ impl Recognizer for NerRecognizer {
 
     fn tier(&self) -> &'static str {
         "model"
+    }
+
+    fn model(&self) -> Option<&ModelIdentity> {
+        Some(&self.identity)
     }
 
     /// For callers that cannot fail (benchmarks, diagnostics): a failure adds nothing and

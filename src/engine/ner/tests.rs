@@ -406,13 +406,12 @@ fn the_engine_detects_a_batch_of_texts_as_it_detects_each_alone() {
 fn ours() -> Option<&'static NerRecognizer> {
     static LOADED: OnceLock<Result<NerRecognizer, NerError>> = OnceLock::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    loaded_or_skipped(
-        LOADED.get_or_init(|| NerRecognizer::try_load(&ModelSettings::anonymizer_ner(root))),
-    )
+    loaded_or_skipped(LOADED.get_or_init(|| {
+        NerRecognizer::try_load(&ModelSettings::anonymizer_ner(&root.join("models")))
+    }))
 }
 
 #[test]
-#[ignore = "needs models/anonymizer-ner from bash training/run.sh, which runs it"]
 fn our_model_reads_casing_and_maps_its_types_by_alias() {
     let Some(r) = ours() else { return };
     assert_eq!(r.model_types(), ["PER", "ORG", "LOC", "DATE"]);
@@ -425,7 +424,6 @@ fn our_model_reads_casing_and_maps_its_types_by_alias() {
 }
 
 #[test]
-#[ignore = "needs models/anonymizer-ner from bash training/run.sh, which runs it"]
 fn our_model_finds_names_organisations_places_and_dates_with_exact_spans() {
     let Some(r) = ours() else { return };
     let text = "Maria Garcia joined Siemens in Munich on 3 March 2021, said Dr. Ahmed Khan.";
@@ -446,7 +444,6 @@ fn our_model_finds_names_organisations_places_and_dates_with_exact_spans() {
 }
 
 #[test]
-#[ignore = "needs models/anonymizer-ner from bash training/run.sh, which runs it"]
 fn our_model_sees_case_a_lower_case_common_word_is_no_name() {
     let Some(r) = ours() else { return };
     let text = "i will bring an apple and some bread for the trip to the coast.";

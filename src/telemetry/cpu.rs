@@ -1,0 +1,88 @@
+//! Where a measurement ran: the CPU model and the instruction-set extensions that decide
+//! how fast int8 inference is (VNNI makes int8 matrix products several times cheaper
+//! than AVX2 alone). Benchmarks and `anonymizer eval` print it beside every speed figure,
+//! because the same build differs several-fold between machines of one kind.
+
+/// One line, e.g. `cpu: AMD EPYC (2 threads) | avx2 avx512f avx512_vnni`.
+pub fn describe() -> String {
+    let threads = std::thread::available_parallelism().map_or(0, usize::from);
+    let features = features();
+    format!(
+        "cpu: {} ({threads} threads) | {}",
+        model_name().unwrap_or_else(|| std::env::consts::ARCH.to_owned()),
+        if features.is_empty() {
+            "no SIMD extension that matters".to_owned()
+        } else {
+            features.join(" ")
+        }
+    )
+}
+
+/// The extensions that matter for our inference path, detected at run time.
+pub fn features() -> Vec<&'static str> {
+    let mut found = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        let checks: [(&str, bool); 5] = [
+            ("avx2", std::arch::is_x86_feature_detected!("avx2")),
+            ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
+            (
+                "avx512_vnni",
+                std::arch::is_x86_feature_detected!("avx512vnni"),
+            ),
+            ("avx_vnni", cpuinfo_flag("avx_vnni")),
+            ("amx_int8", cpuinfo_flag("amx_int8")),
+        ];
+        found.extend(checks.iter().filter(|(_, on)| *on).map(|(name, _)| *name));
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            found.push("neon");
+        }
+        if std::arch::is_aarch64_feature_detected!("dotprod") {
+            found.push("dotprod");
+        }
+    }
+    found
+}
+
+/// `model name` from `/proc/cpuinfo` (Linux); `None` elsewhere.
+fn model_name() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_owned())
+}
+
+/// Flags the standard library cannot detect on our minimum Rust version.
+#[cfg(target_arch = "x86_64")]
+fn cpuinfo_flag(flag: &str) -> bool {
+    std::fs::read_to_string("/proc/cpuinfo").is_ok_and(|info| {
+        info.lines()
+            .find(|l| l.starts_with("flags"))
+            .is_some_and(|l| l.split_whitespace().any(|f| f == flag))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_description_names_the_cpu_and_lists_only_known_extensions() {
+        let line = super::describe();
+        assert!(line.starts_with("cpu: "), "{line}");
+        let known = [
+            "avx2",
+            "avx512f",
+            "avx512_vnni",
+            "avx_vnni",
+            "amx_int8",
+            "neon",
+            "dotprod",
+        ];
+        for f in super::features() {
+            assert!(known.contains(&f), "{f}");
+        }
+    }
+}
