@@ -318,3 +318,16 @@ fn a_mask_route_forwards_two_same_length_entities() {
         format!(r#"{{"streams":[{{"stream":{{}},"values":[["1","from {stars} to {stars}"]]}}]}}"#)
     );
 }
+
+#[test]
+fn the_request_side_is_the_same_whatever_the_chunking() {
+    let body = format!(
+        "{{\"index\":{{}}}}\n{{\"message\":\"to {EMAIL}\"}}\n{{\"delete\":{{\"_id\":\"1\"}}}}\n{{\"update\":{{}}}}\n{{\"doc\":{{\"msg\":\"{OTHER}\"}}}}\n"
+    );
+    let want = "{\"index\":{}}\n{\"message\":\"to [EMAIL_ADDRESS_1]\"}\n{\"delete\":{\"_id\":\"1\"}}\n{\"update\":{}}\n{\"doc\":{\"msg\":\"[EMAIL_ADDRESS_2]\"}}\n";
+    for pieces in 1..=body.len() {
+        let mut x = plan(route("elasticsearch_bulk", ""), &json_request()).unwrap();
+        let sent = send(&mut x, body.as_bytes(), pieces).unwrap();
+        assert_eq!(text(&sent), want, "{pieces} pieces");
+    }
+}
