@@ -26,6 +26,8 @@ pub struct RequestCtx {
     pub refused: Option<Reason>,
     /// When the upstream was chosen, for the upstream duration metric.
     pub upstream_started: Option<Instant>,
+    /// A small request body anonymized before connecting (see `service::preread`).
+    pub prepared_body: Option<bytes::Bytes>,
 }
 
 impl RequestCtx {
@@ -44,6 +46,7 @@ impl RequestCtx {
             refusal: None,
             refused: None,
             upstream_started: None,
+            prepared_body: None,
         }
     }
 }

@@ -29,6 +29,11 @@ use crate::telemetry::metrics;
 /// Bodies above this size are processed on the blocking pool so a large request does
 /// not stall other connections on the same worker thread (unmeasured first choice).
 const INLINE_BODY_LIMIT: usize = 64 * 1024;
+/// Proxied bodies declared at most this long are read and anonymized in
+/// `request_filter`, before any upstream connection. It is the size of pingora's retry
+/// buffer (`BODY_BUF_LIMIT`), through which a body read that early reaches the
+/// request-body phase again, where the anonymized one replaces it.
+const PREREAD_LIMIT: usize = 64 * 1024;
 
 pub struct ApiService {
     api: Arc<Api>,
@@ -205,6 +210,45 @@ impl ApiService {
         })
     }
 
+    /// Reads and anonymizes a small proxied body before the upstream is chosen, so that
+    /// a refusal reaches no upstream at all (not even the request headers). Bodies
+    /// without a declared length, or longer than [`PREREAD_LIMIT`], are anonymized
+    /// as pingora streams them instead (`request_body_filter`).
+    async fn preread(&self, session: &mut Session, ctx: &mut RequestCtx) -> Result<(), Refusal> {
+        let Some(exchange) = ctx.exchange.as_mut() else {
+            return Ok(());
+        };
+        let declared = session
+            .req_header()
+            .headers
+            .get("content-length")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<usize>().ok());
+        if exchange.plan().body.is_none() || declared.is_none_or(|n| n > PREREAD_LIMIT) {
+            return Ok(());
+        }
+        session.as_mut().enable_retry_buffering();
+        loop {
+            let chunk = session.read_request_body().await.map_err(|_| {
+                Refusal::new(
+                    crate::proxy::Reason::Malformed,
+                    ApiError::new(ErrorCode::InvalidJson)
+                        .with_message("the request body could not be read"),
+                )
+            })?;
+            let end = chunk.is_none();
+            match exchange.request_body(chunk.as_deref(), end)? {
+                RequestStep::Hold if !end => {}
+                RequestStep::Anonymize(job) => {
+                    // At most PREREAD_LIMIT bytes: cheaper inline than a thread hop.
+                    ctx.prepared_body = Some(exchange.anonymized(job.run(&self.anonymizer))?);
+                    return Ok(());
+                }
+                _ => return Err(Refusal::internal()),
+            }
+        }
+    }
+
     async fn run(
         &self,
         endpoint: Endpoint,
@@ -319,7 +363,13 @@ impl ProxyHttp for ApiService {
 
     async fn request_filter(&self, session: &mut Session, ctx: &mut Self::CTX) -> Result<bool> {
         match self.handle(session, ctx).await {
-            Ok(Handled::Forward) => return Ok(false),
+            Ok(Handled::Forward) => match self.preread(session, ctx).await {
+                Ok(()) => return Ok(false),
+                Err(refusal) => {
+                    ctx.refused = Some(refusal.reason);
+                    respond::error(session, ctx, &refusal.error, &[], true).await?;
+                }
+            },
             Ok(Handled::Respond(outcome)) => {
                 ctx.texts = outcome.texts;
                 ctx.chars = outcome.chars;
@@ -391,6 +441,16 @@ impl ProxyHttp for ApiService {
         end_of_stream: bool,
         ctx: &mut Self::CTX,
     ) -> Result<()> {
+        if let Some(prepared) = &ctx.prepared_body {
+            // Anonymized in request_filter; pingora replays the raw body from its retry
+            // buffer (on a retry too), and the anonymized body takes its place.
+            *body = Some(if end_of_stream {
+                prepared.clone()
+            } else {
+                bytes::Bytes::new()
+            });
+            return Ok(());
+        }
         let Some(exchange) = ctx.exchange.as_mut() else {
             return Ok(());
         };
@@ -513,12 +573,14 @@ impl ProxyHttp for ApiService {
                 .with_label_values(&[route, reason.as_str()])
                 .inc();
         }
-        if let Some(exchange) = ctx.exchange.as_ref() {
-            let route = exchange.route().name.as_str();
-            let report = exchange.report();
+        if let Some(route) = ctx.route.as_deref() {
             metrics::PROXY_REQUESTS
                 .with_label_values(&[route, &ctx.status.to_string()])
                 .inc();
+        }
+        if let Some(exchange) = ctx.exchange.as_ref() {
+            let route = exchange.route().name.as_str();
+            let report = exchange.report();
             for (label, count) in &report.entities {
                 metrics::PROXY_ENTITIES
                     .with_label_values(&[route, label])

@@ -149,8 +149,9 @@ fn refusals_are_4xx_in_our_shape_counted_by_reason_and_forward_no_body_byte() {
         .send()
         .unwrap();
     crate::support::Response::from(r).assert_error(415, "unsupported_media_type");
-    assert!(!up.all_bytes().contains(EMAIL));
-    assert!(up.received().iter().all(|r| r.body.is_empty()));
+    // Small bodies are anonymized before the upstream is chosen: a refused one never
+    // reaches it, not even its headers.
+    assert!(up.received().is_empty(), "{:?}", up.received());
     let want = [
         "anonymizer_proxy_refusals_total{reason=\"not_text\",route=\"splunk_hec_raw\"} 1"
             .to_owned(),
@@ -168,7 +169,7 @@ fn refusals_are_4xx_in_our_shape_counted_by_reason_and_forward_no_body_byte() {
     let details = post(&s, "/_bulk", Some("application/json"), body.into_bytes())
         .assert_error(422, "validation_failed");
     assert_eq!(details[0]["field"], "body[2]");
-    assert!(up.received().iter().all(|r| r.body.is_empty()));
+    assert!(up.received().is_empty(), "{:?}", up.received());
     let want = [
         "anonymizer_proxy_refusals_total{reason=\"malformed\",route=\"elasticsearch_bulk\"} 1"
             .to_owned(),
