@@ -227,15 +227,33 @@ impl ApiService {
         if exchange.plan().body.is_none() || declared.is_none_or(|n| n > PREREAD_LIMIT) {
             return Ok(());
         }
+        let read_error = || {
+            Refusal::new(
+                crate::proxy::Reason::Malformed,
+                ApiError::new(ErrorCode::InvalidJson)
+                    .with_message("the request body could not be read"),
+            )
+        };
+        let header = session.req_header();
+        let expects_continue = header.version == http::Version::HTTP_11
+            && header
+                .headers
+                .get("expect")
+                .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+        if expects_continue {
+            // The client waits for this before sending the body (RFC 9110 §10.1.1); the
+            // upstream, which would have sent it, is not connected yet.
+            session
+                .write_continue_response()
+                .await
+                .map_err(|_| read_error())?;
+        }
         session.as_mut().enable_retry_buffering();
         loop {
-            let chunk = session.read_request_body().await.map_err(|_| {
-                Refusal::new(
-                    crate::proxy::Reason::Malformed,
-                    ApiError::new(ErrorCode::InvalidJson)
-                        .with_message("the request body could not be read"),
-                )
-            })?;
+            let chunk = session
+                .read_request_body()
+                .await
+                .map_err(|_| read_error())?;
             let end = chunk.is_none();
             match exchange.request_body(chunk.as_deref(), end)? {
                 RequestStep::Hold if !end => {}
@@ -428,6 +446,10 @@ impl ProxyHttp for ApiService {
         match exchange.upstream_request(&upstream_request.uri, &upstream_request.headers) {
             Ok((uri, edits)) => {
                 upstream_request.set_uri(uri);
+                if ctx.prepared_body.is_some() {
+                    // The body is in hand (and the client had its 100 Continue).
+                    upstream_request.remove_header("expect");
+                }
                 apply_to_request(upstream_request, edits)
             }
             Err(refusal) => refuse(ctx, refusal),

@@ -177,3 +177,38 @@ fn refusals_are_4xx_in_our_shape_counted_by_reason_and_forward_no_body_byte() {
     let m = s.metrics_with(&want);
     assert!(want.iter().all(|l| m.contains(l.as_str())), "{m}");
 }
+
+#[test]
+fn a_client_that_expects_100_continue_gets_it_before_sending_its_body() {
+    use std::io::{Read, Write};
+    let (s, up) = example("splunk_hec");
+    let body = json!({"event": format!("login by {EMAIL}")}).to_string();
+    let mut stream = std::net::TcpStream::connect(&s.addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    let head = format!(
+        "POST /services/collector/event HTTP/1.1\r\nHost: hec.test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // As curl does: the body only after the interim answer.
+    let mut interim = [0u8; 25];
+    stream.read_exact(&mut interim).unwrap();
+    assert!(
+        String::from_utf8_lossy(&interim).starts_with("HTTP/1.1 100"),
+        "{}",
+        String::from_utf8_lossy(&interim)
+    );
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut rest = Vec::new();
+    let _ = stream.read_to_end(&mut rest);
+    let rest = String::from_utf8_lossy(&rest);
+    assert!(rest.contains("HTTP/1.1 200"), "{rest}");
+    let got = up.received().pop().unwrap();
+    assert_eq!(got.header("expect"), None);
+    assert_eq!(
+        String::from_utf8_lossy(&got.body),
+        r#"{"event":"login by [EMAIL_ADDRESS_1]"}"#
+    );
+}
