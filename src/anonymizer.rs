@@ -69,6 +69,30 @@ pub struct Anonymized {
     pub texts: Vec<String>,
     /// Ordered by `(text_index, span.start)`.
     pub entities: Vec<Entity>,
+    /// The method the replacements were made with.
+    pub method: Method,
+}
+
+impl Anonymized {
+    /// The map that restores these texts: one entry per distinct replacement, and none
+    /// at all for a method that cannot be reversed. `MASK` gives two different e-mail
+    /// addresses of one length the same `*****`, which no map can restore and which a
+    /// restorer rightly refuses as ambiguous; `HASH` keeps the first text of a (48-bit)
+    /// collision, as the memory does.
+    pub fn restore_map(&self) -> Vec<MapEntry> {
+        if !self.method.is_reversible() {
+            return Vec::new();
+        }
+        let mut seen = std::collections::HashSet::new();
+        self.entities
+            .iter()
+            .filter(|e| seen.insert(e.replacement.as_str()))
+            .map(|e| MapEntry {
+                original: e.text.clone(),
+                anonymized: e.replacement.clone(),
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -303,13 +327,13 @@ fn replace_all(
 ) -> Result<Anonymized, AnonymizeError> {
     replacer.prepare(memory);
     for _ in 1..PSEUDONYM_ATTEMPTS {
-        let result = replace_once(replacer, memory, texts, detections)?;
+        let result = replace_once(replacer, method, memory, texts, detections)?;
         if method != Method::Pseudonymize || restores_exactly(memory, texts, &result.texts) {
             return Ok(result);
         }
         replacer.reject_fresh(memory);
     }
-    replace_once(replacer, memory, texts, detections)
+    replace_once(replacer, method, memory, texts, detections)
 }
 
 fn restores_exactly(memory: &Memory, inputs: &[String], outputs: &[String]) -> bool {
@@ -328,6 +352,7 @@ fn restores_exactly(memory: &Memory, inputs: &[String], outputs: &[String]) -> b
 
 fn replace_once(
     replacer: &Replacer<'_>,
+    method: Method,
     memory: &mut Memory,
     texts: &[String],
     detections: &[Vec<Detection>],
@@ -360,6 +385,7 @@ fn replace_once(
     Ok(Anonymized {
         texts: out_texts,
         entities,
+        method,
     })
 }
 

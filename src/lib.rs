@@ -2,7 +2,8 @@
 //! JSON API and as a reverse proxy in front of LLM APIs and log backends.
 //!
 //! Layers depend downward only:
-//! `server → api → anonymizer → {engine, methods, restore, session} → text`.
+//! `server → {api, proxy} → anonymizer → {engine, methods, restore, session} → text`;
+//! `proxy` (the reverse proxy as a pingora-free exchange) also reads `api`'s errors.
 //! `app` wires them together; `config` and `telemetry` are read by `app` and `server`.
 #![forbid(unsafe_code)]
 

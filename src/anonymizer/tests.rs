@@ -126,6 +126,42 @@ fn mask_keeps_code_point_length() {
     assert_eq!(r.texts, ["hi ***"]);
 }
 
+/// Issue 12, item 4: two different texts of one length MASK to the same stars. The map
+/// of such a result used to hold `Alice → *****` and `Smith → *****`, which a restorer
+/// refuses as ambiguous: the proxy answered 500 and dropped the batch.
+#[test]
+fn a_mask_result_restores_nothing_and_builds_a_restorer_even_with_equal_masks() {
+    let a = anonymizer(false);
+    let r = a
+        .anonymize(&A, &strings(&["Alice and Smith"]), &opts(Method::Mask))
+        .unwrap();
+    assert_eq!(r.texts, ["***** and *****"]);
+    assert_eq!(r.entities.len(), 2);
+    assert!(
+        Restorer::new(&map_of(&r)).is_err(),
+        "the naive map is ambiguous"
+    );
+    assert_eq!(r.restore_map(), []);
+    let restorer = a
+        .restorer(&A, Some(&r.restore_map()), MatchMode::Exact)
+        .unwrap();
+    assert_eq!(restorer.restore(&r.texts[0]), r.texts[0]);
+    // Reversible methods keep one entry per distinct replacement.
+    let r = a
+        .anonymize(
+            &A,
+            &strings(&["Alice, Alice and Smith"]),
+            &opts(Method::Redact),
+        )
+        .unwrap();
+    let map = r.restore_map();
+    assert_eq!(map.len(), 2);
+    assert_eq!(
+        Restorer::new(&map).unwrap().restore(&r.texts[0]),
+        "Alice, Alice and Smith"
+    );
+}
+
 #[test]
 fn encrypt_tokens_open_without_a_map_but_only_for_their_tenant() {
     let a = anonymizer(false);

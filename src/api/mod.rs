@@ -9,6 +9,27 @@ mod validate;
 pub use error::{ApiError, ErrorCode};
 pub use handlers::{Api, Caller, Outcome};
 
+/// A session id is opaque: at most this many visible ASCII characters.
+pub const MAX_SESSION_ID: usize = 128;
+
+/// The session id in a header value (`X-Session-Id`, or a route's own header).
+///
+/// # Errors
+/// 422 naming `field` when the value is not 1–128 visible ASCII characters.
+pub fn session_id(field: &str, value: &[u8]) -> Result<String, ApiError> {
+    let ok = !value.is_empty()
+        && value.len() <= MAX_SESSION_ID
+        && value.iter().all(|b| b.is_ascii_graphic());
+    if !ok {
+        return Err(ApiError::validation(vec![error::Detail {
+            field: field.to_owned(),
+            reason: format!("must be 1-{MAX_SESSION_ID} visible ASCII characters"),
+        }]));
+    }
+    // Visible ASCII is valid UTF-8.
+    Ok(String::from_utf8_lossy(value).into_owned())
+}
+
 use serde::Deserialize;
 
 /// Request-size limits of the `/v1` API.

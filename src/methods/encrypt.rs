@@ -2,7 +2,7 @@
 //! (AES-256-SIV, RFC 5297) of the entity text with the tenant's key and the label as
 //! associated data. `/v1/deanonymize` opens these tokens without any map.
 //!
-//! The token grammar `[LABEL:payload]` is also what `restore` looks for.
+//! The token grammar `[LABEL:payload]` is `text::token`'s, which `restore` reads.
 
 use aes_siv::siv::Aes256Siv;
 use aes_siv::KeyInit;
@@ -10,7 +10,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
 use super::keys::TenantKeys;
-use crate::text::Label;
+use crate::text::{token, Label};
 
 /// Longest payload (base64url characters) we try to decode: bounds the work a hostile
 /// token can cause. About 48 KiB of entity text.
@@ -29,7 +29,7 @@ pub fn seal(keys: &TenantKeys, label: Label, original: &str) -> String {
     let sealed = cipher(keys)
         .encrypt([label.as_str().as_bytes()], original.as_bytes())
         .unwrap_or_default();
-    format!("[{}:{}]", label.as_str(), URL_SAFE_NO_PAD.encode(sealed))
+    token::sealed(label.as_str(), &URL_SAFE_NO_PAD.encode(sealed))
 }
 
 /// Opens the payload of a `[label:payload]` token; `None` when it does not

@@ -7,7 +7,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 use super::keys::TenantKeys;
-use crate::text::Label;
+use crate::text::{token, Label};
 
 /// Hex digits kept: 48 bits, enough to make collisions within one tenant's data rare
 /// while staying short (unmeasured choice; the contract only says "truncated").
@@ -22,16 +22,12 @@ pub fn token(keys: &TenantKeys, label: Label, original: &str) -> String {
     mac.update(&[0]);
     mac.update(original.as_bytes());
     let digest = mac.finalize().into_bytes();
-    let mut out = String::with_capacity(label.as_str().len() + HEX_LEN + 3);
-    out.push('[');
-    out.push_str(label.as_str());
-    out.push('_');
+    let mut hex = String::with_capacity(HEX_LEN);
     for byte in &digest[..HEX_LEN / 2] {
-        out.push(char::from(HEX[usize::from(byte >> 4)]));
-        out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        hex.push(char::from(HEX[usize::from(byte >> 4)]));
+        hex.push(char::from(HEX[usize::from(byte & 0xf)]));
     }
-    out.push(']');
-    out
+    token::placeholder(label.as_str(), hex)
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";

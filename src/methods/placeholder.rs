@@ -8,26 +8,14 @@
 //! cannot either.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
-
-use regex::Regex;
 
 use crate::text::label::LABELS;
-use crate::text::Label;
+use crate::text::{token, Label};
 
 /// Next number per label.
 #[derive(Debug, Default, Clone)]
 pub struct Numbering {
     next: HashMap<Label, u32>,
-}
-
-fn bracketed_literal() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    // A literal built-in pattern: failing to compile is a bug caught by every test.
-    // Bracketed, with `_` or spaces, in any case.
-    RE.get_or_init(|| {
-        Regex::new(r"\[([A-Za-z][A-Za-z0-9_\x20]*?)[_\x20]([0-9]+)\]").expect("valid regex")
-    })
 }
 
 /// Longest number worth reserving (placeholder numbers are `u32`).
@@ -41,14 +29,11 @@ const MAX_DIGITS: usize = 10;
 /// `PERSON_12` standing alone, and replacing a `2` would leave `PERSON_1`. So every
 /// label that ends right before a `_<digits>`, with every prefix of the digits, counts.
 pub fn literals(text: &str) -> Vec<String> {
-    let mut found: Vec<String> = bracketed_literal()
+    let mut found: Vec<String> = token::lenient_bracketed()
         .captures_iter(text)
-        .map(|c| {
-            let label = c[1].to_ascii_uppercase().replace(' ', "_");
-            format!("[{label}_{}]", &c[2])
-        })
+        .map(|c| token::placeholder(&token::canonical_label(&c[1]), &c[2]))
         .collect();
-    for (underscore, _) in text.match_indices('_') {
+    for (underscore, _) in text.match_indices(token::ID_SEPARATOR) {
         let digits = text[underscore + 1..]
             .bytes()
             .take_while(u8::is_ascii_digit)
@@ -65,7 +50,7 @@ pub fn literals(text: &str) -> Vec<String> {
             if before.is_char_boundary(start) && before[start..].eq_ignore_ascii_case(info.name) {
                 for len in 1..=digits {
                     let number = &text[underscore + 1..underscore + 1 + len];
-                    found.push(format!("[{}_{number}]", info.name));
+                    found.push(token::placeholder(info.name, number));
                 }
             }
         }
@@ -75,7 +60,7 @@ pub fn literals(text: &str) -> Vec<String> {
 
 /// `[LABEL_n]`.
 pub fn format(label: Label, n: u32) -> String {
-    format!("[{}_{}]", label.as_str(), n)
+    token::placeholder(label.as_str(), n)
 }
 
 impl Numbering {

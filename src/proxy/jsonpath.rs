@@ -141,8 +141,14 @@ impl JsonPath {
     /// Calls `f` on every string the path selects in `value`, with the string's location
     /// (a stable key for streaming state, e.g. `choices.0.delta.content`).
     pub fn visit_mut(&self, value: &mut Value, f: &mut dyn FnMut(&str, &mut String)) {
+        self.visit_with(value, true, f);
+    }
+
+    /// Like [`JsonPath::visit_mut`]; `skip` false also visits the values of
+    /// [`SKIP_KEYS`] below a selected object (in a log event, `id` is data).
+    pub fn visit_with(&self, value: &mut Value, skip: bool, f: &mut dyn FnMut(&str, &mut String)) {
         let mut location = String::new();
-        visit(&self.steps, value, &mut location, f);
+        visit(&self.steps, value, &mut location, skip, f);
     }
 }
 
@@ -156,10 +162,11 @@ fn visit(
     steps: &[Step],
     value: &mut Value,
     loc: &mut String,
+    skip: bool,
     f: &mut dyn FnMut(&str, &mut String),
 ) {
     let Some((step, rest)) = steps.split_first() else {
-        visit_all_strings(value, loc, true, f);
+        visit_all_strings(value, loc, skip, f);
         return;
     };
     let mark = loc.len();
@@ -167,27 +174,27 @@ fn visit(
         Step::Key(key) => {
             if let Some(child) = value.as_object_mut().and_then(|o| o.get_mut(key)) {
                 push(loc, key);
-                visit(rest, child, loc, f);
+                visit(rest, child, loc, skip, f);
             }
         }
         Step::Index(n) => {
             if let Some(child) = value.as_array_mut().and_then(|a| a.get_mut(*n)) {
                 push(loc, &n.to_string());
-                visit(rest, child, loc, f);
+                visit(rest, child, loc, skip, f);
             }
         }
         Step::Wildcard => match value {
             Value::Array(items) => {
                 for (i, child) in items.iter_mut().enumerate() {
                     push(loc, &i.to_string());
-                    visit(rest, child, loc, f);
+                    visit(rest, child, loc, skip, f);
                     loc.truncate(mark);
                 }
             }
             Value::Object(map) => {
                 for (k, child) in map.iter_mut() {
                     push(loc, k);
-                    visit(rest, child, loc, f);
+                    visit(rest, child, loc, skip, f);
                     loc.truncate(mark);
                 }
             }
@@ -198,9 +205,9 @@ fn visit(
                 for (k, child) in map.iter_mut() {
                     push(loc, k);
                     if k == key {
-                        visit(rest, child, loc, f);
+                        visit(rest, child, loc, skip, f);
                     } else {
-                        visit(steps, child, loc, f);
+                        visit(steps, child, loc, skip, f);
                     }
                     loc.truncate(mark);
                 }
@@ -208,7 +215,7 @@ fn visit(
             Value::Array(items) => {
                 for (i, child) in items.iter_mut().enumerate() {
                     push(loc, &i.to_string());
-                    visit(steps, child, loc, f);
+                    visit(steps, child, loc, skip, f);
                     loc.truncate(mark);
                 }
             }

@@ -1,10 +1,21 @@
-//! Reverse-proxy logic without any HTTP server: routes, presets, JSON paths, body
-//! rewriting (JSON, NDJSON) and streamed (SSE) restoring. `server/` drives it from
-//! pingora's phases.
+//! Reverse-proxy logic without any HTTP server: one exchange as a state machine
+//! (`exchange`), its request side (`job`: decode, format, anonymize, encode) and answer
+//! side (`answer`, `sse`), routes and presets, JSON paths, body formats and content
+//! encodings. Plain `http` types and bytes only; `server/` drives it from pingora's
+//! phases.
 
+mod answer;
+pub mod encoding;
+pub mod exchange;
+pub mod format;
+pub mod headers;
+pub mod job;
 pub mod jsonpath;
 pub mod presets;
-pub mod rewrite;
+pub mod refusal;
 pub mod route;
 pub mod sse;
 pub mod tally;
+
+pub use exchange::{Exchange, Plan, Report, RequestHead, RequestStep};
+pub use refusal::{Reason, Refusal};

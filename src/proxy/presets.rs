@@ -1,7 +1,7 @@
 //! Proxy presets: which fields of well-known APIs carry text. Data only; adding a
 //! preset is one `const` here, listed in [`PRESETS`], plus `conf/examples/<name>.yaml`.
 
-use super::route::BodyFormat;
+use super::format::BodyFormat;
 
 #[derive(Debug)]
 pub struct Preset {
@@ -60,21 +60,49 @@ pub const LOKI_PUSH: Preset = Preset {
     restore_stream: &[],
 };
 
-/// Elasticsearch `POST /_bulk`: the `message` of each document line; action lines
-/// have no `message` and pass unchanged.
+/// Where log shippers put the text of an event, as Elasticsearch documents hold it:
+/// Filebeat, Logstash, Vector and Fluent Bit `message`; pino, bunyan and zap `msg`;
+/// Docker's json-file driver through Fluentd `log`; journald `MESSAGE`; ECS
+/// `event.original` (the raw event) and `error.message`, nested or dotted.
+pub const LOG_FIELDS: &[&str] = &[
+    "$.message",
+    "$.msg",
+    "$.log",
+    "$.MESSAGE",
+    "$.event.original",
+    "$['event.original']",
+    "$.error.message",
+    "$['error.message']",
+];
+
+/// Elasticsearch `POST /_bulk` and `/{index}/_bulk`: [`LOG_FIELDS`] of each source
+/// (`update`: of its `doc` and `upsert`); action lines pass byte for byte, `delete`
+/// has no source.
 pub const ELASTICSEARCH_BULK: Preset = Preset {
     name: "elasticsearch_bulk",
-    body: BodyFormat::Ndjson,
-    anonymize: &["$.message"],
+    body: BodyFormat::ElasticsearchBulk,
+    anonymize: LOG_FIELDS,
     restore: &[],
     restore_stream: &[],
 };
 
-/// Splunk HTTP Event Collector `POST /services/collector/event`.
+/// Splunk HTTP Event Collector `POST /services/collector` and `/services/collector/event`:
+/// concatenated (or newline-separated) event objects whose `event` is a string or an
+/// object (every string inside).
 pub const SPLUNK_HEC: Preset = Preset {
     name: "splunk_hec",
     body: BodyFormat::Ndjson,
     anonymize: &["$.event"],
+    restore: &[],
+    restore_stream: &[],
+};
+
+/// Splunk HTTP Event Collector `POST /services/collector/raw`: raw text, every line
+/// one event (`$` stands for the line).
+pub const SPLUNK_HEC_RAW: Preset = Preset {
+    name: "splunk_hec_raw",
+    body: BodyFormat::Lines,
+    anonymize: &["$"],
     restore: &[],
     restore_stream: &[],
 };
@@ -95,6 +123,7 @@ pub const PRESETS: &[&Preset] = &[
     &LOKI_PUSH,
     &ELASTICSEARCH_BULK,
     &SPLUNK_HEC,
+    &SPLUNK_HEC_RAW,
     &OTLP_LOGS_JSON,
 ];
 

@@ -5,21 +5,12 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::format::BodyFormat;
 use super::jsonpath::JsonPath;
 use super::presets;
 use crate::anonymizer::Options;
 use crate::methods::Method;
 use crate::text::{Label, LabelSet};
-
-/// How a request or response body is framed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BodyFormat {
-    /// One JSON document.
-    Json,
-    /// JSON documents separated by newlines (Elasticsearch `_bulk`, Splunk HEC).
-    Ndjson,
-}
 
 /// How callers of a route authenticate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -61,7 +52,8 @@ pub struct RouteConfig {
     /// Fields of streamed (SSE) events to restore (added to the preset's).
     #[serde(default)]
     pub restore_stream: Vec<String>,
-    /// Body format; default from the preset, else `json`.
+    /// Body format (`json`, `ndjson`, `elasticsearch_bulk`, `lines`); default from the
+    /// preset, else `json`.
     #[serde(default)]
     pub body: Option<BodyFormat>,
     #[serde(default)]
@@ -91,6 +83,9 @@ pub struct MatchConfig {
     /// Path prefix, matched on whole segments; absent = every path.
     #[serde(default)]
     pub path_prefix: Option<String>,
+    /// Whole paths, `*` standing for any one segment (`/*/_bulk`); empty = any path.
+    #[serde(default)]
+    pub paths: Vec<String>,
     /// Methods; empty = any.
     #[serde(default)]
     pub methods: Vec<String>,
@@ -154,6 +149,7 @@ pub struct Route {
     pub name: String,
     pub host: Option<String>,
     pub path_prefix: Option<String>,
+    pub paths: Vec<String>,
     pub methods: Vec<String>,
     pub upstream: Upstream,
     pub body: BodyFormat,
@@ -186,6 +182,9 @@ impl Route {
                 return false;
             }
         }
+        if !self.paths.is_empty() && !self.paths.iter().any(|p| path_matches(p, path)) {
+            return false;
+        }
         match &self.path_prefix {
             None => true,
             Some(prefix) => {
@@ -214,6 +213,21 @@ impl Route {
     /// Whether request bodies are rewritten at all.
     pub fn rewrites_request(&self) -> bool {
         !self.anonymize.is_empty()
+    }
+}
+
+/// Whether `path` is `pattern`, segment by segment, `*` matching any one non-empty
+/// segment.
+fn path_matches(pattern: &str, path: &str) -> bool {
+    let mut want = pattern.split('/');
+    let mut got = path.split('/');
+    loop {
+        match (want.next(), got.next()) {
+            (None, None) => return true,
+            (Some("*"), Some(seg)) if !seg.is_empty() => {}
+            (Some(w), Some(g)) if w == g => {}
+            _ => return false,
+        }
     }
 }
 
@@ -331,6 +345,11 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             errors.push(("match.path_prefix".into(), "must start with '/'".into()));
         }
     }
+    for (i, p) in config.matcher.paths.iter().enumerate() {
+        if !p.starts_with('/') {
+            errors.push((format!("match.paths[{i}]"), "must start with '/'".into()));
+        }
+    }
     let mut upstream = match parse_upstream(&config.upstream) {
         Ok(u) => Some(u),
         Err(message) => {
@@ -357,6 +376,7 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             name: config.name.clone(),
             host: config.matcher.host.clone(),
             path_prefix: config.matcher.path_prefix.clone(),
+            paths: config.matcher.paths.clone(),
             methods: config.matcher.methods.clone(),
             upstream,
             body: config
@@ -431,6 +451,17 @@ mod tests {
             "/base/v1/chat/completions?x=1"
         );
         assert_eq!(r.anonymize.len(), 2);
+    }
+
+    #[test]
+    fn whole_paths_match_with_one_segment_wildcards() {
+        let r = route("name: a\nmatch: {paths: [/_bulk, '/*/_bulk']}\nupstream: {url: 'http://127.0.0.1:9'}\npreset: elasticsearch_bulk\n");
+        assert!(r.matches("POST", None, "/_bulk"));
+        assert!(r.matches("POST", None, "/logs-2026/_bulk"));
+        assert!(!r.matches("POST", None, "//_bulk"));
+        assert!(!r.matches("POST", None, "/a/b/_bulk"));
+        assert!(!r.matches("POST", None, "/_bulkx"));
+        assert!(!r.matches("POST", None, "/logs/_doc"));
     }
 
     #[test]

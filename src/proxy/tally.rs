@@ -1,23 +1,11 @@
 //! Counting replacement tokens in text that comes back from an upstream, for the
 //! "placeholders restored" and "placeholders unresolved" metrics.
 
-use std::sync::OnceLock;
+use crate::text::token;
 
-use regex::Regex;
-
-/// Tokens our methods produce: `[LABEL_7]`, `[LABEL_9f86d081884c]` (HASH) and
-/// `[LABEL:…]` (ENCRYPT).
-fn token() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    // A literal built-in pattern: failing to compile is a bug every test would catch.
-    RE.get_or_init(|| {
-        Regex::new(r"\[[A-Z][A-Z0-9_]*(?:_[0-9a-f]+|:[A-Za-z0-9_\-]+)\]").expect("valid regex")
-    })
-}
-
-/// Number of replacement tokens in `text`.
+/// Number of replacement tokens (`text::token`'s grammar) in `text`.
 pub fn tokens(text: &str) -> u64 {
-    token().find_iter(text).count() as u64
+    token::any_token().find_iter(text).count() as u64
 }
 
 /// Restored and unresolved counts of one restore: tokens before and after.

@@ -15,9 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
-use regex::Regex;
 
-use crate::text::Label;
+use crate::text::{token, Label};
 
 /// One `entities_map` entry: `anonymized` is replaced by `original`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,27 +152,16 @@ fn is_bracketed(p: &str) -> bool {
         && !p[1..p.len() - 1].contains(['[', ']'])
 }
 
-/// Lenient key of a bracketed text: ASCII lower case, spaces as underscores.
+/// Lenient key of a bracketed text (see `text::token`).
 fn normalise(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b' ' => '_',
-            b => char::from(b.to_ascii_lowercase()),
-        })
-        .collect()
+    token::lenient_key(s)
 }
 
-/// Whether `p` is a placeholder `[LABEL_ID]` (upper-case label, alphanumeric id), the
-/// only entries the lenient forms apply to; returns the bare form `label_id`.
+/// Whether `p` is a placeholder `[LABEL_id]` (`text::token`), the only entries the
+/// lenient forms apply to; returns the bare form `label_id`.
 fn placeholder_bare(p: &str) -> Option<String> {
-    let inner = p.strip_prefix('[')?.strip_suffix(']')?;
-    let (label, id) = inner.rsplit_once('_')?;
-    let label_ok = label.starts_with(|c: char| c.is_ascii_uppercase())
-        && label
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-    let id_ok = !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric());
-    (label_ok && id_ok).then(|| inner.to_ascii_lowercase())
+    let (label, id) = token::split_placeholder(p)?;
+    Some(format!("{label}{}{id}", token::ID_SEPARATOR).to_ascii_lowercase())
 }
 
 /// Pattern → original index, for patterns found by hashing.
@@ -218,12 +206,6 @@ impl fmt::Debug for Restorer {
             .field("opener", &self.opener.is_some())
             .finish()
     }
-}
-
-fn token_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    // Built-in literal pattern; a failure is a bug every test shows.
-    RE.get_or_init(|| Regex::new(r"\[([A-Z][A-Z0-9_]*):([A-Za-z0-9_-]+)\]").expect("valid regex"))
 }
 
 fn is_word(c: char) -> bool {
@@ -535,7 +517,7 @@ impl Restorer {
     ) -> Option<Found> {
         let opener = self.opener.as_ref()?;
         loop {
-            let caps = token_regex().captures_at(buf, from)?;
+            let caps = token::sealed_token().captures_at(buf, from)?;
             let (whole, label, payload) = (caps.get(0)?, caps.get(1)?, caps.get(2)?);
             if whole.start() >= hold {
                 return None;
@@ -586,7 +568,7 @@ impl Restorer {
             // token that is still open.
             if let Some(at) = buf[from..].rfind('[').map(|i| from + i) {
                 let tail = &buf[at..];
-                if tail.len() <= opener.max_payload_len() + 64 && token_prefix(tail) {
+                if tail.len() <= opener.max_payload_len() + 64 && token::is_sealed_prefix(tail) {
                     hold = at;
                 }
             }
@@ -617,29 +599,6 @@ impl Restorer {
         }
         hold
     }
-}
-
-/// Whether `tail` (starting with `[`) is a prefix of `[LABEL:payload]`.
-fn token_prefix(tail: &str) -> bool {
-    let mut chars = tail.chars();
-    if chars.next() != Some('[') {
-        return false;
-    }
-    let rest = chars.as_str();
-    let (label, payload) = match rest.split_once(':') {
-        Some((l, p)) => (l, Some(p)),
-        None => (rest, None),
-    };
-    let label_ok = label
-        .chars()
-        .enumerate()
-        .all(|(i, c)| c.is_ascii_uppercase() || (i > 0 && (c.is_ascii_digit() || c == '_')));
-    let payload_ok = payload.is_none_or(|p| {
-        !label.is_empty()
-            && p.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    });
-    label_ok && payload_ok
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! The only pingora code: the HTTP front door. Routes, authenticates, limits and reads
-//! requests, hands bodies to `api`, and writes responses, metrics and the request log.
-//! Knows nothing about detection or replacement.
+//! requests, hands bodies to `api` and proxied exchanges to `proxy::Exchange` (a thin
+//! adapter over pingora's phases), and writes responses, metrics and the request log.
+//! Knows nothing about detection, replacement or body formats.
 
 pub mod auth;
 pub mod ctx;
-pub mod forward;
 pub mod limits;
 pub mod respond;
 pub mod router;

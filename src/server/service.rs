@@ -1,6 +1,7 @@
-//! The pingora `ProxyHttp` service. Phases appear in execution order. Today every
-//! request is answered in `request_filter`; the proxy routes of the reverse-proxy mode
-//! will continue to `upstream_peer` from the same service.
+//! The pingora `ProxyHttp` service. Phases appear in execution order. `/v1` requests are
+//! answered in `request_filter`; a request on a proxy route continues to
+//! `upstream_peer`, each phase handing plain `http` types and bytes to its
+//! `proxy::Exchange` and applying what it returns.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,22 +14,26 @@ use pingora::ErrorType;
 
 use super::auth::{AuthError, KeyRing};
 use super::ctx::RequestCtx;
-use super::forward::{self, Exchange};
 use super::limits::RateLimiter;
 use super::respond;
 use super::router::{route, Endpoint, Route as Served};
 use crate::anonymizer::Anonymizer;
 use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
 use crate::methods::Memory;
-use crate::proxy::route::{AuthMode, CompiledSession, Route};
+use crate::proxy::headers::HeaderEdits;
+use crate::proxy::route::{AuthMode, Route};
+use crate::proxy::{Exchange, Refusal, RequestHead, RequestStep};
 use crate::session::SessionStore;
 use crate::telemetry::metrics;
 
 /// Bodies above this size are processed on the blocking pool so a large request does
 /// not stall other connections on the same worker thread (unmeasured first choice).
 const INLINE_BODY_LIMIT: usize = 64 * 1024;
-/// `X-Session-Id` is opaque, at most this many visible ASCII characters.
-const MAX_SESSION_ID: usize = 128;
+/// Proxied bodies declared at most this long are read and anonymized in
+/// `request_filter`, before any upstream connection. It is the size of pingora's retry
+/// buffer (`BODY_BUF_LIMIT`), through which a body read that early reaches the
+/// request-body phase again, where the anonymized one replaces it.
+const PREREAD_LIMIT: usize = 64 * 1024;
 
 pub struct ApiService {
     api: Arc<Api>,
@@ -131,7 +136,7 @@ impl ApiService {
         };
         ctx.endpoint = Endpoint::Proxy;
         ctx.route = Some(route.name.clone());
-        let mut caller = match route.auth {
+        let caller = match route.auth {
             AuthMode::ApiKey => self.authorize(session, ctx)?,
             AuthMode::Passthrough => Caller {
                 // Callers without our key share one scope per route.
@@ -139,12 +144,24 @@ impl ApiService {
                 session_id: None,
             },
         };
-        if let Some(CompiledSession::Header(name)) = &route.session {
-            caller.session_id = session_header(session, name)?;
-        }
-        let mut exchange = Exchange::new(Arc::clone(route), caller);
-        exchange.plan_request(session.req_header())?;
-        if !route.restore.is_empty() || !route.restore_stream.is_empty() {
+        let header = session.req_header();
+        let head = RequestHead {
+            method: &header.method,
+            uri: &header.uri,
+            headers: &header.headers,
+        };
+        let max = self.api.limits().max_body_bytes;
+        let exchange =
+            Exchange::start(Arc::clone(route), caller, &head, max).map_err(|refusal| {
+                ctx.refused = Some(refusal.reason);
+                Failure {
+                    error: refusal.error,
+                    headers: Vec::new(),
+                    // The body is left unread: the connection cannot be reused.
+                    close: true,
+                }
+            })?;
+        if exchange.plan().restores {
             // Compressed answers are decompressed before our filters see them.
             session.upstream_compression.adjust_decompression(true);
         }
@@ -173,11 +190,71 @@ impl ApiService {
                 });
             }
         }
-        let session_id = session_header(session, "x-session-id")?;
+        let session_id = match session.req_header().headers.get("x-session-id") {
+            Some(value) => Some(crate::api::session_id("X-Session-Id", value.as_bytes())?),
+            None => None,
+        };
         Ok(Caller {
             tenant: tenant.to_owned(),
             session_id,
         })
+    }
+
+    /// Reads and anonymizes a small proxied body before the upstream is chosen, so that
+    /// a refusal reaches no upstream at all (not even the request headers). Bodies
+    /// without a declared length, or longer than [`PREREAD_LIMIT`], are anonymized
+    /// as pingora streams them instead (`request_body_filter`).
+    async fn preread(&self, session: &mut Session, ctx: &mut RequestCtx) -> Result<(), Refusal> {
+        let Some(exchange) = ctx.exchange.as_mut() else {
+            return Ok(());
+        };
+        let declared = session
+            .req_header()
+            .headers
+            .get("content-length")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<usize>().ok());
+        if exchange.plan().body.is_none() || declared.is_none_or(|n| n > PREREAD_LIMIT) {
+            return Ok(());
+        }
+        let read_error = || {
+            Refusal::new(
+                crate::proxy::Reason::Malformed,
+                ApiError::new(ErrorCode::InvalidJson)
+                    .with_message("the request body could not be read"),
+            )
+        };
+        let header = session.req_header();
+        let expects_continue = header.version == http::Version::HTTP_11
+            && header
+                .headers
+                .get("expect")
+                .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+        if expects_continue {
+            // The client waits for this before sending the body (RFC 9110 §10.1.1); the
+            // upstream, which would have sent it, is not connected yet.
+            session
+                .write_continue_response()
+                .await
+                .map_err(|_| read_error())?;
+        }
+        session.as_mut().enable_retry_buffering();
+        loop {
+            let chunk = session
+                .read_request_body()
+                .await
+                .map_err(|_| read_error())?;
+            let end = chunk.is_none();
+            match exchange.request_body(chunk.as_deref(), end)? {
+                RequestStep::Hold if !end => {}
+                RequestStep::Anonymize(job) => {
+                    // At most PREREAD_LIMIT bytes: cheaper inline than a thread hop.
+                    ctx.prepared_body = Some(exchange.anonymized(job.run(&self.anonymizer))?);
+                    return Ok(());
+                }
+                _ => return Err(Refusal::internal()),
+            }
+        }
     }
 
     async fn run(
@@ -217,26 +294,6 @@ impl From<ApiError> for Failure {
             close: false,
         }
     }
-}
-
-/// A session id header: opaque, 1–128 visible ASCII characters.
-fn session_header(session: &Session, name: &str) -> Result<Option<String>, Failure> {
-    let Some(value) = session.req_header().headers.get(name) else {
-        return Ok(None);
-    };
-    let bytes = value.as_bytes();
-    let ok = !bytes.is_empty()
-        && bytes.len() <= MAX_SESSION_ID
-        && bytes.iter().all(|b| b.is_ascii_graphic());
-    if !ok {
-        return Err(ApiError::validation(vec![crate::api::error::Detail {
-            field: "X-Session-Id".into(),
-            reason: format!("must be 1-{MAX_SESSION_ID} visible ASCII characters"),
-        }])
-        .into());
-    }
-    // Visible ASCII is valid UTF-8.
-    Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
 }
 
 fn check_content_type(session: &Session) -> Result<(), Failure> {
@@ -314,7 +371,13 @@ impl ProxyHttp for ApiService {
 
     async fn request_filter(&self, session: &mut Session, ctx: &mut Self::CTX) -> Result<bool> {
         match self.handle(session, ctx).await {
-            Ok(Handled::Forward) => return Ok(false),
+            Ok(Handled::Forward) => match self.preread(session, ctx).await {
+                Ok(()) => return Ok(false),
+                Err(refusal) => {
+                    ctx.refused = Some(refusal.reason);
+                    respond::error(session, ctx, &refusal.error, &[], true).await?;
+                }
+            },
             Ok(Handled::Respond(outcome)) => {
                 ctx.texts = outcome.texts;
                 ctx.chars = outcome.chars;
@@ -341,10 +404,10 @@ impl ProxyHttp for ApiService {
         ctx: &mut Self::CTX,
     ) -> Result<Box<HttpPeer>> {
         // request_filter answers every request that has no exchange.
-        let Some(exchange) = ctx.exchange.as_mut() else {
+        let Some(exchange) = ctx.exchange.as_ref() else {
             return Err(Error::new(ErrorType::InternalError));
         };
-        let up = &exchange.route.upstream;
+        let up = &exchange.route().upstream;
         // Resolved here, asynchronously: HttpPeer::new would block and panic on failure.
         let addr = tokio::net::lookup_host((up.host.as_str(), up.port))
             .await
@@ -357,7 +420,7 @@ impl ProxyHttp for ApiService {
         peer.options.connection_timeout = Some(up.connect_timeout);
         peer.options.total_connection_timeout = Some(up.connect_timeout);
         peer.options.read_timeout = Some(up.read_timeout);
-        exchange.upstream_started = Some(Instant::now());
+        ctx.upstream_started = Some(Instant::now());
         Ok(Box::new(peer))
     }
 
@@ -367,9 +430,19 @@ impl ProxyHttp for ApiService {
         upstream_request: &mut pingora::http::RequestHeader,
         ctx: &mut Self::CTX,
     ) -> Result<()> {
-        match ctx.exchange.as_ref() {
-            Some(exchange) => exchange.upstream_request(upstream_request),
-            None => Err(Error::new(ErrorType::InternalError)),
+        let Some(exchange) = ctx.exchange.as_ref() else {
+            return Err(Error::new(ErrorType::InternalError));
+        };
+        match exchange.upstream_request(&upstream_request.uri, &upstream_request.headers) {
+            Ok((uri, edits)) => {
+                upstream_request.set_uri(uri);
+                if ctx.prepared_body.is_some() {
+                    // The body is in hand (and the client had its 100 Continue).
+                    upstream_request.remove_header("expect");
+                }
+                apply_to_request(upstream_request, edits)
+            }
+            Err(refusal) => refuse(ctx, refusal),
         }
     }
 
@@ -380,45 +453,44 @@ impl ProxyHttp for ApiService {
         end_of_stream: bool,
         ctx: &mut Self::CTX,
     ) -> Result<()> {
+        if let Some(prepared) = &ctx.prepared_body {
+            // Anonymized in request_filter; pingora replays the raw body from its retry
+            // buffer (on a retry too), and the anonymized body takes its place.
+            *body = Some(if end_of_stream {
+                prepared.clone()
+            } else {
+                bytes::Bytes::new()
+            });
+            return Ok(());
+        }
         let Some(exchange) = ctx.exchange.as_mut() else {
             return Ok(());
         };
-        if !exchange.rewrite_request {
-            return Ok(());
-        }
-        let max = self.api.limits().max_body_bytes;
-        let result = match exchange.buffer_request(body, end_of_stream, max) {
-            Ok(None) => return Ok(()),
-            Ok(Some(input)) => {
-                let route = Arc::clone(&exchange.route);
-                let caller = exchange.caller.clone();
-                if input.len() <= INLINE_BODY_LIMIT {
-                    forward::anonymize_request(&route, &self.anonymizer, &caller, &input)
-                } else {
-                    let anonymizer = Arc::clone(&self.anonymizer);
-                    tokio::task::spawn_blocking(move || {
-                        forward::anonymize_request(&route, &anonymizer, &caller, &input)
-                    })
-                    .await
-                    .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)))
-                }
+        let job = match exchange.request_body(body.as_deref(), end_of_stream) {
+            Ok(RequestStep::Pass) => return Ok(()),
+            Ok(RequestStep::Hold) => {
+                // "Nothing yet": `None` would end the upstream body.
+                *body = Some(bytes::Bytes::new());
+                return Ok(());
             }
-            Err(err) => Err(err),
+            Ok(RequestStep::Anonymize(job)) => job,
+            Err(refusal) => return refuse(ctx, refusal),
         };
-        match result {
+        let result = if job.len() <= INLINE_BODY_LIMIT {
+            job.run(&self.anonymizer)
+        } else {
+            let anonymizer = Arc::clone(&self.anonymizer);
+            tokio::task::spawn_blocking(move || job.run(&anonymizer))
+                .await
+                .unwrap_or_else(|_| Err(Refusal::internal()))
+        };
+        match exchange.anonymized(result) {
             Ok(anonymized) => {
-                exchange.set_anonymized(anonymized, body);
+                *body = Some(anonymized);
                 Ok(())
             }
-            Err(err) => {
-                // Fail closed: the error aborts the upstream request before any body byte.
-                let status = err.status();
-                exchange.error = Some(err);
-                Err(Error::explain(
-                    ErrorType::HTTPStatus(status),
-                    "request body refused",
-                ))
-            }
+            // Fail closed: the error aborts the upstream request before any body byte.
+            Err(refusal) => refuse(ctx, refusal),
         }
     }
 
@@ -432,22 +504,25 @@ impl ProxyHttp for ApiService {
         let Some(exchange) = ctx.exchange.as_mut() else {
             return Ok(());
         };
-        if let Some(started) = exchange.upstream_started {
+        if let Some(started) = ctx.upstream_started {
             metrics::UPSTREAM_DURATION
-                .with_label_values(&[&exchange.route.name])
+                .with_label_values(&[&exchange.route().name])
                 .observe(started.elapsed().as_secs_f64());
         }
         upstream_response.insert_header(respond::REQUEST_ID, request_id)?;
         ctx.status = upstream_response.status.as_u16();
-        if let Err(err) = exchange.response_header(upstream_response) {
-            let status = err.status();
-            exchange.error = Some(err);
-            return Err(Error::explain(
-                ErrorType::HTTPStatus(status),
-                "response refused",
-            ));
+        match exchange.response_head(upstream_response.status, &upstream_response.headers) {
+            Ok(edits) => {
+                for name in &edits.remove {
+                    upstream_response.remove_header(name);
+                }
+                for (name, value) in edits.insert {
+                    upstream_response.insert_header(name, value)?;
+                }
+                Ok(())
+            }
+            Err(refusal) => refuse(ctx, refusal),
         }
-        Ok(())
     }
 
     fn response_body_filter(
@@ -458,7 +533,7 @@ impl ProxyHttp for ApiService {
         ctx: &mut Self::CTX,
     ) -> Result<Option<std::time::Duration>> {
         if let Some(exchange) = ctx.exchange.as_mut() {
-            exchange.response_body(body, end_of_stream);
+            *body = exchange.response_body(body.take(), end_of_stream);
         }
         Ok(None)
     }
@@ -469,7 +544,7 @@ impl ProxyHttp for ApiService {
         e: &Error,
         ctx: &mut Self::CTX,
     ) -> FailToProxy {
-        let refused = ctx.exchange.as_mut().and_then(|x| x.error.take());
+        let refused = ctx.refusal.take().map(|r| r.error);
         let code = match e.etype() {
             _ if refused.is_some() => refused.as_ref().map(|r| r.code),
             ErrorType::ReadError | ErrorType::WriteError | ErrorType::ConnectionClosed
@@ -505,12 +580,20 @@ impl ProxyHttp for ApiService {
         if ctx.status == 0 {
             ctx.status = session.response_written().map_or(0, |r| r.status.as_u16());
         }
-        if let Some(exchange) = ctx.exchange.as_ref() {
-            let route = exchange.route.name.as_str();
+        if let (Some(route), Some(reason)) = (ctx.route.as_deref(), ctx.refused) {
+            metrics::PROXY_REFUSALS
+                .with_label_values(&[route, reason.as_str()])
+                .inc();
+        }
+        if let Some(route) = ctx.route.as_deref() {
             metrics::PROXY_REQUESTS
                 .with_label_values(&[route, &ctx.status.to_string()])
                 .inc();
-            for (label, count) in &exchange.entities {
+        }
+        if let Some(exchange) = ctx.exchange.as_ref() {
+            let route = exchange.route().name.as_str();
+            let report = exchange.report();
+            for (label, count) in &report.entities {
                 metrics::PROXY_ENTITIES
                     .with_label_values(&[route, label])
                     .inc_by(*count);
@@ -522,15 +605,13 @@ impl ProxyHttp for ApiService {
                         .inc();
                 }
             }
-            if let Ok(tally) = exchange.tally.lock() {
-                metrics::PROXY_PLACEHOLDERS
-                    .with_label_values(&[route, "restored"])
-                    .inc_by(tally.restored);
-                metrics::PROXY_UNRESOLVED
-                    .with_label_values(&[route])
-                    .inc_by(tally.unresolved);
-            }
-            ctx.entities = exchange.entities.clone();
+            metrics::PROXY_PLACEHOLDERS
+                .with_label_values(&[route, "restored"])
+                .inc_by(report.tally.restored);
+            metrics::PROXY_UNRESOLVED
+                .with_label_values(&[route])
+                .inc_by(report.tally.unresolved);
+            ctx.entities = report.entities;
         }
         let endpoint = ctx.endpoint.as_str();
         let status = ctx.status;
@@ -589,4 +670,28 @@ impl ProxyHttp for ApiService {
             ctx.endpoint.as_str()
         )
     }
+}
+
+/// Records a refusal raised inside a proxy phase and aborts the phase; `fail_to_proxy`
+/// answers it in our error shape.
+fn refuse<T>(ctx: &mut RequestCtx, refusal: Refusal) -> Result<T> {
+    let status = refusal.error.status();
+    ctx.refused = Some(refusal.reason);
+    ctx.refusal = Some(refusal);
+    Err(Error::explain(
+        ErrorType::HTTPStatus(status),
+        "exchange refused",
+    ))
+}
+
+/// Applies an exchange's header edits through pingora, which keeps header-name case
+/// beside the map and must see every change.
+fn apply_to_request(req: &mut pingora::http::RequestHeader, edits: HeaderEdits) -> Result<()> {
+    for name in &edits.remove {
+        req.remove_header(name);
+    }
+    for (name, value) in edits.insert {
+        req.insert_header(name, value)?;
+    }
+    Ok(())
 }

@@ -119,6 +119,17 @@ pub static PROXY_UNRESOLVED: LazyLock<IntCounterVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_proxy_refusals_total{route, reason}`: proxied requests refused before
+/// any body byte went upstream (`reason` from `proxy::Reason`, never input text).
+pub static PROXY_REFUSALS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_refusals_total",
+        "Proxied requests refused (nothing of the body forwarded), by route and reason",
+        &["route", "reason"]
+    )
+    .expect("metric registered once")
+});
+
 /// Session-cache figures, as plain numbers (telemetry knows no session types).
 pub struct SessionStats {
     pub sessions: u64,
@@ -219,6 +230,7 @@ pub fn init() {
     LazyLock::force(&UPSTREAM_DURATION);
     LazyLock::force(&PROXY_UPSTREAM_ERRORS);
     LazyLock::force(&PROXY_ENTITIES);
+    LazyLock::force(&PROXY_REFUSALS);
     LazyLock::force(&PROXY_PLACEHOLDERS);
     LazyLock::force(&PROXY_UNRESOLVED);
     LazyLock::force(&SESSION_GAUGES);

@@ -1,8 +1,10 @@
-//! Plain-text vocabulary shared by every layer: entity labels and span offsets.
+//! Plain-text vocabulary shared by every layer: entity labels, span offsets and the
+//! replacement-token grammar.
 //! Knows nothing about detection, HTTP or anonymization.
 
 pub mod label;
 pub mod span;
+pub mod token;
 
 pub use label::{Label, LabelSet};
 pub use span::{ByteSpan, CharIndex, CharSpan};

@@ -19,9 +19,13 @@ mod operations;
 mod proxy;
 /// Every example config, end to end.
 mod proxy_examples;
+/// Log shippers' traffic (Elasticsearch bulk, Splunk HEC) and refusals.
+mod proxy_logs;
 /// Streamed (SSE) answers restored as they stream.
 mod proxy_stream;
 /// The README against the code.
 mod readme;
+/// One test per fixed bug.
+mod regression;
 /// No input panics; spans and round trips hold for arbitrary texts.
 mod robustness;

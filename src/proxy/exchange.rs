@@ -1,0 +1,392 @@
+//! One proxied exchange as a state machine, with no HTTP server in it: plain `http`
+//! types and bytes in, decisions and bytes out. `server/` only carries them between
+//! pingora's phases, so everything here is tested without sockets.
+//!
+//! ```text
+//! Exchange::start(route, caller, head, max)   request headers in → a Plan, or a Refusal
+//! .upstream_request(uri, headers)            → upstream URI + header edits
+//! .request_body(chunk, end)                  → Pass | Hold | Anonymize(job)
+//!     job.run(&anonymizer)                   CPU-bound: on whichever thread the server likes
+//! .anonymized(result)                        → the anonymized body, or a Refusal
+//! .response_head(status, headers)            → header edits, or a Refusal
+//! .response_body(chunk, end)                 → restored bytes
+//! .report()                                  → entities and placeholders, for metrics
+//! ```
+//!
+//! Fail closed: a refused request body yields no byte at all. The body is held whole
+//! until it is anonymized (the format must see every part before any can go), and an
+//! error anywhere drops it.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use bytes::{Bytes, BytesMut};
+use http::header::{HeaderMap, HeaderValue};
+use http::{StatusCode, Uri};
+
+use super::answer::Answer;
+use super::encoding::RequestEncoding;
+use super::format::BodyFormat;
+use super::headers::{self, HeaderEdits};
+use super::job::{AnonymizeJob, AnonymizedBody};
+use super::refusal::{Reason, Refusal};
+use super::route::{CompiledSession, OnUnparsed, Route};
+use super::tally::Tally;
+use crate::api::{ApiError, Caller, ErrorCode};
+use crate::restore::Restorer;
+
+/// Our credential: it never reaches an upstream.
+const API_KEY_HEADER: &str = "x-api-key";
+
+/// The request line and headers, as the client sent them.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestHead<'a> {
+    pub method: &'a http::Method,
+    pub uri: &'a Uri,
+    pub headers: &'a HeaderMap,
+}
+
+/// What the headers decided.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// How the request body is anonymized; `None`: it goes upstream as it is.
+    pub body: Option<BodyPlan>,
+    /// Whether answers are read (restored): they must come uncompressed.
+    pub restores: bool,
+}
+
+/// How a request body is read.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyPlan {
+    pub format: BodyFormat,
+    pub encoding: RequestEncoding,
+    /// Largest body, on the wire and decoded.
+    pub max_bytes: usize,
+}
+
+/// What to do with a request body chunk.
+#[derive(Debug)]
+pub enum RequestStep {
+    /// Forward the chunk as it is.
+    Pass,
+    /// Held: send nothing yet.
+    Hold,
+    /// The whole body is in: run the job, then hand its result to
+    /// [`Exchange::anonymized`].
+    Anonymize(AnonymizeJob),
+}
+
+/// What an exchange did, for metrics and the request log.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Entities anonymized in the request, by label.
+    pub entities: BTreeMap<&'static str, u64>,
+    /// Placeholders restored and left unresolved in the answer.
+    pub tally: Tally,
+}
+
+enum RequestState {
+    /// The body is forwarded untouched.
+    Passthrough,
+    /// The body is being buffered.
+    Buffering(BytesMut),
+    /// The whole body went to the anonymizer.
+    Done,
+}
+
+/// State of one proxied exchange.
+pub struct Exchange {
+    route: Arc<Route>,
+    caller: Caller,
+    plan: Plan,
+    request: RequestState,
+    restorer: Arc<Restorer>,
+    answer: Answer,
+    entities: BTreeMap<&'static str, u64>,
+    /// Shared with the stream restorers of the answer (per event).
+    tally: Arc<Mutex<Tally>>,
+}
+
+impl std::fmt::Debug for Exchange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchange")
+            .field("route", &self.route.name)
+            .field("plan", &self.plan)
+            .finish()
+    }
+}
+
+impl Exchange {
+    /// Plans an exchange on `route` from the request headers; `caller` is who the
+    /// server authenticated (with `X-Session-Id` already read for `api_key` routes).
+    ///
+    /// # Errors
+    /// 415 for a content type the route's format does not read (`on_unparsed: reject`)
+    /// or an encoding we cannot decode, 413 for a declared length over `max_bytes`,
+    /// 422 for a bad session header.
+    pub fn start(
+        route: Arc<Route>,
+        mut caller: Caller,
+        head: &RequestHead<'_>,
+        max_bytes: usize,
+    ) -> Result<Exchange, Refusal> {
+        if let Some(CompiledSession::Header(name)) = &route.session {
+            if let Some(value) = head.headers.get(name.as_str()) {
+                let id = crate::api::session_id(name, value.as_bytes())
+                    .map_err(|e| Refusal::new(Reason::BadSession, e))?;
+                caller.session_id = Some(id);
+            }
+        }
+        let body = body_plan(&route, head.headers, max_bytes)?;
+        let restores = !route.restore.is_empty() || !route.restore_stream.is_empty();
+        let request = match body {
+            Some(_) => RequestState::Buffering(BytesMut::new()),
+            None => RequestState::Passthrough,
+        };
+        Ok(Exchange {
+            route,
+            caller,
+            plan: Plan { body, restores },
+            request,
+            restorer: Arc::new(Restorer::empty()),
+            answer: Answer::Passthrough,
+            entities: BTreeMap::new(),
+            tally: Arc::default(),
+        })
+    }
+
+    pub fn route(&self) -> &Route {
+        &self.route
+    }
+
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The upstream's request URI (path rewritten, query kept) and header edits.
+    ///
+    /// # Errors
+    /// Only when the rewritten path is not a valid URI (a bug).
+    pub fn upstream_request(
+        &self,
+        uri: &Uri,
+        headers: &HeaderMap,
+    ) -> Result<(Uri, HeaderEdits), Refusal> {
+        let path = uri.path_and_query().map_or("/", |p| p.as_str());
+        let upstream_uri = self
+            .route
+            .upstream_path(path)
+            .parse::<Uri>()
+            .map_err(|_| Refusal::internal())?;
+        let mut edits = HeaderEdits::default();
+        edits.remove_hop_by_hop(headers);
+        edits.remove_present(headers, API_KEY_HEADER);
+        let up = &self.route.upstream;
+        let default_port = if up.tls { 443 } else { 80 };
+        let host = if up.port == default_port {
+            up.host.clone()
+        } else {
+            format!("{}:{}", up.host, up.port)
+        };
+        let host = HeaderValue::from_str(&host).map_err(|_| Refusal::internal())?;
+        edits.insert(http::header::HOST, host);
+        for (name, value) in &up.add_headers {
+            edits.insert(name.clone(), value.clone());
+        }
+        if self.plan.restores {
+            // We must read what comes back: ask for it uncompressed.
+            edits.remove_present(headers, "accept-encoding");
+        }
+        if self.plan.body.is_some() {
+            // The rewritten body has another length.
+            edits.remove_present(headers, "content-length");
+            edits.insert(
+                http::header::TRANSFER_ENCODING,
+                HeaderValue::from_static("chunked"),
+            );
+        }
+        Ok((upstream_uri, edits))
+    }
+
+    /// Takes a request body chunk (`None`: no data with this call).
+    ///
+    /// # Errors
+    /// 413 when the body grows over the limit; nothing of it is forwarded.
+    pub fn request_body(
+        &mut self,
+        chunk: Option<&[u8]>,
+        end: bool,
+    ) -> Result<RequestStep, Refusal> {
+        match self.request {
+            RequestState::Passthrough => return Ok(RequestStep::Pass),
+            // Nothing may follow the anonymized body.
+            RequestState::Done => return Ok(RequestStep::Hold),
+            RequestState::Buffering(_) => {}
+        }
+        let (Some(plan), RequestState::Buffering(buffer)) = (self.plan.body, &mut self.request)
+        else {
+            return Err(Refusal::internal());
+        };
+        if let Some(chunk) = chunk {
+            if buffer.len() + chunk.len() > plan.max_bytes {
+                self.request = RequestState::Done;
+                return Err(too_large(plan.max_bytes));
+            }
+            buffer.extend_from_slice(chunk);
+        }
+        if !end {
+            return Ok(RequestStep::Hold);
+        }
+        let body = std::mem::take(buffer).freeze();
+        self.request = RequestState::Done;
+        Ok(RequestStep::Anonymize(AnonymizeJob {
+            route: Arc::clone(&self.route),
+            caller: self.caller.clone(),
+            body,
+            plan,
+        }))
+    }
+
+    /// Takes the result of the request's [`AnonymizeJob`]; returns the body to send.
+    ///
+    /// # Errors
+    /// The job's refusal, passed on.
+    pub fn anonymized(
+        &mut self,
+        result: Result<AnonymizedBody, Refusal>,
+    ) -> Result<Bytes, Refusal> {
+        let done = result?;
+        self.restorer = Arc::new(done.restorer);
+        self.entities = done.entities;
+        Ok(done.body)
+    }
+
+    /// Chooses how to treat the answer from its status and headers.
+    ///
+    /// # Errors
+    /// 502 when a body we must restore comes in an encoding we cannot read.
+    pub fn response_head(
+        &mut self,
+        status: StatusCode,
+        headers: &HeaderMap,
+    ) -> Result<HeaderEdits, Refusal> {
+        let mut edits = HeaderEdits::default();
+        edits.remove_hop_by_hop(headers);
+        let content_type = headers::lower(headers, "content-type");
+        let has_body = !(status.is_informational()
+            || status == StatusCode::NO_CONTENT
+            || status == StatusCode::NOT_MODIFIED);
+        let whole = has_body && content_type.contains("json") && !self.route.restore.is_empty();
+        let stream = has_body
+            && content_type.contains("text/event-stream")
+            && !self.route.restore_stream.is_empty();
+        if !whole && !stream {
+            return Ok(edits);
+        }
+        let encoding = headers::lower(headers, "content-encoding");
+        if !(encoding.is_empty() || encoding == "identity") {
+            return Err(Refusal::new(
+                Reason::UnreadableResponse,
+                ApiError::new(ErrorCode::BadGateway)
+                    .with_message("the upstream answered in an encoding that cannot be restored"),
+            ));
+        }
+        edits.remove_present(headers, "content-length");
+        self.answer = if stream {
+            Answer::stream(
+                self.route.restore_stream.clone(),
+                Arc::clone(&self.restorer),
+                Arc::clone(&self.tally),
+            )
+        } else {
+            let format = if content_type.contains("ndjson") {
+                BodyFormat::Ndjson
+            } else {
+                BodyFormat::Json
+            };
+            Answer::whole(format)
+        };
+        Ok(edits)
+    }
+
+    /// Takes an answer chunk; returns what goes to the client now (`None`: nothing).
+    pub fn response_body(&mut self, chunk: Option<Bytes>, end: bool) -> Option<Bytes> {
+        self.answer
+            .push(chunk, end, &self.route.restore, &self.restorer, &self.tally)
+    }
+
+    pub fn report(&self) -> Report {
+        Report {
+            entities: self.entities.clone(),
+            tally: self.tally.lock().map(|t| *t).unwrap_or_default(),
+        }
+    }
+}
+
+fn too_large(max: usize) -> Refusal {
+    Refusal::new(
+        Reason::TooLarge,
+        ApiError::new(ErrorCode::PayloadTooLarge)
+            .with_message(format!("request body is larger than {max} bytes")),
+    )
+}
+
+/// Whether and how the request body is anonymized, from its headers.
+fn body_plan(
+    route: &Route,
+    headers: &HeaderMap,
+    max_bytes: usize,
+) -> Result<Option<BodyPlan>, Refusal> {
+    if !route.rewrites_request() {
+        return Ok(None);
+    }
+    let has_body = headers
+        .get(http::header::CONTENT_LENGTH)
+        .is_some_and(|v| v.as_bytes() != b"0")
+        || headers.contains_key(http::header::TRANSFER_ENCODING);
+    if !has_body {
+        return Ok(None);
+    }
+    let content_type = headers::lower(headers, "content-type");
+    if !route.body.accepts(&content_type) {
+        return match route.on_unparsed {
+            OnUnparsed::Passthrough => Ok(None),
+            OnUnparsed::Reject => Err(Refusal::new(
+                Reason::UnsupportedMediaType,
+                ApiError::new(ErrorCode::UnsupportedMediaType).with_message(format!(
+                    "this route reads {} bodies only",
+                    route.body.as_str()
+                )),
+            )),
+        };
+    }
+    let declared = headers
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    if declared.is_some_and(|n| n > max_bytes) {
+        return Err(too_large(max_bytes));
+    }
+    // A body we must read in an encoding we cannot: refused whatever `on_unparsed` says,
+    // since its content type says it holds what the route anonymizes.
+    let encoding = RequestEncoding::from_header(
+        headers
+            .get(http::header::CONTENT_ENCODING)
+            .map(HeaderValue::as_bytes),
+    )
+    .ok_or_else(|| {
+        Refusal::new(
+            Reason::UnsupportedEncoding,
+            ApiError::new(ErrorCode::UnsupportedMediaType)
+                .with_message("this route cannot read the request's Content-Encoding"),
+        )
+    })?;
+    Ok(Some(BodyPlan {
+        format: route.body,
+        encoding,
+        max_bytes,
+    }))
+}
+
+#[cfg(test)]
+mod tests;

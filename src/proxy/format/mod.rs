@@ -1,0 +1,268 @@
+//! Body formats: how a body is cut into the texts a route anonymizes (or restores) and
+//! how the replacements are written back. A format is a variant of [`BodyFormat`] plus
+//! its own file; the exhaustive `match` in [`BodyFormat::parse`] is the one place that
+//! dispatches on it. Formats see decoded bytes only (`encoding` runs before and after).
+//!
+//! Every format parses into [`Parsed`]: a list of [`Segment`]s, kept bytes between the
+//! parts that carry text. Parsing fails on the first part that does not fit the format,
+//! so a body is rewritten whole or not at all. Parts nothing was changed in keep their
+//! exact bytes.
+
+mod bulk;
+mod json;
+mod lines;
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::jsonpath::{visit_all_strings, JsonPath};
+
+/// How a body is framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyFormat {
+    /// One JSON document.
+    Json,
+    /// JSON documents separated by newlines or simply concatenated (Splunk HEC).
+    Ndjson,
+    /// Elasticsearch `_bulk`: action lines, each `index`/`create`/`update` followed by
+    /// its document line; paths apply to the document (`update`: its `doc` and `upsert`).
+    ElasticsearchBulk,
+    /// Plain text, each line anonymized as one text (Splunk HEC `raw`).
+    Lines,
+}
+
+impl BodyFormat {
+    /// Config and metric name.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            BodyFormat::Json => "json",
+            BodyFormat::Ndjson => "ndjson",
+            BodyFormat::ElasticsearchBulk => "elasticsearch_bulk",
+            BodyFormat::Lines => "lines",
+        }
+    }
+
+    /// Whether a request of this `Content-Type` (lower case, may be empty) is one this
+    /// format reads; others are refused or passed through (`on_unparsed`).
+    pub fn accepts(&self, content_type: &str) -> bool {
+        match self {
+            BodyFormat::Json | BodyFormat::ElasticsearchBulk => content_type.contains("json"),
+            // HEC clients often send no type, or curl's form type, for a JSON stream.
+            BodyFormat::Ndjson => {
+                content_type.contains("json")
+                    || content_type.is_empty()
+                    || content_type.starts_with("application/x-www-form-urlencoded")
+            }
+            // Raw lines are whatever the shipper says they are; only UTF-8 is required.
+            BodyFormat::Lines => true,
+        }
+    }
+
+    /// Cuts `body` into segments and collects the texts `paths` select.
+    ///
+    /// # Errors
+    /// The first part of the body that does not fit the format; never body content.
+    pub fn parse<'a>(
+        &self,
+        body: &'a [u8],
+        paths: &'a [JsonPath],
+    ) -> Result<Parsed<'a>, FormatError> {
+        let segments = match self {
+            BodyFormat::Json => json::document(body)?,
+            BodyFormat::Ndjson => json::stream(body)?,
+            BodyFormat::ElasticsearchBulk => bulk::segments(body)?,
+            BodyFormat::Lines => lines::segments(body)?,
+        };
+        Ok(Parsed::new(segments, paths, self.skips_protocol_keys()))
+    }
+
+    /// Whether `type`, `role`, `id`… below a selected object are left alone. They are
+    /// protocol in LLM APIs (one JSON document); in log events they are data.
+    fn skips_protocol_keys(&self) -> bool {
+        match self {
+            BodyFormat::Json => true,
+            BodyFormat::Ndjson | BodyFormat::ElasticsearchBulk | BodyFormat::Lines => false,
+        }
+    }
+}
+
+/// Why a body does not fit its format. `part` counts JSON documents (or lines) from 0;
+/// nothing of the body is ever carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatError {
+    /// Part `part` is not JSON.
+    NotJson { part: usize },
+    /// Line `part` is not UTF-8 text.
+    NotText { part: usize },
+    /// Part `part` is JSON but not what the format expects there.
+    Unexpected { part: usize, why: &'static str },
+    /// The replacements do not match the texts (a bug): nothing is written.
+    Incomplete,
+}
+
+impl FormatError {
+    /// The part the error is about, if any.
+    pub fn part(&self) -> Option<usize> {
+        match self {
+            FormatError::NotJson { part }
+            | FormatError::NotText { part }
+            | FormatError::Unexpected { part, .. } => Some(*part),
+            FormatError::Incomplete => None,
+        }
+    }
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::NotJson { .. } => f.write_str("not valid JSON"),
+            FormatError::NotText { .. } => f.write_str("not UTF-8 text"),
+            FormatError::Unexpected { why, .. } => f.write_str(why),
+            FormatError::Incomplete => f.write_str("the rewrite was incomplete"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// One piece of a body.
+#[derive(Debug)]
+enum Segment<'a> {
+    /// Bytes kept as they are: separators, action lines, whitespace.
+    Keep(&'a [u8]),
+    /// A JSON document whose selected strings are rewritten. `scopes` are the keys the
+    /// paths apply under (`update` actions: `doc`, `upsert`); empty: the document.
+    Json {
+        value: Value,
+        original: &'a [u8],
+        scopes: &'static [&'static str],
+    },
+    /// A text rewritten whole (a raw log line).
+    Text(&'a str),
+}
+
+/// A body cut into segments, with the texts to transform in body order.
+#[derive(Debug)]
+pub struct Parsed<'a> {
+    segments: Vec<Segment<'a>>,
+    paths: &'a [JsonPath],
+    skip: bool,
+    /// Texts per segment, in order.
+    counts: Vec<usize>,
+    texts: Vec<String>,
+}
+
+impl<'a> Parsed<'a> {
+    fn new(mut segments: Vec<Segment<'a>>, paths: &'a [JsonPath], skip: bool) -> Self {
+        let mut texts = Vec::new();
+        let mut counts = Vec::with_capacity(segments.len());
+        for segment in &mut segments {
+            let before = texts.len();
+            match segment {
+                Segment::Keep(_) => {}
+                Segment::Text(t) => texts.push((*t).to_owned()),
+                Segment::Json { value, scopes, .. } => {
+                    // Collect from a copy: the write pass must find the originals.
+                    let mut copy = value.clone();
+                    let mut push = |s: &mut String| texts.push(s.clone());
+                    for_each_selected(paths, skip, &mut copy, scopes, &mut push);
+                }
+            }
+            counts.push(texts.len() - before);
+        }
+        Self {
+            segments,
+            paths,
+            skip,
+            counts,
+            texts,
+        }
+    }
+
+    /// The selected texts, in body order.
+    pub fn texts(&self) -> &[String] {
+        &self.texts
+    }
+
+    /// The body with `replacements[i]` in place of `texts()[i]`.
+    ///
+    /// # Errors
+    /// [`FormatError::Incomplete`] when the counts differ: nothing is written.
+    pub fn write(self, replacements: &[String]) -> Result<Vec<u8>, FormatError> {
+        if replacements.len() != self.texts.len() {
+            return Err(FormatError::Incomplete);
+        }
+        let mut out = Vec::new();
+        let mut next = 0;
+        for (segment, count) in self.segments.into_iter().zip(self.counts) {
+            let range = next..next + count;
+            next += count;
+            let (new, old) = (&replacements[range.clone()], &self.texts[range]);
+            match segment {
+                Segment::Keep(bytes) => out.extend_from_slice(bytes),
+                Segment::Text(_) => out.extend_from_slice(new.concat().as_bytes()),
+                Segment::Json { original, .. } if new == old => {
+                    // Untouched documents keep their exact bytes.
+                    out.extend_from_slice(original);
+                }
+                Segment::Json {
+                    mut value, scopes, ..
+                } => {
+                    let mut iter = new.iter();
+                    for_each_selected(self.paths, self.skip, &mut value, scopes, &mut |s| {
+                        if let Some(r) = iter.next() {
+                            s.clone_from(r);
+                        }
+                    });
+                    // Serializing a Value we just parsed cannot fail.
+                    out.extend_from_slice(&serde_json::to_vec(&value).unwrap_or_default());
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Calls `f` on every string `paths` select in `value` (under each of `scopes`, if any),
+/// descending into `| json` documents. A `| json` string that is not JSON is treated as
+/// plain text (still rewritten).
+fn for_each_selected(
+    paths: &[JsonPath],
+    skip: bool,
+    value: &mut Value,
+    scopes: &[&str],
+    f: &mut dyn FnMut(&mut String),
+) {
+    if scopes.is_empty() {
+        select(paths, skip, value, f);
+        return;
+    }
+    for scope in scopes {
+        if let Some(inner) = value.get_mut(*scope) {
+            select(paths, skip, inner, f);
+        }
+    }
+}
+
+fn select(paths: &[JsonPath], skip: bool, value: &mut Value, f: &mut dyn FnMut(&mut String)) {
+    for path in paths {
+        path.visit_with(value, skip, &mut |_, s| {
+            if path.is_embedded_json() {
+                if let Ok(mut inner) = serde_json::from_str::<Value>(s) {
+                    visit_all_strings(&mut inner, &mut String::new(), false, &mut |_, t| f(t));
+                    if let Ok(text) = serde_json::to_string(&inner) {
+                        *s = text;
+                    }
+                    return;
+                }
+            }
+            f(s)
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,165 @@
+//! Anonymizing one whole request body: decode it, cut it into texts with the route's
+//! format, anonymize them as one batch (so placeholders agree across fields and lines),
+//! write them back and encode again. Pure and `Send`: the server runs big bodies off
+//! its executor.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use super::encoding::CodecError;
+use super::exchange::BodyPlan;
+use super::format::FormatError;
+use super::jsonpath::JsonPath;
+use super::refusal::{Reason, Refusal};
+use super::route::{CompiledSession, Route};
+use crate::anonymizer::{AnonymizeError, Anonymizer, Scope};
+use crate::api::{ApiError, Caller, ErrorCode};
+use crate::restore::{MatchMode, Restorer};
+
+/// A whole request body and what it needs to be anonymized.
+#[derive(Debug)]
+pub struct AnonymizeJob {
+    pub(super) route: Arc<Route>,
+    pub(super) caller: Caller,
+    pub(super) body: Bytes,
+    pub(super) plan: BodyPlan,
+}
+
+/// An anonymized body and what restores its answer.
+pub struct AnonymizedBody {
+    pub body: Bytes,
+    pub restorer: Restorer,
+    pub entities: BTreeMap<&'static str, u64>,
+}
+
+impl std::fmt::Debug for AnonymizedBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the body: it is what we anonymized, but the log must not depend on that.
+        f.debug_struct("AnonymizedBody")
+            .field("bytes", &self.body.len())
+            .field("entities", &self.entities)
+            .finish()
+    }
+}
+
+impl AnonymizeJob {
+    /// The body's size in bytes, for choosing where to run the job.
+    pub fn len(&self) -> usize {
+        self.body.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.body.is_empty()
+    }
+
+    /// # Errors
+    /// A refusal for every way the body cannot be anonymized; then nothing of it may be
+    /// forwarded.
+    pub fn run(self, anonymizer: &Anonymizer) -> Result<AnonymizedBody, Refusal> {
+        let route = &self.route;
+        let plan = self.plan;
+        let decoded = plan
+            .encoding
+            .decode(&self.body, plan.max_bytes)
+            .map_err(|e| match e {
+                CodecError::TooLarge => Refusal::new(
+                    Reason::TooLarge,
+                    ApiError::new(ErrorCode::PayloadTooLarge)
+                        .with_message("the decoded request body is larger than the limit"),
+                ),
+                CodecError::Corrupt => {
+                    Refusal::field(Reason::Undecodable, "body", "does not decode")
+                }
+            })?;
+        let session = match (&route.session, &self.caller.session_id) {
+            (Some(CompiledSession::JsonPath(path)), _) => session_from_body(path, &decoded),
+            (_, id) => id.clone(),
+        };
+        let scope = Scope {
+            tenant: &self.caller.tenant,
+            session: session.as_deref(),
+        };
+        let parsed = plan
+            .format
+            .parse(&decoded, &route.anonymize)
+            .map_err(refuse_format)?;
+        let (texts, map, entities) = if parsed.texts().is_empty() {
+            (Vec::new(), Vec::new(), BTreeMap::new())
+        } else {
+            let result = anonymizer
+                .anonymize(&scope, parsed.texts(), &route.options)
+                .map_err(|e| match e {
+                    AnonymizeError::SessionFull => Refusal::field(
+                        Reason::SessionFull,
+                        "session",
+                        "the session holds its maximum number of entries",
+                    ),
+                    AnonymizeError::DetectionFailed(e) => {
+                        Refusal::new(Reason::DetectionFailed, e.into())
+                    }
+                })?;
+            let mut entities = BTreeMap::new();
+            for e in &result.entities {
+                *entities.entry(e.label.as_str()).or_insert(0u64) += 1;
+            }
+            let map = result.restore_map();
+            (result.texts, map, entities)
+        };
+        let written = parsed.write(&texts).map_err(refuse_format)?;
+        let body = plan
+            .encoding
+            .encode(written)
+            .map_err(|_| Refusal::internal())?;
+        // With a session, the answer may quote placeholders of earlier turns too: restore
+        // with the session's whole map.
+        let map = if session.is_some() {
+            None
+        } else {
+            Some(map.as_slice())
+        };
+        let restorer = anonymizer
+            .restorer(&scope, map, MatchMode::Exact)
+            .map_err(|_| Refusal::internal())?;
+        Ok(AnonymizedBody {
+            body: Bytes::from(body),
+            restorer,
+            entities,
+        })
+    }
+}
+
+fn refuse_format(e: FormatError) -> Refusal {
+    let field = |part: usize| format!("body[{part}]");
+    match e {
+        FormatError::NotJson { part } => Refusal::field(
+            Reason::Malformed,
+            field(part),
+            "not valid JSON; nothing was forwarded",
+        ),
+        FormatError::NotText { part } => Refusal::field(
+            Reason::NotText,
+            field(part),
+            "not UTF-8 text; nothing was forwarded",
+        ),
+        FormatError::Unexpected { part, why } => Refusal::field(
+            Reason::Malformed,
+            field(part),
+            format!("{why}; nothing was forwarded"),
+        ),
+        FormatError::Incomplete => Refusal::internal(),
+    }
+}
+
+/// The session id at `path` in a JSON body: the first string found, if any.
+fn session_from_body(path: &JsonPath, body: &[u8]) -> Option<String> {
+    let mut value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let mut found = None;
+    path.visit_mut(&mut value, &mut |_, s| {
+        if found.is_none() && !s.is_empty() && s.len() <= crate::api::MAX_SESSION_ID {
+            found = Some(s.clone());
+        }
+    });
+    found
+}

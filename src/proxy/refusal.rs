@@ -1,0 +1,99 @@
+//! Why an exchange was refused, as a closed set: the `reason` label of
+//! `anonymizer_proxy_refusals_total{route, reason}` and the error the client gets.
+//! Neither ever carries body content.
+
+use crate::api::error::Detail;
+use crate::api::{ApiError, ErrorCode};
+
+/// The reason of a refusal; metric label values come from [`Reason::as_str`] only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// The request's `Content-Type` is not one the route's format reads.
+    UnsupportedMediaType,
+    /// The request's `Content-Encoding` is not one we can decode.
+    UnsupportedEncoding,
+    /// The body claims an encoding but does not decode (or decodes past the limit).
+    Undecodable,
+    /// The body does not fit the route's format (not JSON, a bulk line out of place).
+    Malformed,
+    /// A line is not text and so cannot be anonymized.
+    NotText,
+    /// The body is over `limits.max_body_bytes`.
+    TooLarge,
+    /// The session id is not 1–128 visible ASCII characters.
+    BadSession,
+    /// The session holds its maximum number of entries.
+    SessionFull,
+    /// A detection tier failed: nothing was anonymized.
+    DetectionFailed,
+    /// A response we must restore comes in a form we cannot read.
+    UnreadableResponse,
+    /// A bug.
+    Internal,
+}
+
+impl Reason {
+    pub const ALL: &'static [Reason] = &[
+        Reason::UnsupportedMediaType,
+        Reason::UnsupportedEncoding,
+        Reason::Undecodable,
+        Reason::Malformed,
+        Reason::NotText,
+        Reason::TooLarge,
+        Reason::BadSession,
+        Reason::SessionFull,
+        Reason::DetectionFailed,
+        Reason::UnreadableResponse,
+        Reason::Internal,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Reason::UnsupportedMediaType => "unsupported_media_type",
+            Reason::UnsupportedEncoding => "unsupported_encoding",
+            Reason::Undecodable => "undecodable",
+            Reason::Malformed => "malformed",
+            Reason::NotText => "not_text",
+            Reason::TooLarge => "too_large",
+            Reason::BadSession => "bad_session",
+            Reason::SessionFull => "session_full",
+            Reason::DetectionFailed => "detection_failed",
+            Reason::UnreadableResponse => "unreadable_response",
+            Reason::Internal => "internal",
+        }
+    }
+}
+
+/// A refused exchange: why (for metrics) and what the client is told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub reason: Reason,
+    pub error: ApiError,
+}
+
+impl Refusal {
+    pub fn new(reason: Reason, error: ApiError) -> Self {
+        Self { reason, error }
+    }
+
+    /// A refusal with the error code's default message.
+    pub fn code(reason: Reason, code: ErrorCode) -> Self {
+        Self::new(reason, ApiError::new(code))
+    }
+
+    /// A 422 naming one field of the request.
+    pub fn field(reason: Reason, field: impl Into<String>, why: impl Into<String>) -> Self {
+        Self::new(
+            reason,
+            ApiError::validation(vec![Detail {
+                field: field.into(),
+                reason: why.into(),
+            }])
+            .with_message("the request body could not be anonymized; nothing was forwarded"),
+        )
+    }
+
+    pub fn internal() -> Self {
+        Self::code(Reason::Internal, ErrorCode::Internal)
+    }
+}

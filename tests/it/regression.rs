@@ -1,0 +1,43 @@
+//! One test per fixed bug, named `r<issue>_…`, against the real server.
+
+use serde_json::json;
+
+use crate::support::upstream::Upstream;
+use crate::support::TestServer;
+
+/// Issue 12, item 4: a Loki push whose line holds two different e-mail addresses of
+/// the same length, on a `method: MASK` route, was a 500 and the batch was lost. Both
+/// mask to the same stars, and the proxy built its restore map from every entity, so
+/// the map was ambiguous. `/v1/anonymize` never builds one, so it did not fail.
+#[test]
+fn r12_a_mask_route_forwards_two_same_length_addresses_in_one_push() {
+    let (a, b) = ("grace.hopper@example.com", "alan.turing7@example.org");
+    assert_eq!(a.len(), b.len());
+    let up = Upstream::sink();
+    let config = format!(
+        "{}routes:\n  - name: loki\n    match: {{path_prefix: /loki/api/v1/push}}\n    upstream: {{url: '{}'}}\n    preset: loki_push\n    auth: passthrough\n    method: MASK\n",
+        crate::support::base_config(),
+        up.url()
+    );
+    let s = TestServer::start(&config);
+    let push = |line: String| json!({"streams": [{"stream": {"app": "web"}, "values": [["1700000000000000000", line]]}]});
+    let r = s.post_raw(
+        "/loki/api/v1/push",
+        &push(format!("from {a} to {b}")).to_string(),
+        &[],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let stars = "*".repeat(a.len());
+    assert_eq!(
+        String::from_utf8_lossy(&up.received()[0].body),
+        push(format!("from {stars} to {stars}")).to_string()
+    );
+    assert!(!up.all_bytes().contains(a) && !up.all_bytes().contains(b));
+    // The API path handles the same text.
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [format!("from {a} to {b}")],
+                "anonymization_config": {"deidentification_method": "MASK"}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+}
