@@ -33,7 +33,7 @@ labels! {
     "DATE_TIME" ["DATE", "TIME", "DATETIME", "DOB"] true "Dates, dates of birth and times";
     "AGE" [] true "Ages of people";
     "EMAIL_ADDRESS" ["EMAIL"] true "E-mail addresses, including obfuscated forms";
-    "PHONE_NUMBER" ["PHONE"] true "Telephone numbers, international and national formats";
+    "PHONE_NUMBER" ["PHONE", "PH_MOBILE_NUMBER", "TR_PHONE_NUMBER"] true "Telephone numbers, international and national formats";
     "URL" [] true "Web addresses";
     "IP_ADDRESS" ["IP"] true "IPv4 and IPv6 addresses";
     "MAC_ADDRESS" ["MAC"] true "Network hardware (MAC) addresses";
@@ -47,20 +47,64 @@ labels! {
     "US_PASSPORT" [] true "US passport numbers (needs context)";
     "US_DRIVER_LICENSE" [] true "US driver licence numbers (needs context)";
     "US_NPI" ["NPI"] true "US national provider identifiers";
+    "US_MBI" [] true "US Medicare beneficiary identifiers";
+    "MEDICAL_LICENSE" ["US_DEA", "DEA_NUMBER"] true "US DEA registration numbers (checksum; needs context)";
     "UK_NHS" ["NHS"] true "UK NHS numbers (mod-11 checked)";
     "UK_NINO" ["NINO"] true "UK national insurance numbers";
     "UK_POSTCODE" [] true "UK postcodes";
+    "UK_DRIVING_LICENCE" ["UK_DRIVING_LICENSE"] true "UK driving licence numbers";
+    "UK_PASSPORT" [] true "UK passport numbers (needs context)";
+    "UK_VEHICLE_REGISTRATION" [] true "UK vehicle registration marks";
     "CA_SIN" [] true "Canadian social insurance numbers (Luhn-checked)";
     "IN_AADHAAR" ["AADHAAR"] true "Indian Aadhaar numbers (Verhoeff-checked)";
     "IN_PAN" [] true "Indian permanent account numbers";
     "AU_TFN" [] true "Australian tax file numbers";
     "AU_MEDICARE" [] true "Australian Medicare numbers";
+    "AU_ABN" [] true "Australian business numbers (mod-89 checked)";
+    "AU_ACN" [] true "Australian company numbers (checksum; needs context)";
+    "IN_GSTIN" [] true "Indian GST identification numbers (mod-36 checked)";
+    "IN_PASSPORT" [] true "Indian passport numbers (needs context)";
+    "IN_VEHICLE_REGISTRATION" [] true "Indian vehicle registration marks";
+    "IN_VOTER" ["IN_EPIC"] true "Indian voter ids (EPIC; needs context)";
+    "KR_RRN" [] true "Korean resident registration numbers";
+    "KR_FRN" [] true "Korean foreigner registration numbers";
+    "KR_BRN" [] true "Korean business registration numbers";
+    "KR_DRIVER_LICENSE" [] true "Korean driver licence numbers (needs context)";
+    "KR_PASSPORT" [] true "Korean passport numbers (needs context)";
+    "PH_TIN" [] true "Philippine taxpayer identification numbers (needs context)";
+    "SG_UEN" [] true "Singapore unique entity numbers";
+    "TH_TNIN" [] true "Thai national id numbers";
     "ES_NIF" [] true "Spanish tax identification numbers (DNI/NIF)";
     "ES_NIE" [] true "Spanish foreigner identity numbers";
     "IT_FISCAL_CODE" [] true "Italian fiscal codes";
     "DE_TAX_ID" ["DE_STEUER_ID"] true "German tax identification numbers";
     "FR_NIR" ["FR_SSN"] true "French social security numbers (NIR)";
     "PL_PESEL" ["PESEL"] true "Polish PESEL numbers";
+    "ES_PASSPORT" [] true "Spanish passport numbers (needs context)";
+    "FI_PERSONAL_IDENTITY_CODE" ["FI_HETU"] true "Finnish personal identity codes (henkilötunnus)";
+    "IT_DRIVER_LICENSE" [] true "Italian driving licence numbers (needs context)";
+    "IT_IDENTITY_CARD" [] true "Italian identity card numbers (needs context)";
+    "IT_PASSPORT" [] true "Italian passport numbers (needs context)";
+    "IT_VAT_CODE" ["IT_PARTITA_IVA"] true "Italian VAT numbers (partita IVA)";
+    "SE_PERSONNUMMER" [] true "Swedish personal identity numbers";
+    "SE_ORGANISATIONSNUMMER" [] true "Swedish organisation numbers";
+    "DE_ID_CARD" [] true "German identity card numbers (needs context)";
+    "DE_PASSPORT" [] true "German passport numbers (needs context)";
+    "DE_SOCIAL_SECURITY" ["DE_RVNR"] true "German pension insurance numbers";
+    "DE_HEALTH_INSURANCE" ["DE_KVNR"] true "German health insurance numbers (needs context)";
+    "DE_TAX_NUMBER" ["DE_STEUERNUMMER"] true "German tax numbers (Steuernummer; needs context)";
+    "DE_VAT_ID" ["DE_UST_IDNR"] true "German VAT ids";
+    "DE_LANR" [] true "German lifelong doctor numbers (needs context)";
+    "DE_BSNR" [] true "German practice site numbers (needs context)";
+    "DE_FUEHRERSCHEIN" ["DE_DRIVING_LICENCE"] true "German driving licence numbers (needs context)";
+    "DE_KFZ" ["DE_VEHICLE_REGISTRATION"] true "German vehicle registration plates (needs context)";
+    "DE_HANDELSREGISTER" [] true "German commercial register numbers";
+    "DE_PLZ" ["DE_POSTCODE"] true "German postcodes (needs context)";
+    "TR_NATIONAL_ID" ["TR_TCKN"] true "Turkish national id numbers (needs context)";
+    "TR_LICENSE_PLATE" [] true "Turkish licence plates (needs context)";
+    "NG_NIN" [] true "Nigerian national identification numbers (needs context)";
+    "NG_VEHICLE_REGISTRATION" [] true "Nigerian vehicle registration plates (needs context)";
+    "ZA_ID_NUMBER" ["ZA_ID"] true "South African identity numbers";
     "SG_NRIC" ["SG_NRIC_FIN"] true "Singapore NRIC/FIN numbers";
     "CRYPTO_WALLET" ["CRYPTO"] true "Bitcoin and Ethereum wallet addresses";
     "VIN" [] true "Vehicle identification numbers";
@@ -196,6 +240,105 @@ mod tests {
         assert_eq!(Label::parse("Iban"), Some(Label::builtin("IBAN_CODE")));
         assert_eq!(Label::parse("sg_nric_fin"), Some(Label::builtin("SG_NRIC")));
         assert_eq!(Label::parse("NOT_A_LABEL"), None);
+        assert_eq!(Label::parse("za_id"), Some(Label::builtin("ZA_ID_NUMBER")));
+        assert_eq!(
+            Label::parse("PH_MOBILE_NUMBER"),
+            Some(Label::builtin("PHONE_NUMBER"))
+        );
+    }
+
+    /// Every entity name a Presidio 2.2 predefined recognizer emits (its
+    /// `predefined_recognizers` tree, tag 2.2.363, plus the phone recognizer's
+    /// documented PH/TR variants) parses, so Presidio users' entity lists work unchanged.
+    #[test]
+    fn every_presidio_2_2_entity_name_parses() {
+        const PRESIDIO: &[&str] = &[
+            "CREDIT_CARD",
+            "CRYPTO",
+            "DATE_TIME",
+            "EMAIL_ADDRESS",
+            "IBAN_CODE",
+            "IP_ADDRESS",
+            "MAC_ADDRESS",
+            "NRP",
+            "LOCATION",
+            "PERSON",
+            "ORGANIZATION",
+            "PHONE_NUMBER",
+            "MEDICAL_LICENSE",
+            "URL",
+            "US_BANK_NUMBER",
+            "US_DRIVER_LICENSE",
+            "US_ITIN",
+            "US_MBI",
+            "US_NPI",
+            "US_PASSPORT",
+            "US_SSN",
+            "ABA_ROUTING_NUMBER",
+            "UK_DRIVING_LICENCE",
+            "UK_NHS",
+            "UK_NINO",
+            "UK_PASSPORT",
+            "UK_POSTCODE",
+            "UK_VEHICLE_REGISTRATION",
+            "ES_NIF",
+            "ES_NIE",
+            "ES_PASSPORT",
+            "IT_FISCAL_CODE",
+            "IT_DRIVER_LICENSE",
+            "IT_VAT_CODE",
+            "IT_PASSPORT",
+            "IT_IDENTITY_CARD",
+            "PL_PESEL",
+            "SG_NRIC_FIN",
+            "SG_UEN",
+            "AU_ABN",
+            "AU_ACN",
+            "AU_TFN",
+            "AU_MEDICARE",
+            "IN_PAN",
+            "IN_AADHAAR",
+            "IN_VEHICLE_REGISTRATION",
+            "IN_VOTER",
+            "IN_PASSPORT",
+            "IN_GSTIN",
+            "FI_PERSONAL_IDENTITY_CODE",
+            "KR_DRIVER_LICENSE",
+            "KR_FRN",
+            "KR_PASSPORT",
+            "KR_BRN",
+            "KR_RRN",
+            "NG_NIN",
+            "NG_VEHICLE_REGISTRATION",
+            "PH_TIN",
+            "PH_MOBILE_NUMBER",
+            "CA_SIN",
+            "SE_ORGANISATIONSNUMMER",
+            "SE_PERSONNUMMER",
+            "ZA_ID_NUMBER",
+            "TH_TNIN",
+            "TR_NATIONAL_ID",
+            "TR_LICENSE_PLATE",
+            "TR_PHONE_NUMBER",
+            "DE_TAX_ID",
+            "DE_TAX_NUMBER",
+            "DE_PASSPORT",
+            "DE_ID_CARD",
+            "DE_SOCIAL_SECURITY",
+            "DE_HEALTH_INSURANCE",
+            "DE_KFZ",
+            "DE_HANDELSREGISTER",
+            "DE_PLZ",
+            "DE_VAT_ID",
+            "DE_LANR",
+            "DE_BSNR",
+            "DE_FUEHRERSCHEIN",
+        ];
+        let missing: Vec<_> = PRESIDIO
+            .iter()
+            .filter(|n| Label::parse(n).is_none())
+            .collect();
+        assert!(missing.is_empty(), "not accepted: {missing:?}");
     }
 
     #[test]

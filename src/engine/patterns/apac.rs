@@ -1,4 +1,5 @@
-//! Asia-Pacific and Canadian identifiers.
+//! Asia-Pacific and Canadian identifiers (India's and Korea's others have their own
+//! files).
 
 use crate::engine::validators::{apac, luhn, mod11, verhoeff};
 use crate::engine::PatternSpec;
@@ -79,5 +80,141 @@ pub(super) const CA_SIN: PatternSpec = PatternSpec {
     context: &["sin", "social insurance", "social insurance number", "nas"],
     examples: &[("SIN 130 692 544", "130 692 544")],
     counter_examples: &["SIN 130 692 545", "130 692 544"],
+    ..PatternSpec::BASE
+};
+
+const ABN_CONTEXT: &[&str] = &["abn", "australian business number"];
+
+/// ABN written in its 2-3-3-3 groups (`51 824 753 556`): context-free, as in Presidio.
+/// The mod-89 check passes 1 in 89; the groups keep phone numbers out, and a `+` right
+/// before (`+61 412 …`) is refused so an Australian phone number is never an ABN
+/// (dev sets: 0 new detections).
+pub(super) const AU_ABN: PatternSpec = PatternSpec {
+    name: "au_abn",
+    label: "AU_ABN",
+    regex: r"(?:^|[^+\w])(\d{2} \d{3} \d{3} \d{3})\b",
+    group: 1,
+    score: 0.6,
+    validate: Some(apac::au_abn),
+    checksum: true,
+    context: ABN_CONTEXT,
+    examples: &[("Pty Ltd, 51 824 753 556", "51 824 753 556")],
+    counter_examples: &[
+        "51 824 753 557",
+        "call +51 824 753 556",
+        "invoice 51 824 753 556",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// A bare ABN: eleven digits; context-gated (ordinary-number set: see the README).
+pub(super) const AU_ABN_BARE: PatternSpec = PatternSpec {
+    name: "au_abn_bare",
+    label: "AU_ABN",
+    regex: r"\b\d{11}\b",
+    score: 0.3,
+    validate: Some(apac::au_abn),
+    checksum: true,
+    context: ABN_CONTEXT,
+    examples: &[("ABN: 51824753556", "51824753556")],
+    counter_examples: &["51824753556", "ABN 51824753557"],
+    ..PatternSpec::BASE
+};
+
+/// ACN `004 085 616`: nine digits with a 1-in-10 check, the layout of a TFN or SIN;
+/// context-gated (Presidio scores every check-valid one 1.0).
+pub(super) const AU_ACN: PatternSpec = PatternSpec {
+    name: "au_acn",
+    label: "AU_ACN",
+    regex: r"\b\d{3}[ \-]?\d{3}[ \-]?\d{3}\b",
+    score: 0.3,
+    validate: Some(apac::au_acn),
+    checksum: true,
+    context: &["acn", "australian company number"],
+    examples: &[("ACN 004 085 616", "004 085 616")],
+    counter_examples: &["004 085 616", "ACN 004 085 617"],
+    ..PatternSpec::BASE
+};
+
+/// UEN `53312345C`, `201912345R`, `T09LL0001D`: context-free, as in Presidio. Digits
+/// ending in a check letter from an 11-letter table are not an ordinary number's shape
+/// (dev sets: 0 new detections).
+pub(super) const SG_UEN: PatternSpec = PatternSpec {
+    name: "sg_uen",
+    label: "SG_UEN",
+    regex: r"\b\d{8,9}[A-Z]\b|\b[TSR]\d{2}[A-Z]{2}\d{4}[A-Z]\b",
+    score: 0.6,
+    validate: Some(apac::sg_uen),
+    checksum: true,
+    context: &[
+        "uen",
+        "unique entity number",
+        "acra",
+        "business registration",
+    ],
+    examples: &[
+        ("UEN 53312345C", "53312345C"),
+        ("company 201912345R", "201912345R"),
+        ("society T09LL0001D", "T09LL0001D"),
+    ],
+    counter_examples: &["53312345D", "invoice 201912345R", "T09QQ0001D"],
+    ..PatternSpec::BASE
+};
+
+/// Thai words are three bytes a letter: only short ones fit the context window.
+const TNIN_CONTEXT: &[&str] = &[
+    "thai national id",
+    "thai id",
+    "tnin",
+    "เลขบัตรประชาชน",
+    "บัตรประชาชน",
+];
+
+/// Thai national id in its printed groups `1-1017-00203-09-3`: context-free, as in
+/// Presidio (the 1-4-5-2-1 groups and mod-11 check; dev sets: 0 new detections).
+pub(super) const TH_TNIN: PatternSpec = PatternSpec {
+    name: "th_tnin",
+    label: "TH_TNIN",
+    regex: r"\b[1-8][\s\-]\d{4}[\s\-]\d{5}[\s\-]\d{2}[\s\-]\d\b",
+    score: 0.6,
+    validate: Some(apac::th_tnin),
+    checksum: true,
+    context: TNIN_CONTEXT,
+    examples: &[("Thai ID 1-1017-00203-09-3", "1-1017-00203-09-3")],
+    counter_examples: &["1-1017-00203-09-4", "invoice 1-1017-00203-09-3"],
+    ..PatternSpec::BASE
+};
+
+/// Thai national id as 13 bare digits: context-gated, unlike Presidio, because
+/// millisecond timestamps (`17…`) share its first digits and pass 1 in 11 (ordinary-number
+/// set: see the README).
+pub(super) const TH_TNIN_BARE: PatternSpec = PatternSpec {
+    name: "th_tnin_bare",
+    label: "TH_TNIN",
+    regex: r"\b[1-8]\d{12}\b",
+    score: 0.3,
+    validate: Some(apac::th_tnin),
+    checksum: true,
+    context: TNIN_CONTEXT,
+    examples: &[("บัตรประชาชน 1101700203093", "1101700203093")],
+    counter_examples: &["1101700203093", "TNIN 1101700203094"],
+    ..PatternSpec::BASE
+};
+
+/// Philippine TIN `123-456-782(-000)`: the 3-3-3 layout of other numbers and a check
+/// Presidio itself only uses to reject; context-gated.
+pub(super) const PH_TIN: PatternSpec = PatternSpec {
+    name: "ph_tin",
+    label: "PH_TIN",
+    regex: r"\b\d{3}-\d{3}-\d{3}(?:-\d{3,5})?\b",
+    score: 0.3,
+    validate: Some(apac::ph_tin),
+    checksum: true,
+    context: &["tin", "tax identification number", "bir", "taxpayer"],
+    examples: &[
+        ("BIR TIN 123-456-782", "123-456-782"),
+        ("TIN: 123-456-782-000", "123-456-782-000"),
+    ],
+    counter_examples: &["123-456-782", "TIN 123-456-783"],
     ..PatternSpec::BASE
 };

@@ -1,6 +1,6 @@
-//! European national identifiers, each checksum-validated.
+//! European national identifiers (Germany's own beyond the Steuer-ID are in `de.rs`).
 
-use crate::engine::validators::eu;
+use crate::engine::validators::{eu, luhn};
 use crate::engine::PatternSpec;
 
 pub(super) const IT_FISCAL_CODE: PatternSpec = PatternSpec {
@@ -96,5 +96,203 @@ pub(super) const PL_PESEL: PatternSpec = PatternSpec {
     context: &["pesel", "numer pesel"],
     examples: &[("PESEL 44051401359", "44051401359")],
     counter_examples: &["PESEL 44051401358", "44051401359"],
+    ..PatternSpec::BASE
+};
+
+/// Spanish passport: three letters and six digits; no check digit, so context-gated.
+pub(super) const ES_PASSPORT: PatternSpec = PatternSpec {
+    name: "es_passport",
+    label: "ES_PASSPORT",
+    regex: r"\b[A-Z]{3}\d{6}\b",
+    score: 0.25,
+    context: &[
+        "pasaporte",
+        "número de pasaporte",
+        "spanish passport",
+        "passport",
+    ],
+    examples: &[("pasaporte PAA123456", "PAA123456")],
+    counter_examples: &["flight PAA123456"],
+    ..PatternSpec::BASE
+};
+
+/// Henkilötunnus `131052-308T`. Context-free, as in Presidio: a real date, the century
+/// sign in the middle and the mod-31 check character leave ordinary numbers out
+/// (dev sets: 0 new detections).
+pub(super) const FI_PERSONAL_IDENTITY_CODE: PatternSpec = PatternSpec {
+    name: "fi_personal_identity_code",
+    label: "FI_PERSONAL_IDENTITY_CODE",
+    regex: r"\b\d{6}[+\-A-FU-Y]\d{3}[0-9A-Y]\b",
+    score: 0.6,
+    validate: Some(eu::fi_hetu),
+    checksum: true,
+    context: &[
+        "henkilötunnus",
+        "hetu",
+        "personbeteckning",
+        "personal identity code",
+    ],
+    examples: &[
+        ("hetu 131052-308T", "131052-308T"),
+        ("born 2000s: 010203A1230", "010203A1230"),
+    ],
+    counter_examples: &["131052-308U", "ticket 131052-308T", "range 100000-2000"],
+    ..PatternSpec::BASE
+};
+
+/// Italian driving licence (patente): `AB1234567C`, or `U1` + seven + a letter for the
+/// EU card; no published check, so context-gated.
+pub(super) const IT_DRIVER_LICENSE: PatternSpec = PatternSpec {
+    name: "it_driver_license",
+    label: "IT_DRIVER_LICENSE",
+    regex: r"\b(?:[A-Z]{2}\d{7}[A-Z]|U1[0-9BCDEFGHJKLMNPRSTUWXYZ]{7}[A-Z])\b",
+    score: 0.25,
+    context: &["patente", "patente di guida", "licenza di guida"],
+    examples: &[("patente di guida MI1234567A", "MI1234567A")],
+    counter_examples: &["code MI1234567A"],
+    ..PatternSpec::BASE
+};
+
+/// Italian identity card: paper (`AB 1234567`), CIE 2.0 (`1234567AB`) or CIE 3.0
+/// (`CA12345AB`); no check digit, so context-gated.
+pub(super) const IT_IDENTITY_CARD: PatternSpec = PatternSpec {
+    name: "it_identity_card",
+    label: "IT_IDENTITY_CARD",
+    regex: r"\b(?:[A-Z]{2}\s?\d{7}|\d{7}[A-Z]{2}|[A-Z]{2}\d{5}[A-Z]{2})\b",
+    score: 0.25,
+    context: &[
+        "carta d'identità",
+        "carta di identità",
+        "carta d'identita",
+        "identità",
+        "cie",
+        "documento d'identità",
+    ],
+    examples: &[("carta d'identità CA12345AB", "CA12345AB")],
+    counter_examples: &["model CA12345AB"],
+    ..PatternSpec::BASE
+};
+
+/// Italian passport: two letters and seven digits, the shape of UK passports and Italian
+/// paper identity cards, so only Italian context words count.
+pub(super) const IT_PASSPORT: PatternSpec = PatternSpec {
+    name: "it_passport",
+    label: "IT_PASSPORT",
+    regex: r"\b[A-Z]{2}\d{7}\b",
+    score: 0.25,
+    context: &["passaporto", "numero di passaporto", "italian passport"],
+    examples: &[("passaporto YA1234567", "YA1234567")],
+    counter_examples: &["item YA1234567"],
+    ..PatternSpec::BASE
+};
+
+/// Partita IVA with its `IT` prefix: context-free, as in Presidio (the prefix, the
+/// office-code range and Luhn leave ordinary numbers out; dev sets: 0 new detections).
+pub(super) const IT_VAT_CODE: PatternSpec = PatternSpec {
+    name: "it_vat_code",
+    label: "IT_VAT_CODE",
+    regex: r"\bIT\s?\d{11}\b",
+    score: 0.6,
+    validate: Some(luhn::it_vat),
+    checksum: true,
+    context: IT_VAT_CONTEXT,
+    examples: &[("VAT IT00743110157", "IT00743110157")],
+    counter_examples: &["IT00743110158", "invoice IT00743110157"],
+    ..PatternSpec::BASE
+};
+
+const IT_VAT_CONTEXT: &[&str] = &["partita iva", "p.iva", "piva", "p. iva", "vat"];
+
+/// A bare partita IVA: eleven digits. Context-gated, unlike Presidio: about 1 in 100
+/// eleven-digit numbers passes (Luhn and the office-code range), and phone numbers with
+/// their country code are eleven digits (ordinary-number set: see the README).
+pub(super) const IT_VAT_CODE_BARE: PatternSpec = PatternSpec {
+    name: "it_vat_code_bare",
+    label: "IT_VAT_CODE",
+    regex: r"\b\d{11}\b",
+    score: 0.3,
+    validate: Some(luhn::it_vat),
+    checksum: true,
+    context: IT_VAT_CONTEXT,
+    examples: &[("Partita IVA: 00743110157", "00743110157")],
+    counter_examples: &["00743110157", "Partita IVA: 00743110158"],
+    ..PatternSpec::BASE
+};
+
+const SE_PERSONNUMMER_CONTEXT: &[&str] = &[
+    "personnummer",
+    "personnr",
+    "samordningsnummer",
+    "swedish personal identity number",
+];
+
+/// Personnummer written with its separator (`811228-9874`, `19811228-9874`, `+` at 100
+/// years): context-free, as in Presidio; a real date and Luhn behind a dash leave
+/// ordinary numbers out (dev sets: 0 new detections).
+pub(super) const SE_PERSONNUMMER: PatternSpec = PatternSpec {
+    name: "se_personnummer",
+    label: "SE_PERSONNUMMER",
+    regex: r"\b(?:19|20)?\d{6}[\-+]\d{4}\b",
+    score: 0.6,
+    validate: Some(luhn::se_personnummer),
+    checksum: true,
+    context: SE_PERSONNUMMER_CONTEXT,
+    examples: &[
+        ("personnummer 811228-9874", "811228-9874"),
+        ("född 19811228-9874", "19811228-9874"),
+    ],
+    counter_examples: &["811228-9875", "invoice 811228-9874", "range 201301-2014"],
+    ..PatternSpec::BASE
+};
+
+/// A personnummer without separator: ten (or twelve) bare digits, which one in ~30
+/// ten-digit numbers (phone numbers among them) passes; context-gated.
+pub(super) const SE_PERSONNUMMER_BARE: PatternSpec = PatternSpec {
+    name: "se_personnummer_bare",
+    label: "SE_PERSONNUMMER",
+    regex: r"\b(?:19|20)?\d{10}\b",
+    score: 0.3,
+    validate: Some(luhn::se_personnummer),
+    checksum: true,
+    context: SE_PERSONNUMMER_CONTEXT,
+    examples: &[("Personnummer: 8112289874", "8112289874")],
+    counter_examples: &["8112289874", "personnummer 8112289875"],
+    ..PatternSpec::BASE
+};
+
+const SE_ORG_CONTEXT: &[&str] = &[
+    "organisationsnummer",
+    "orgnr",
+    "org.nr",
+    "org nr",
+    "org. nr",
+];
+
+/// Organisationsnummer with its dash (`556036-0793`): context-free, as in Presidio (the
+/// third digit ≥ 2 and Luhn; dev sets: 0 new detections).
+pub(super) const SE_ORGANISATIONSNUMMER: PatternSpec = PatternSpec {
+    name: "se_organisationsnummer",
+    label: "SE_ORGANISATIONSNUMMER",
+    regex: r"\b(?:16)?\d{6}-\d{4}\b",
+    score: 0.6,
+    validate: Some(luhn::se_organisationsnummer),
+    checksum: true,
+    context: SE_ORG_CONTEXT,
+    examples: &[("Volvo AB, 556036-0793", "556036-0793")],
+    counter_examples: &["556036-0794", "invoice 556036-0793"],
+    ..PatternSpec::BASE
+};
+
+/// A bare organisationsnummer: ten digits, 1 in 10 Luhn; context-gated.
+pub(super) const SE_ORGANISATIONSNUMMER_BARE: PatternSpec = PatternSpec {
+    name: "se_organisationsnummer_bare",
+    label: "SE_ORGANISATIONSNUMMER",
+    regex: r"\b\d{10}\b",
+    score: 0.3,
+    validate: Some(luhn::se_organisationsnummer),
+    checksum: true,
+    context: SE_ORG_CONTEXT,
+    examples: &[("orgnr 5560360793", "5560360793")],
+    counter_examples: &["5560360793"],
     ..PatternSpec::BASE
 };

@@ -249,6 +249,39 @@ fn trunk(s: &str) -> bool {
     (9..=12).contains(&digits) && structure::phone(s)
 }
 
+/// Philippine mobile numbers in national form `0917 123 4567` (Presidio's
+/// PH_MOBILE_NUMBER, an alias of PHONE_NUMBER): `09` and a network code make eleven
+/// digits no other number here starts with, so no context is needed (dev sets: 0 new
+/// detections); the `+63` form is an international number.
+pub(super) const PHONE_PH_MOBILE: PatternSpec = PatternSpec {
+    name: "phone_ph_mobile",
+    label: "PHONE_NUMBER",
+    regex: r"\b09\d{2}[\s\-]?\d{3}[\s\-]?\d{4}\b",
+    score: 0.55,
+    validate: Some(structure::phone),
+    context: PHONE_CONTEXT,
+    examples: &[
+        ("text me at 0917 123 4567", "0917 123 4567"),
+        ("0998-765-4321", "0998-765-4321"),
+    ],
+    counter_examples: &["invoice 09171234567", "version 0917 123 4567"],
+    ..PatternSpec::BASE
+};
+
+/// Turkish mobile numbers in national form `0532 123 45 67` (Presidio's
+/// TR_PHONE_NUMBER, an alias of PHONE_NUMBER): the 3-2-2 tail is Turkish usage.
+pub(super) const PHONE_TR_MOBILE: PatternSpec = PatternSpec {
+    name: "phone_tr_mobile",
+    label: "PHONE_NUMBER",
+    regex: r"\b05\d{2}[\s\-]\d{3}[\s\-]\d{2}[\s\-]\d{2}\b",
+    score: 0.55,
+    validate: Some(structure::phone),
+    context: PHONE_CONTEXT,
+    examples: &[("cep: 0532 123 45 67", "0532 123 45 67")],
+    counter_examples: &["invoice 0532 123 45 67", "build 0532 123 45 67"],
+    ..PatternSpec::BASE
+};
+
 /// French national format, five pairs: `01 23 45 67 89`, `06.12.34.56.78`.
 pub(super) const PHONE_FR: PatternSpec = PatternSpec {
     name: "phone_fr",

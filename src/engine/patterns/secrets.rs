@@ -57,15 +57,22 @@ pub(super) const API_KEY_VENDOR: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// `api_key = "…"`, `client_secret: …`, `token=…` with a high-entropy value.
+/// `api_key = "…"`, `aws_secret_access_key="…"`, `AWS_SECRET_ACCESS_KEY=…`,
+/// `client_secret: …`, `"token": "…"`, `Bearer …` with a high-entropy value. The key is
+/// a whole identifier with a secret word anywhere in it (`aws_` before, `_access_key`
+/// after), so the value starts after the separator and is found whole, `/`, `+` and `=`
+/// included.
 pub(super) const API_KEY_ASSIGNMENT: PatternSpec = PatternSpec {
     name: "api_key_assignment",
     label: "API_KEY",
     regex: r#"(?ix)
-        \b(?:api[_\-]?key|apikey|access[_\-]?key(?:[_\-]?id)?|secret[_\-]?key|client[_\-]?secret
-          |auth[_\-]?token|access[_\-]?token|refresh[_\-]?token|bearer|token|secret)
-        ["']?\s*(?:[:=]|=>)?\s*["']?
-        ([A-Za-z0-9_\-+/=.]{16,256})"#,
+        \b[a-z0-9_.\-]*?                                      # identifier before the word
+        (?:api[_\-]?key|apikey|access[_\-]?key(?:[_\-]?id)?|secret[_\-]?key|client[_\-]?secret
+          |auth[_\-]?token|access[_\-]?token|refresh[_\-]?token|private[_\-]?key|signing[_\-]?key
+          |encryption[_\-]?key|bearer|token|secret)
+        [a-z0-9_.\-]*                                         # rest of the identifier
+        (?:["']?\s*(?:[:=]|=>)\s*["']?|\s+)                   # separator, quotes
+        ([A-Za-z0-9_\-+/=.]{16,256})                          # the value"#,
     group: 1,
     score: 0.8,
     validate: Some(structure::high_entropy),
@@ -79,8 +86,36 @@ pub(super) const API_KEY_ASSIGNMENT: PatternSpec = PatternSpec {
             "Authorization: Bearer 9a8b7c6d5e4f3a2b1c0d",
             "9a8b7c6d5e4f3a2b1c0d",
         ),
+        (
+            "aws_secret_access_key=\"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\"",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
+        (
+            "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+            "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+        ),
+        (
+            "SECRET_ACCESS_KEY: 'q8Wm2+Rt5/Yx0Kd3Lp7Zn4Vb6Hc1Jf9Gs2Aa8Ee'",
+            "q8Wm2+Rt5/Yx0Kd3Lp7Zn4Vb6Hc1Jf9Gs2Aa8Ee",
+        ),
+        (
+            "aws:\n  secret_key: 3kF9sL2mQ8xR7tV1wY4zB6nC0",
+            "3kF9sL2mQ8xR7tV1wY4zB6nC0",
+        ),
+        (
+            "{\"client_secret\": \"GOCSPX-1a2B3c4D5e6F7g8H9i0J\"}",
+            "GOCSPX-1a2B3c4D5e6F7g8H9i0J",
+        ),
+        (
+            "STRIPE_API_KEY=rk9x2Lm4Qp7Wz1Ty5Uv8Rs3N",
+            "rk9x2Lm4Qp7Wz1Ty5Uv8Rs3N",
+        ),
     ],
-    counter_examples: &["token = placeholder_value_here", "the secret is out"],
+    counter_examples: &[
+        "token = placeholder_value_here",
+        "the secret is out",
+        "secret_key_rotation_enabled: true",
+    ],
     ..PatternSpec::BASE
 };
 

@@ -1,7 +1,7 @@
 //! United States identifiers. The weak ones (passport, driver licence, bare nine digits)
 //! are context-gated: without a supporting word they stay under the 0.5 default.
 
-use crate::engine::validators::{luhn, ssn};
+use crate::engine::validators::{dea, luhn, ssn};
 use crate::engine::PatternSpec;
 
 const SSN_CONTEXT: &[&str] = &[
@@ -122,5 +122,72 @@ pub(super) const US_NPI: PatternSpec = PatternSpec {
     ],
     examples: &[("NPI 1234567893", "1234567893")],
     counter_examples: &["NPI 1234567890", "ticket 1234567893"],
+    ..PatternSpec::BASE
+};
+
+const MBI_CONTEXT: &[&str] = &[
+    "mbi",
+    "medicare beneficiary identifier",
+    "medicare number",
+    "medicare id",
+    "medicare",
+    "hicn",
+];
+
+/// Medicare Beneficiary Identifier with its dashes `1EG4-TE5-MK73` (CMS "MBI format":
+/// positions fixed to digits, letters without S L O I B Z, or either). Found without
+/// context, as in Presidio (0.5 there): the dashed layout is the MBI's own (dev sets:
+/// 0 new detections). It has no check digit.
+pub(super) const US_MBI: PatternSpec = PatternSpec {
+    name: "us_mbi",
+    label: "US_MBI",
+    regex: r"(?x)
+        \b[1-9][AC-HJKMNPQRT-Y][AC-HJKMNPQRT-Y0-9]\d    # C A AN N
+        -[AC-HJKMNPQRT-Y][AC-HJKMNPQRT-Y0-9]\d          # A AN N
+        -[AC-HJKMNPQRT-Y]{2}\d{2}\b                     # A A N N",
+    score: 0.5,
+    context: MBI_CONTEXT,
+    examples: &[
+        ("Medicare MBI 1EG4-TE5-MK73", "1EG4-TE5-MK73"),
+        ("1EG4-TE5-MK73", "1EG4-TE5-MK73"),
+    ],
+    counter_examples: &["1EG4-TS5-MK73", "invoice 1EG4-TE5-MK73"],
+    ..PatternSpec::BASE
+};
+
+/// An MBI without dashes: eleven characters that could be other codes; context-gated.
+pub(super) const US_MBI_COMPACT: PatternSpec = PatternSpec {
+    name: "us_mbi_compact",
+    label: "US_MBI",
+    regex: r"\b[1-9][AC-HJKMNPQRT-Y][AC-HJKMNPQRT-Y0-9]\d[AC-HJKMNPQRT-Y][AC-HJKMNPQRT-Y0-9]\d[AC-HJKMNPQRT-Y]{2}\d{2}\b",
+    score: 0.3,
+    context: MBI_CONTEXT,
+    examples: &[("MBI: 1EG4TE5MK73", "1EG4TE5MK73")],
+    counter_examples: &["1EG4TE5MK73"],
+    ..PatternSpec::BASE
+};
+
+/// DEA registration number `AB1234563` (Presidio's MEDICAL_LICENSE). Context-gated,
+/// unlike Presidio: two letters and seven digits is also a UK passport's or an Italian
+/// document's shape, and 1 in 10 pass the DEA check.
+pub(super) const MEDICAL_LICENSE: PatternSpec = PatternSpec {
+    name: "medical_license",
+    label: "MEDICAL_LICENSE",
+    regex: r"\b[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}\b",
+    score: 0.3,
+    validate: Some(dea::dea),
+    checksum: true,
+    context: &[
+        "dea",
+        "dea number",
+        "dea#",
+        "dea no",
+        "medical license",
+        "medical licence",
+        "prescriber",
+        "controlled substance",
+    ],
+    examples: &[("DEA# AB1234563", "AB1234563")],
+    counter_examples: &["AB1234563", "DEA AB1234564"],
     ..PatternSpec::BASE
 };

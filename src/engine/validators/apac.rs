@@ -1,6 +1,12 @@
 //! Asia-Pacific identifiers: Singapore NRIC/FIN (weights 2-7-6-5-4-3-2 and the
-//! prefix-specific letter table, ICA) and Indian PAN structure (Income Tax Department:
-//! five letters — the fourth the holder type — four digits, one letter).
+//! prefix-specific letter table, ICA), Indian PAN structure (Income Tax Department:
+//! five letters — the fourth the holder type — four digits, one letter), Australian
+//! ABN (ABR "ABN format": first digit − 1, weights 10,1,3,…,19, mod 89) and ACN (ASIC:
+//! weights 8…1, complement mod 10), Singapore UEN (ACRA: three formats, weighted mod-11
+//! check letters), Thai national id (DOPA: weights 13…2, (11 − sum mod 11) mod 10) and
+//! Philippine TIN (BIR, as Presidio checks it: weights 9…2 over eight digits, mod 11).
+
+use super::digits;
 
 /// Singapore NRIC/FIN: S/T/F/G/M, 7 digits, check letter.
 pub fn sg_nric(s: &str) -> bool {
@@ -43,6 +49,99 @@ pub fn in_pan(s: &str) -> bool {
         && &b[5..9] != b"0000"
 }
 
+/// Australian Business Number: 11 digits.
+pub fn au_abn(s: &str) -> bool {
+    const W: [u32; 11] = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+    let d = digits(s);
+    if d.len() != 11 || d[0] == 0 {
+        return false;
+    }
+    let sum: u32 = d
+        .iter()
+        .enumerate()
+        .map(|(i, x)| if i == 0 { x - 1 } else { *x })
+        .zip(W)
+        .map(|(x, w)| x * w)
+        .sum();
+    sum % 89 == 0
+}
+
+/// Australian Company Number: 9 digits, the last the check digit.
+pub fn au_acn(s: &str) -> bool {
+    const W: [u32; 8] = [8, 7, 6, 5, 4, 3, 2, 1];
+    let d = digits(s);
+    if d.len() != 9 || d.iter().all(|x| *x == d[0]) {
+        return false;
+    }
+    let sum: u32 = d[..8].iter().zip(W).map(|(x, w)| x * w).sum();
+    (10 - sum % 10) % 10 == d[8]
+}
+
+/// Singapore Unique Entity Number: `53312345C` (businesses, 8 digits), `201912345R`
+/// (local companies, year + 5 digits) or `T09LL0001D` (other entities: T/S/R, year,
+/// entity type, 4 digits).
+pub fn sg_uen(s: &str) -> bool {
+    const TYPES: &[&[u8; 2]] = &[
+        b"LP", b"LL", b"FC", b"PF", b"RF", b"MQ", b"MM", b"NB", b"CC", b"CS", b"MB", b"FM", b"GS",
+        b"DP", b"CP", b"NR", b"CM", b"CD", b"MD", b"HS", b"VH", b"CH", b"MH", b"CL", b"XL", b"CX",
+        b"HC", b"RP", b"TU", b"TC", b"FB", b"FN", b"PA", b"PB", b"SS", b"MC", b"SM", b"GA", b"GB",
+    ];
+    const C_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWX0123456789";
+    let b = s.as_bytes();
+    let weighted = |w: &[u32], values: &mut dyn Iterator<Item = u32>| -> u32 {
+        values.zip(w).map(|(v, w)| v * w).sum()
+    };
+    let number = |c: &u8| u32::from(c.wrapping_sub(b'0'));
+    match b.len() {
+        9 if b[..8].iter().all(u8::is_ascii_digit) => {
+            let sum = weighted(&[10, 4, 9, 3, 8, 2, 7, 1], &mut b[..8].iter().map(number));
+            b"XMKECAWLJDB"[(sum % 11) as usize] == b[8]
+        }
+        10 if b[..9].iter().all(u8::is_ascii_digit) => {
+            let year = b[..4].iter().fold(0, |a, c| a * 10 + number(c));
+            let sum = weighted(
+                &[10, 8, 6, 4, 9, 7, 5, 3, 1],
+                &mut b[..9].iter().map(number),
+            );
+            (1900..=2100).contains(&year) && b"ZKCMDNERGWH"[(sum % 11) as usize] == b[9]
+        }
+        10 if matches!(b[0], b'T' | b'S' | b'R')
+            && TYPES.iter().any(|t| t[..] == b[3..5])
+            && b[1..3].iter().chain(&b[5..9]).all(u8::is_ascii_digit) =>
+        {
+            let mut values = b[..9].iter().map(|c| {
+                C_ALPHABET
+                    .iter()
+                    .position(|a| a == c)
+                    .map_or(0, |p| p as u32)
+            });
+            let sum = weighted(&[4, 3, 5, 3, 10, 2, 2, 5, 7], &mut values);
+            C_ALPHABET[((sum + 11 - 5) % 11) as usize] == b[9]
+        }
+        _ => false,
+    }
+}
+
+/// Thai national id: 13 digits, first 1–8, check digit last.
+pub fn th_tnin(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 13 || !(1..=8).contains(&d[0]) {
+        return false;
+    }
+    let sum: u32 = d[..12].iter().zip((2..=13).rev()).map(|(x, w)| x * w).sum();
+    (11 - sum % 11) % 10 == d[12]
+}
+
+/// Philippine TIN: 9 digits (12 with a branch code), the ninth checking the first eight.
+pub fn ph_tin(s: &str) -> bool {
+    const W: [u32; 8] = [9, 8, 7, 6, 5, 4, 3, 2];
+    let d = digits(s);
+    if (d.len() != 9 && d.len() != 12) || d[..9].iter().all(|x| *x == d[0]) {
+        return false;
+    }
+    d[..8].iter().zip(W).map(|(x, w)| x * w).sum::<u32>() % 11 == d[8]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +162,35 @@ mod tests {
         assert!(!in_pan("ABCXE1234F"));
         assert!(!in_pan("ABCPE12345"));
         assert!(!in_pan("ABCPE0000F"));
+    }
+
+    #[test]
+    fn checks_australian_business_numbers() {
+        assert!(au_abn("51 824 753 556"));
+        assert!(!au_abn("51 824 753 557"));
+        assert!(au_acn("004 085 616"));
+        assert!(!au_acn("004 085 617"));
+        assert!(!au_acn("000 000 000"));
+    }
+
+    #[test]
+    fn checks_singapore_entity_numbers() {
+        assert!(sg_uen("53312345C"));
+        assert!(sg_uen("201912345R"));
+        assert!(sg_uen("T09LL0001D"));
+        assert!(!sg_uen("53312345D"));
+        assert!(!sg_uen("201912345Z"));
+        assert!(!sg_uen("T09QQ0001D"), "no entity type QQ");
+    }
+
+    #[test]
+    fn checks_thai_and_philippine_numbers() {
+        assert!(th_tnin("1101700203093"));
+        assert!(th_tnin("1-1017-00203-09-3"));
+        assert!(!th_tnin("1101700203094"));
+        assert!(!th_tnin("9101700203093"));
+        assert!(ph_tin("123-456-782"));
+        assert!(ph_tin("123-456-782-000"));
+        assert!(!ph_tin("123-456-783"));
     }
 }

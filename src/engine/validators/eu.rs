@@ -2,7 +2,8 @@
 //! IT codice fiscale (DM 23/12/1976 odd/even tables), ES DNI/NIF and NIE (mod-23 letter,
 //! Orden INT/2058/2008), DE Steuer-ID (ISO 7064 MOD 11,10 plus the digit-repetition
 //! rule), FR NIR (key = 97 − n mod 97, Corsica 2A/2B substituted), PL PESEL (weights
-//! 1-3-7-9 and a real birth date).
+//! 1-3-7-9 and a real birth date), FI henkilötunnus (Väestörekisterikeskus: the nine
+//! digits of date and individual number mod 31 index a 31-character check alphabet).
 
 use super::digits;
 
@@ -91,16 +92,7 @@ pub fn de_tax_id(s: &str) -> bool {
     if repeated != 1 || counts.iter().any(|c| *c > 3) {
         return false;
     }
-    let mut product = 10u32;
-    for x in &d[..10] {
-        let mut sum = (x + product) % 10;
-        if sum == 0 {
-            sum = 10;
-        }
-        product = (sum * 2) % 11;
-    }
-    let check = (11 - product) % 10;
-    check == d[10]
+    super::iso7064::check_digit(&d[..10]) == d[10]
 }
 
 /// French NIR: sex 1/2, year, month 01–12 (or 20+ for unknown), department (2A/2B
@@ -155,6 +147,25 @@ pub fn pl_pesel(s: &str) -> bool {
     (10 - sum % 10) % 10 == d[10]
 }
 
+/// Finnish henkilötunnus `DDMMYYCZZZQ`: a real date, a century sign (`+` 1800s; `-`,
+/// `U`–`Y` 1900s; `A`–`F` 2000s, VRK 2023 reform), individual number 002–899, and the
+/// check character.
+pub fn fi_hetu(s: &str) -> bool {
+    const CHECK: &[u8; 31] = b"0123456789ABCDEFHJKLMNPRSTUVWXY";
+    let b: Vec<u8> = s.bytes().map(|c| c.to_ascii_uppercase()).collect();
+    if b.len() != 11
+        || !b"+-ABCDEFUVWXY".contains(&b[6])
+        || !b[..6].iter().chain(&b[7..10]).all(u8::is_ascii_digit)
+    {
+        return false;
+    }
+    let n = |r: std::ops::Range<usize>| b[r].iter().fold(0u32, |a, c| a * 10 + u32::from(c - b'0'));
+    let individual = n(7..10);
+    super::month_day(n(2..4), n(0..2))
+        && (2..=899).contains(&individual)
+        && CHECK[((n(0..6) * 1000 + individual) % 31) as usize] == b[10]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +194,15 @@ mod tests {
         assert!(!de_tax_id("86095742718"));
         assert!(!de_tax_id("12345678901"), "no repeated digit");
         assert!(!de_tax_id("06095742719"));
+    }
+
+    #[test]
+    fn checks_finnish_identity_codes() {
+        assert!(fi_hetu("131052-308T"));
+        assert!(fi_hetu("131052A308T"));
+        assert!(!fi_hetu("131052-308U"));
+        assert!(!fi_hetu("131352-308T"), "month 13");
+        assert!(!fi_hetu("131052G308T"), "no century G");
     }
 
     #[test]

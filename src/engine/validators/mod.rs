@@ -6,10 +6,17 @@ pub mod aba;
 pub mod apac;
 pub mod base58check;
 pub mod bech32;
+pub mod de;
+pub mod dea;
 pub mod eip55;
 pub mod eu;
+pub mod icao;
+pub mod india;
 pub mod ip;
+pub mod iso7064;
+pub mod korea;
 pub mod luhn;
+pub mod mea;
 pub mod mod11;
 pub mod mod97;
 pub mod ssn;
@@ -23,4 +30,11 @@ fn digits(s: &str) -> Vec<u32> {
         .filter(u8::is_ascii_digit)
         .map(|b| u32::from(b - b'0'))
         .collect()
+}
+
+/// A month 1–12 and a day that month can have (29 February allowed: the year is often
+/// two digits or absent).
+fn month_day(month: u32, day: u32) -> bool {
+    const DAYS: [u32; 12] = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    (1..=12).contains(&month) && day >= 1 && day <= DAYS[(month - 1) as usize]
 }

@@ -1,5 +1,7 @@
 //! Structural checks without a checksum: UK NINO prefixes (HMRC NIM39110), dates,
-//! phone digit counts, Ethereum addresses, and Shannon entropy for generic secrets.
+//! phone digit counts, Ethereum addresses, Shannon entropy for generic secrets, UK
+//! driving licence numbers (DVLA: surname padded with 9s, birth date with the month + 50
+//! for women) and UK registration marks (DVLA "age identifiers").
 
 /// UK National Insurance number: two prefix letters (not D, F, I, Q, U, V; second not O;
 /// not BG, GB, KN, NK, NT, TN, ZZ), six digits, suffix A–D.
@@ -22,6 +24,38 @@ pub fn uk_nino(s: &str) -> bool {
             .iter()
             .any(|p| p.as_bytes() == prefix)
         && (b'A'..=b'D').contains(&b[8])
+}
+
+/// A UK driving licence number `MORGA753116SM9IJ`: the first five characters are the
+/// surname's letters padded with 9s (never 9 then a letter), then decade, month (+50),
+/// day, year; an invalid month or day is refused.
+pub fn uk_driving_licence(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 16 || b[..5] == *b"99999" {
+        return false;
+    }
+    let letters = b[..5].iter().take_while(|c| c.is_ascii_uppercase()).count();
+    if letters == 0 || !b[letters..5].iter().all(|c| *c == b'9') {
+        return false;
+    }
+    if !b[5..11].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let n = |i: usize| u32::from(b[i] - b'0') * 10 + u32::from(b[i + 1] - b'0');
+    let month = n(6) % 50;
+    let day = n(8);
+    (1..=12).contains(&month) && (1..=31).contains(&day) && n(6) / 50 <= 1
+}
+
+/// A current-format UK registration mark `AB12 CDE`: its age identifier is a March
+/// (02–29) or September (51–79) one.
+pub fn uk_vehicle_registration(s: &str) -> bool {
+    let b: Vec<u8> = s.bytes().filter(u8::is_ascii_alphanumeric).collect();
+    if b.len() != 7 || !b[2].is_ascii_digit() || !b[3].is_ascii_digit() {
+        return false;
+    }
+    let age = u32::from(b[2] - b'0') * 10 + u32::from(b[3] - b'0');
+    (2..=29).contains(&age) || (51..=79).contains(&age)
 }
 
 /// A numeric date of day, month and year in some order: accepts when some reading
@@ -148,6 +182,20 @@ mod tests {
         assert!(!uk_nino("BG123456C"));
         assert!(!uk_nino("AB123456E"));
         assert!(!uk_nino("AO123456A"));
+    }
+
+    #[test]
+    fn checks_uk_licences_and_registrations() {
+        assert!(uk_driving_licence("MORGA753116SM9IJ"));
+        assert!(uk_driving_licence("SMITH961102AB1CD"));
+        assert!(uk_driving_licence("LI999962055SM9IJ"));
+        assert!(!uk_driving_licence("MORGA713116SM9IJ"), "month 13");
+        assert!(!uk_driving_licence("MO9GA753116SM9IJ"));
+        assert!(!uk_driving_licence("99999753116SM9IJ"));
+        assert!(uk_vehicle_registration("AB12 CDE"));
+        assert!(uk_vehicle_registration("BD51SMR"));
+        assert!(!uk_vehicle_registration("AB01 CDE"));
+        assert!(!uk_vehicle_registration("AB45 CDE"));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The Verhoeff dihedral-group checksum (Verhoeff 1969), used by Aadhaar (UIDAI).
+//! The Verhoeff dihedral-group checksum (Verhoeff 1969), used by Aadhaar (UIDAI) and the
+//! Nigerian NIN (NIMC).
 
 const D: [[u8; 10]; 10] = [
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
@@ -42,6 +43,12 @@ pub fn aadhaar(s: &str) -> bool {
     d.len() == 12 && d[0] >= b'2' && d.iter().any(|x| *x != d[0]) && is_valid(s)
 }
 
+/// A Nigerian National Identification Number: 11 digits, Verhoeff-valid, not one digit.
+pub fn ng_nin(s: &str) -> bool {
+    let d: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).collect();
+    d.len() == 11 && d.iter().any(|x| *x != d[0]) && is_valid(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,5 +61,8 @@ mod tests {
         assert!(!aadhaar("2345 6789 0123"));
         assert!(!aadhaar("1345 6789 0124"));
         assert!(!aadhaar("2345 6789 012"));
+        assert!(ng_nin("34567890120"));
+        assert!(!ng_nin("34567890121"));
+        assert!(!ng_nin("3456789012"));
     }
 }
