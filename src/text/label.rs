@@ -49,6 +49,7 @@ labels! {
     "US_NPI" ["NPI"] true "US national provider identifiers";
     "US_MBI" [] true "US Medicare beneficiary identifiers";
     "MEDICAL_LICENSE" ["US_DEA", "DEA_NUMBER"] true "US DEA registration numbers (checksum; needs context)";
+    "MEDICAL_RECORD_NUMBER" ["MRN"] true "Medical record (chart) numbers after their cue (MRN, MR#)";
     "UK_NHS" ["NHS"] true "UK NHS numbers (mod-11 checked)";
     "UK_NINO" ["NINO"] true "UK national insurance numbers";
     "UK_POSTCODE" [] true "UK postcodes";

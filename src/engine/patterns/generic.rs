@@ -443,7 +443,9 @@ pub(super) const AGE: PatternSpec = PatternSpec {
     label: "AGE",
     regex: r"(?ix)
         \b(?:aged|age(?:\s+of)?|age:)\s*(\d{1,3})\b
-      | \b(\d{1,3})(?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b)",
+      | \b(\d{1,3})(?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
+      # clinical shorthand: (29F), (81 M)
+      | \((\d{1,3})\s?[MF]\)",
     group: 1,
     score: 0.85,
     validate: Some(age),
@@ -453,8 +455,10 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("the 42-year-old driver", "42"),
         ("Age: 42", "42"),
         ("he is 7 years old", "7"),
+        ("Ms. Adeyemi (29F) doing well", "29"),
+        ("81 Y/O M TRANSFERRED", "81"),
     ],
-    counter_examples: &["page 42", "the age of reason", "aged 400"],
+    counter_examples: &["page 42", "the age of reason", "aged 400", "heated to 98F"],
     ..PatternSpec::BASE
 };
 

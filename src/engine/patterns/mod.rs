@@ -22,6 +22,7 @@
 //! `\b` and `\d` are compiled as ASCII classes (see `recognizer.rs`).
 
 mod apac;
+mod clinical;
 mod de;
 mod eu;
 mod finance;
@@ -86,6 +87,7 @@ pub static ALL: &[&PatternSpec] = &[
     &us::US_MBI,
     &us::US_MBI_COMPACT,
     &us::MEDICAL_LICENSE,
+    &clinical::MEDICAL_RECORD_NUMBER,
     &uk::UK_NHS,
     &uk::UK_NINO,
     &uk::UK_DRIVING_LICENCE,
