@@ -15,7 +15,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use super::{Candidate, Recognizer};
+use super::{Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Honorifics that are part of the name span (`Mr Robert Murray`).
@@ -499,7 +499,7 @@ impl NameRecognizer {
                 span: ByteSpan::new(tokens[first].start, tokens[last].end),
                 label: self.person,
                 score,
-                validated: false,
+                proof: Proof::None,
             });
         }
     }
@@ -532,7 +532,7 @@ impl NameRecognizer {
                     span: ByteSpan::new(t.start, t.end),
                     label: self.organization,
                     score: ACRONYM,
-                    validated: false,
+                    proof: Proof::None,
                 });
             }
         }
@@ -571,7 +571,7 @@ impl NameRecognizer {
                         span: ByteSpan::new(tokens[first].start, with_gloss(text, t.end)),
                         label: self.organization,
                         score: 0.75,
-                        validated: false,
+                        proof: Proof::None,
                     });
                 }
             }
@@ -621,7 +621,7 @@ impl NameRecognizer {
                         ),
                         label: self.organization,
                         score: 0.75,
-                        validated: false,
+                        proof: Proof::None,
                     });
                 }
             }
@@ -667,7 +667,7 @@ mod tests {
     fn found_by(rules: &NameRecognizer, text: &str) -> Vec<(String, &'static str)> {
         let mut out = Vec::new();
         rules.recognize(text, &LabelSet::all(), &mut out);
-        crate::engine::resolve::resolve(out, 0.0)
+        crate::engine::resolve::resolve(text, out, 0.0)
             .iter()
             .map(|d| (text[d.span.start..d.span.end].to_owned(), d.label.as_str()))
             .collect()

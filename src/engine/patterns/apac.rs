@@ -1,7 +1,7 @@
 //! Asia-Pacific and Canadian identifiers.
 
 use crate::engine::validators::{apac, luhn, mod11, verhoeff};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 pub(super) const SG_NRIC: PatternSpec = PatternSpec {
     name: "sg_nric",
@@ -9,7 +9,7 @@ pub(super) const SG_NRIC: PatternSpec = PatternSpec {
     regex: r"(?i)\b[STFGM]\d{7}[A-Z]\b",
     score: 0.9,
     validate: Some(apac::sg_nric),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["nric", "fin", "ic"],
     examples: &[("NRIC S1234567D", "S1234567D")],
     counter_examples: &["S1234567A"],
@@ -35,7 +35,7 @@ pub(super) const IN_AADHAAR: PatternSpec = PatternSpec {
     regex: r"\b[2-9]\d{3}[ \-]?\d{4}[ \-]?\d{4}\b",
     score: 0.45,
     validate: Some(verhoeff::aadhaar),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["aadhaar", "aadhar", "uidai", "uid"],
     examples: &[("Aadhaar 2345 6789 0124", "2345 6789 0124")],
     counter_examples: &["Aadhaar 2345 6789 0123", "2345 6789 0124"],
@@ -48,7 +48,7 @@ pub(super) const AU_TFN: PatternSpec = PatternSpec {
     regex: r"\b\d{3}[ \-]?\d{3}[ \-]?\d{3}\b",
     score: 0.3,
     validate: Some(mod11::au_tfn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["tfn", "tax file", "tax file number"],
     examples: &[("TFN 123 456 782", "123 456 782")],
     counter_examples: &["TFN 123 456 783", "123 456 782"],
@@ -61,7 +61,7 @@ pub(super) const AU_MEDICARE: PatternSpec = PatternSpec {
     regex: r"\b[2-6]\d{3}[ \-]?\d{5}[ \-]?\d(?:[ \-/]?\d)?\b",
     score: 0.35,
     validate: Some(mod11::au_medicare),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["medicare", "medicare card", "medicare number"],
     examples: &[("Medicare 2123 45670 1", "2123 45670 1")],
     counter_examples: &["Medicare 2123 45671 1", "2123 45670 1"],
@@ -75,7 +75,7 @@ pub(super) const CA_SIN: PatternSpec = PatternSpec {
     regex: r"\b\d{3}[ \-]\d{3}[ \-]\d{3}\b|\b\d{9}\b",
     score: 0.35,
     validate: Some(luhn::ca_sin),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["sin", "social insurance", "social insurance number", "nas"],
     examples: &[("SIN 130 692 544", "130 692 544")],
     counter_examples: &["SIN 130 692 545", "130 692 544"],
