@@ -69,34 +69,27 @@ pub(super) const EMAIL: PatternSpec = PatternSpec {
     prefilter: Some("@"),
     regex: concat!(
         r"(?x)
-        # Group 1 is the address. The regex crate has no look-around, so the character
-        # after it is matched (and not kept): the address must not stop inside a word.
-        (
-          # The local part is in one family of scripts, so leftmost matching starts it
-          # where its family starts: in 他的电子邮箱是test@test.com, at `t`.
-          (?: [[\p{L}\p{N}]--[",
+        # The local part is in one family of scripts, so leftmost matching starts it where
+        # its family starts: in 他的电子邮箱是test@test.com, at `t`. No `\b`: between two
+        # letters of different families there is none.
+        (?: [[\p{L}\p{N}]--[",
         glued_scripts!(),
         r"]] [[\p{L}\p{N}._%+\-]--[",
         glued_scripts!(),
         r"]]*
-            | [",
+          | [",
         glued_scripts!(),
         r"]+ )
-          @
-          [\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?          # first domain label
-          (?:\.[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?)*   # more labels
-          # The top-level domain is in one family too: test@test.com今天 ends at `com`.
-          \.(?: [\p{L}--[",
+        @
+        [\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?          # first domain label
+        (?:\.[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?)*   # more labels
+        # The top-level domain is in one family too: test@test.com今天 ends at `com`.
+        \.(?: [\p{L}--[",
         glued_scripts!(),
         r"]]{2,24} | [",
         glued_scripts!(),
-        r"]{1,24} )
-        )
-        (?: $ | [^\p{L}\p{N}] | [",
-        glued_scripts!(),
-        r"] )"
+        r"]{1,24} )"
     ),
-    group: 1,
     score: 0.95,
     proof: Proof::Grammar,
     negative_context: &[],
