@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use anonymizer::anonymizer::{Anonymizer, Defaults, Options, Scope};
-use anonymizer::engine::{Candidate, Engine, Recognizer};
+use anonymizer::engine::{Candidate, Engine, Proof, Recognizer};
 use anonymizer::methods::{KeyRing, MasterSecret, Method};
 use anonymizer::restore::stream::StreamRestorer;
 use anonymizer::restore::{MapEntry, MatchMode, Restorer};
@@ -61,7 +61,7 @@ impl Recognizer for Names {
                 span: ByteSpan::new(start, end),
                 label: self.0[0],
                 score: 0.9,
-                validated: false,
+                proof: Proof::None,
             });
         }
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::{Candidate, Recognizer};
+use crate::engine::{Candidate, Proof, Recognizer};
 use crate::methods::MasterSecret;
 use crate::session::{MemoryStore, SessionConfig};
 use crate::text::ByteSpan;
@@ -33,7 +33,7 @@ impl Recognizer for Words {
                     span: ByteSpan::new(start, start + m.len()),
                     label: *label,
                     score: 0.9,
-                    validated: false,
+                    proof: Proof::None,
                 });
             }
         }

@@ -4,7 +4,7 @@
 
 use regex::Regex;
 
-use super::{context, BuildError, Candidate, Recognizer};
+use super::{context, BuildError, Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Detection options from configuration.
@@ -96,7 +96,7 @@ impl Recognizer for CustomRecognizer {
                     span,
                     label: p.label,
                     score: (p.score + context::boost(text, span, &words)).min(1.0),
-                    validated: false,
+                    proof: Proof::None,
                 });
             }
         }

@@ -9,7 +9,7 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
-use super::{context, BuildError, Candidate, Recognizer};
+use super::{context, BuildError, Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// A word list for one label.
@@ -80,7 +80,7 @@ struct Entry {
     context: &'static [&'static str],
     /// Exact spelling required (built-in lists); otherwise any case (deny list).
     text: Option<String>,
-    validated: bool,
+    proof: Proof,
 }
 
 /// Several word lists compiled into one automaton.
@@ -129,7 +129,7 @@ impl DictionaryRecognizer {
                         score: spec.score,
                         context: spec.context,
                         text: Some(form),
-                        validated: false,
+                        proof: Proof::None,
                     });
                 }
             }
@@ -151,7 +151,7 @@ impl DictionaryRecognizer {
                 score: 1.0,
                 context: &[],
                 text: None,
-                validated: true,
+                proof: Proof::Listed,
             });
         }
         Self::build(patterns, entries)
@@ -220,7 +220,7 @@ impl Recognizer for DictionaryRecognizer {
                 span,
                 label: entry.label,
                 score: (entry.score + context::boost(text, span, entry.context) / 2.0).min(1.0),
-                validated: entry.validated,
+                proof: entry.proof,
             });
         }
     }
@@ -261,7 +261,7 @@ mod tests {
     }
 
     #[test]
-    fn deny_list_matches_any_case_and_is_validated() {
+    fn deny_list_matches_any_case_and_is_exact() {
         let rec = DictionaryRecognizer::deny_list(&[(
             "Project Falcon".into(),
             Label::builtin("ORGANIZATION"),
@@ -270,7 +270,7 @@ mod tests {
         let mut out = Vec::new();
         rec.recognize("about project falcon.", &LabelSet::all(), &mut out);
         assert_eq!(out.len(), 1);
-        assert!(out[0].validated);
+        assert_eq!(out[0].proof, Proof::Listed);
         assert_eq!(out[0].score, 1.0);
     }
 }

@@ -18,7 +18,9 @@ use std::fmt;
 
 use crate::text::{ByteSpan, Label, LabelSet};
 pub use custom::{CustomPattern, EngineOptions};
-pub use recognizer::{Candidate, PatternRecognizer, PatternSpec, RecognizeError, Recognizer};
+pub use recognizer::{
+    Candidate, PatternRecognizer, PatternSpec, Proof, RecognizeError, Recognizer,
+};
 
 /// One detected entity, in byte offsets of the text it was found in.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +30,9 @@ pub struct Detection {
     pub score: f32,
     /// The best competing label for the same region, if any recognizer proposed one.
     pub alternative: Option<(Label, f32)>,
+    /// What backs the span: an exact one (a checksum, a grammar, the deny list) is
+    /// exactly the entity, whatever other tiers proposed around it.
+    pub proof: Proof,
 }
 
 /// Why the engine could not be built (a bad built-in or configured recognizer).
@@ -248,7 +253,7 @@ impl Engine {
                         && text.is_char_boundary(c.span.end)
                         && !self.allow.contains(&text[c.span.start..c.span.end])
                 });
-                resolve::merge_adjacent(text, resolve::resolve(found, threshold))
+                resolve::merge_adjacent(text, resolve::resolve(text, found, threshold))
             })
             .collect())
     }

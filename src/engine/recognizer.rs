@@ -17,8 +17,44 @@ pub struct Candidate {
     pub span: ByteSpan,
     pub label: Label,
     pub score: f32,
-    /// A checksum or structural validator accepted it.
-    pub validated: bool,
+    /// What backs the span beyond the score; see [`Proof`].
+    pub proof: Proof,
+}
+
+/// What a candidate's span rests on. Overlap resolution (`resolve.rs`) uses it: an
+/// exact span ([`Proof::is_exact`]) wins its characters against every other candidate,
+/// keeps its boundaries and is never merged with a neighbour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Proof {
+    /// A guess: a model span, a name rule, a word list, a pattern without a validator
+    /// or with only a structural one (digit counts, date ranges). Its boundaries may be
+    /// off by a word, so it competes by length and confidence.
+    #[default]
+    None,
+    /// The match follows the whole grammar of its type (an RFC 5322 address, an IP
+    /// address, a UUID): the span is the entity, exactly, but the label is not certain.
+    Grammar,
+    /// A checksum passed (Luhn, mod 97, …): exact span, and confidence may reach 1.
+    Checksum,
+    /// The operator's deny list named the phrase: exact span, always flagged.
+    Listed,
+}
+
+impl Proof {
+    /// Whether the span is the entity exactly (anything but [`Proof::None`]).
+    pub fn is_exact(self) -> bool {
+        self != Proof::None
+    }
+
+    /// Priority among overlapping exact spans: a checksum or the deny list beats a
+    /// grammar (`4111 1111 1111 1111` is a card before it is a phone number).
+    pub(crate) fn rank(self) -> u8 {
+        match self {
+            Proof::None => 0,
+            Proof::Grammar => 1,
+            Proof::Checksum | Proof::Listed => 2,
+        }
+    }
 }
 
 /// Why a recognizer could not look at its texts. Carries a runtime message, never text.
@@ -99,9 +135,13 @@ pub struct PatternSpec {
     pub prefilter: Option<&'static str>,
     /// Checksum/structure check: `false` drops the candidate.
     pub validate: Option<fn(&str) -> bool>,
-    /// The validator is a real checksum (Luhn, mod 97, …): passing it marks the candidate
-    /// validated, which wins overlaps. Structural checks (digit counts, ranges) do not.
-    pub checksum: bool,
+    /// What a match that passed `validate` proves: [`Proof::Checksum`] when the
+    /// validator is a real checksum (Luhn, mod 97, …), [`Proof::Grammar`] when the regex
+    /// (and validator) is the type's whole grammar, so the match is exactly the entity
+    /// (e-mail, IP, URL, UUID); [`Proof::None`] when the match is only likely (structural
+    /// checks such as digit counts or date ranges, formats without clear ends). Exact
+    /// spans win their characters against every model and rule span that overlaps them.
+    pub proof: Proof,
     /// Words near the match that raise confidence (lower-case, whole words or phrases).
     pub context: &'static [&'static str],
     /// Words near the match that lower confidence; [`context::NEGATIVE`] unless a spec
@@ -123,7 +163,7 @@ impl PatternSpec {
         score: 0.5,
         prefilter: None,
         validate: None,
-        checksum: false,
+        proof: Proof::None,
         context: &[],
         negative_context: context::NEGATIVE,
         examples: &[],
@@ -313,20 +353,27 @@ impl PatternRecognizer {
                 )
             };
             for m in matches {
-                let validated = match pattern.spec.validate {
-                    Some(check) if !check(m.as_str()) => continue,
-                    Some(_) => pattern.spec.checksum,
-                    None => false,
-                };
+                if pattern
+                    .spec
+                    .validate
+                    .is_some_and(|check| !check(m.as_str()))
+                {
+                    continue;
+                }
+                let proof = pattern.spec.proof;
                 let span = ByteSpan::new(chunk.start + m.start(), chunk.start + m.end());
                 let score = pattern.spec.score + pattern.context.adjust(text, span);
                 // Only a passed checksum earns certainty; context alone tops out below it.
-                let ceiling = if validated { 1.0 } else { UNVALIDATED_MAX };
+                let ceiling = if proof == Proof::Checksum {
+                    1.0
+                } else {
+                    UNVALIDATED_MAX
+                };
                 out.push(Candidate {
                     span,
                     label: pattern.label,
                     score: score.clamp(0.0, ceiling),
-                    validated,
+                    proof,
                 });
             }
         }
@@ -381,7 +428,7 @@ mod tests {
                     span: ByteSpan::new(i, i + 1),
                     label: Label::builtin("PERSON"),
                     score: 0.5,
-                    validated: false,
+                    proof: Proof::None,
                 });
             }
         }
@@ -392,7 +439,7 @@ mod tests {
             span: ByteSpan::new(start, start + 1),
             label: Label::builtin("PERSON"),
             score: 0.5,
-            validated: false,
+            proof: Proof::None,
         }
     }
 

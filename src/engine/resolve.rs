@@ -1,9 +1,26 @@
 //! Overlap resolution: one result per region of text.
 //!
-//! Candidates at or above the threshold compete; the winner of a region is the validated
-//! one (a checksum passed, or a deny-list entry), then the longer one, then the more
-//! confident one. A losing candidate with a different label becomes the winner's
-//! alternative. Then adjacent parts of one thing merge:
+//! Candidates at or above the threshold compete in two rounds.
+//!
+//! 1. **Exact spans** ([`Proof::is_exact`]: a checksum, a grammar, the deny list) compete
+//!    among themselves: the better proof, then the longer, then the more confident wins.
+//! 2. **Every other candidate** (model spans, name rules, word lists, loose patterns)
+//!    gives up the characters of the exact winners it overlaps, then competes as
+//!    before: the longer, then the more confident wins. What it keeps of itself
+//!    (see [`outside_exact`]):
+//!
+//!    ```text
+//!    model EMAIL  "jane.doe@example.com today"  over exact EMAIL "jane.doe@example.com"
+//!                 → dropped: same label, so it is that entity with a wrong end
+//!    model EMAIL  "他的电子邮箱是test@test.com"    over exact EMAIL "test@test.com" → dropped
+//!    model PERSON "Ana Ruiz, ana@example.com"    over exact EMAIL "ana@example.com"
+//!                 → PERSON "Ana Ruiz": another label, cut at a word break
+//!    PHONE "4111111111111111 12"                 over exact CREDIT_CARD "4111111111111111"
+//!                 → dropped: what is left, "12", has no letter
+//!    ```
+//!
+//! A losing candidate with a different label becomes the winner's alternative. Then
+//! adjacent parts of one thing merge, exact spans never:
 //!
 //! ```text
 //! "Mr" "John Smith"            PERSON + PERSON          → PERSON "Mr John Smith"
@@ -14,46 +31,27 @@
 
 use std::collections::BTreeMap;
 
-use super::{Candidate, Detection};
-use crate::text::Label;
+use super::{Candidate, Detection, Proof};
+use crate::text::{ByteSpan, Label};
 
-pub fn resolve(mut candidates: Vec<Candidate>, threshold: f32) -> Vec<Detection> {
-    // Highest priority first: validated, longer, more confident, then leftmost for determinism.
-    candidates.sort_by(|a, b| {
-        b.validated
-            .cmp(&a.validated)
-            .then(b.span.len().cmp(&a.span.len()))
-            .then(b.score.total_cmp(&a.score))
-            .then(a.span.start.cmp(&b.span.start))
-            .then(a.label.cmp(&b.label))
-    });
+/// The non-overlapping winners of `candidates` (spans into `text`) at or above
+/// `threshold`, sorted by start; see the module docs.
+pub fn resolve(text: &str, candidates: Vec<Candidate>, threshold: f32) -> Vec<Detection> {
+    let (exact, guesses): (Vec<&Candidate>, Vec<&Candidate>) = candidates
+        .iter()
+        .filter(|c| c.score >= threshold && !c.span.is_empty())
+        .partition(|c| c.proof.is_exact());
     // Winners never overlap each other, so keyed by start they are also sorted by end:
     // the winners overlapping [s, e) are the ones just before `e`, walking back while
     // their end is past `s`. That keeps resolution O(n log n) on texts with thousands of
     // candidates.
     let mut winners: BTreeMap<usize, Detection> = BTreeMap::new();
-    for candidate in &candidates {
-        if candidate.score < threshold || candidate.span.is_empty() {
-            continue;
-        }
-        let span = candidate.span;
-        let blocked = winners
-            .range(..span.end)
-            .next_back()
-            .is_some_and(|(_, w)| w.span.end > span.start);
-        if blocked {
-            continue;
-        }
-        winners.insert(
-            span.start,
-            Detection {
-                span,
-                label: candidate.label,
-                score: candidate.score,
-                alternative: None,
-            },
-        );
-    }
+    place(&mut winners, exact.into_iter().cloned().collect());
+    let pieces: Vec<Candidate> = guesses
+        .into_iter()
+        .flat_map(|c| outside_exact(text, c, &winners))
+        .collect();
+    place(&mut winners, pieces);
     for candidate in &candidates {
         let span = candidate.span;
         for (_, winner) in winners.range_mut(..span.end.max(span.start + 1)).rev() {
@@ -71,6 +69,153 @@ pub fn resolve(mut candidates: Vec<Candidate>, threshold: f32) -> Vec<Detection>
         }
     }
     winners.into_values().collect()
+}
+
+/// Adds the best of `candidates` that overlap no winner (nor each other) to `winners`.
+fn place(winners: &mut BTreeMap<usize, Detection>, mut candidates: Vec<Candidate>) {
+    // Highest priority first: better proof, longer, more confident, then leftmost for
+    // determinism.
+    candidates.sort_by(|a, b| {
+        b.proof
+            .rank()
+            .cmp(&a.proof.rank())
+            .then(b.span.len().cmp(&a.span.len()))
+            .then(b.score.total_cmp(&a.score))
+            .then(a.span.start.cmp(&b.span.start))
+            .then(a.label.cmp(&b.label))
+    });
+    for candidate in candidates {
+        let span = candidate.span;
+        if overlapping(winners, span).next().is_some() {
+            continue;
+        }
+        winners.insert(
+            span.start,
+            Detection {
+                span,
+                label: candidate.label,
+                score: candidate.score,
+                alternative: None,
+                proof: candidate.proof,
+            },
+        );
+    }
+}
+
+/// The winners overlapping `span`, last first.
+fn overlapping(
+    winners: &BTreeMap<usize, Detection>,
+    span: ByteSpan,
+) -> impl Iterator<Item = &Detection> {
+    winners
+        .range(..span.end)
+        .rev()
+        .map(|(_, w)| w)
+        .take_while(move |w| w.span.end > span.start)
+}
+
+/// What is left of `candidate` outside the exact spans in `exact`, which it must not
+/// overlap: itself when it overlaps none; nothing when one of them has its label (it is
+/// that entity with wrong ends: a model's `jane.doe@example.com today`); otherwise the
+/// parts before, between and after them that are cut at a word break and hold a letter,
+/// without the spaces and punctuation at the cut (`Ana Ruiz, ana@example.com` →
+/// `Ana Ruiz`).
+///
+/// Why cut rather than drop: a model span over a name and an address next to it would
+/// otherwise lose the name. Why only at word breaks: the rest of a word the exact span
+/// cuts into is no entity of its own. Why a letter: a part made of digits is the rest
+/// of a number the exact span is (a phone guess over a card), not a name.
+fn outside_exact(
+    text: &str,
+    candidate: &Candidate,
+    exact: &BTreeMap<usize, Detection>,
+) -> Vec<Candidate> {
+    let mut cuts: Vec<ByteSpan> = overlapping(exact, candidate.span).map(|w| w.span).collect();
+    if cuts.is_empty() {
+        return vec![candidate.clone()];
+    }
+    if overlapping(exact, candidate.span).any(|w| w.label == candidate.label) {
+        return Vec::new();
+    }
+    cuts.reverse();
+    let mut parts = Vec::new();
+    let mut start = candidate.span.start;
+    for cut in cuts.iter().copied().chain(std::iter::once(ByteSpan::new(
+        candidate.span.end,
+        candidate.span.end,
+    ))) {
+        if cut.start > start {
+            // `start` is a cut unless it is the candidate's own start; so is `cut.start`
+            // unless it is the candidate's own end.
+            let cut_left = start != candidate.span.start;
+            let cut_right = cut.start != candidate.span.end;
+            if let Some(span) = part(text, ByteSpan::new(start, cut.start), cut_left, cut_right) {
+                parts.push(Candidate {
+                    span,
+                    proof: Proof::None,
+                    ..candidate.clone()
+                });
+            }
+        }
+        start = start.max(cut.end);
+    }
+    parts
+}
+
+/// `span` of a candidate, cut on the left and/or right by an exact span: `None` unless
+/// every cut is at a word break; trimmed of what is not a letter or digit at the cuts.
+fn part(text: &str, span: ByteSpan, cut_left: bool, cut_right: bool) -> Option<ByteSpan> {
+    if (cut_left && !word_break(text, span.start)) || (cut_right && !word_break(text, span.end)) {
+        return None;
+    }
+    let inner = text.get(span.start..span.end)?;
+    let mut start = span.start;
+    let mut end = span.end;
+    if cut_left {
+        start += inner.len()
+            - inner
+                .trim_start_matches(|c: char| !c.is_alphanumeric())
+                .len();
+    }
+    if cut_right {
+        end -= inner.len() - inner.trim_end_matches(|c: char| !c.is_alphanumeric()).len();
+    }
+    let kept = text.get(start..end)?;
+    kept.chars()
+        .any(char::is_alphabetic)
+        .then(|| ByteSpan::new(start, end))
+}
+
+/// Whether byte offset `at` of `text` falls between two words: it is not between two
+/// letters or digits, unless one of them belongs to a script written without spaces
+/// (`邮箱是|test`, `电|子`), where any two letters may be two words.
+fn word_break(text: &str, at: usize) -> bool {
+    let before = text.get(..at).and_then(|t| t.chars().next_back());
+    let after = text.get(at..).and_then(|t| t.chars().next());
+    match (before, after) {
+        (Some(b), Some(a)) if b.is_alphanumeric() && a.is_alphanumeric() => {
+            written_without_spaces(b) || written_without_spaces(a)
+        }
+        _ => true,
+    }
+}
+
+/// Han, kana, Hangul, Thai, Lao, Khmer, Myanmar (by block; the same scripts the e-mail
+/// pattern treats as glued).
+fn written_without_spaces(c: char) -> bool {
+    matches!(c as u32,
+        0x0E00..=0x0EFF       // Thai, Lao
+        | 0x1000..=0x109F     // Myanmar
+        | 0x1780..=0x17FF     // Khmer
+        | 0x1100..=0x11FF     // Hangul Jamo
+        | 0x3040..=0x30FF     // Hiragana, Katakana
+        | 0x3130..=0x318F     // Hangul compatibility Jamo
+        | 0x3400..=0x4DBF     // CJK extension A
+        | 0x4E00..=0x9FFF     // CJK unified ideographs
+        | 0xAC00..=0xD7AF     // Hangul syllables
+        | 0xF900..=0xFAFF     // CJK compatibility ideographs
+        | 0x20000..=0x3FFFF   // CJK extensions B–H
+    )
 }
 
 /// What two neighbours separated by `gap` become, if they are parts of one thing.
@@ -91,7 +236,11 @@ fn merged_label(left: Label, gap: &str, right: Label) -> Option<Label> {
 pub fn merge_adjacent(text: &str, detections: Vec<Detection>) -> Vec<Detection> {
     let mut out: Vec<Detection> = Vec::with_capacity(detections.len());
     for d in detections {
-        if let Some(prev) = out.last_mut() {
+        // An exact span is one whole entity: nothing joins it.
+        if let Some(prev) = out
+            .last_mut()
+            .filter(|p| !p.proof.is_exact() && !d.proof.is_exact())
+        {
             let gap = text.get(prev.span.end..d.span.start).unwrap_or("\n");
             if let Some(label) = merged_label(prev.label, gap, d.label) {
                 if label != prev.label {
@@ -113,21 +262,35 @@ mod tests {
     use super::*;
     use crate::text::{ByteSpan, Label};
 
-    fn cand(start: usize, end: usize, label: &str, score: f32, validated: bool) -> Candidate {
+    fn cand(start: usize, end: usize, label: &str, score: f32, proof: Proof) -> Candidate {
         Candidate {
             span: ByteSpan::new(start, end),
             label: Label::builtin(label),
             score,
-            validated,
+            proof,
         }
     }
 
+    /// Spans of `text` with their labels.
+    fn found<'t>(text: &'t str, out: &[Detection]) -> Vec<(&'t str, &'static str)> {
+        out.iter()
+            .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+            .collect()
+    }
+
+    /// A candidate for the first `part` of `text`.
+    fn at(text: &str, part: &str, label: &str, score: f32, proof: Proof) -> Candidate {
+        let start = text.find(part).expect("in text");
+        cand(start, start + part.len(), label, score, proof)
+    }
+
     #[test]
-    fn validated_beats_longer_and_loser_becomes_alternative() {
+    fn a_checksum_beats_longer_and_loser_becomes_alternative() {
         let out = resolve(
+            "4111111111111111 12",
             vec![
-                cand(0, 19, "PHONE_NUMBER", 0.6, false),
-                cand(0, 16, "CREDIT_CARD", 0.9, true),
+                cand(0, 19, "PHONE_NUMBER", 0.6, Proof::None),
+                cand(0, 16, "CREDIT_CARD", 0.9, Proof::Checksum),
             ],
             0.5,
         );
@@ -142,11 +305,12 @@ mod tests {
     #[test]
     fn longer_beats_contained_and_confidence_breaks_ties() {
         let out = resolve(
+            &"x".repeat(40),
             vec![
-                cand(0, 6, "LOCATION", 0.9, false),
-                cand(0, 20, "ORGANIZATION", 0.75, false),
-                cand(30, 35, "PERSON", 0.6, false),
-                cand(30, 35, "LOCATION", 0.7, false),
+                cand(0, 6, "LOCATION", 0.9, Proof::None),
+                cand(0, 20, "ORGANIZATION", 0.75, Proof::None),
+                cand(30, 35, "PERSON", 0.6, Proof::None),
+                cand(30, 35, "LOCATION", 0.7, Proof::None),
             ],
             0.5,
         );
@@ -158,10 +322,11 @@ mod tests {
     #[test]
     fn below_threshold_is_dropped_and_output_is_sorted() {
         let out = resolve(
+            &"x".repeat(30),
             vec![
-                cand(10, 12, "URL", 0.9, false),
-                cand(0, 5, "URL", 0.9, false),
-                cand(20, 25, "US_SSN", 0.3, false),
+                cand(10, 12, "URL", 0.9, Proof::None),
+                cand(0, 5, "URL", 0.9, Proof::None),
+                cand(20, 25, "US_SSN", 0.3, Proof::None),
             ],
             0.5,
         );
@@ -174,10 +339,11 @@ mod tests {
         let text =
             "Ana Ruiz lives at 10 Downing Street, London SW1A 2AA since 3 March 2024 at 14:05";
         let at = |s: &str| text.find(s).expect("in text");
-        let span = |s: &str, label: &str| cand(at(s), at(s) + s.len(), label, 0.8, false);
+        let span = |s: &str, label: &str| cand(at(s), at(s) + s.len(), label, 0.8, Proof::None);
         let out = merge_adjacent(
             text,
             resolve(
+                text,
                 vec![
                     span("Ana", "PERSON"),
                     span("Ruiz", "PERSON"),
@@ -201,6 +367,154 @@ mod tests {
                 ("10 Downing Street, London SW1A 2AA", "ADDRESS"),
                 ("3 March 2024 at 14:05", "DATE_TIME"),
             ]
+        );
+    }
+
+    #[test]
+    fn an_exact_span_keeps_its_bounds_against_a_longer_model_span_of_its_label() {
+        for (text, email) in [
+            (
+                "Write to jane.doe@example.com today.",
+                "jane.doe@example.com",
+            ),
+            ("他的电子邮箱是test@test.com", "test@test.com"),
+            ("test@test.com으로 보내세요", "test@test.com"),
+        ] {
+            let model = cand(0, text.len(), "EMAIL_ADDRESS", 0.99, Proof::None);
+            let exact = at(text, email, "EMAIL_ADDRESS", 0.6, Proof::Grammar);
+            let out = merge_adjacent(text, resolve(text, vec![model, exact], 0.5));
+            assert_eq!(found(text, &out), [(email, "EMAIL_ADDRESS")], "{text}");
+            assert_eq!(out[0].proof, Proof::Grammar);
+        }
+    }
+
+    #[test]
+    fn a_model_span_of_another_label_keeps_its_word_bounded_letters() {
+        let text = "From Ana Ruiz, ana@example.com, and 4111111111111111 12.";
+        let out = resolve(
+            text,
+            vec![
+                at(
+                    text,
+                    "Ana Ruiz, ana@example.com",
+                    "PERSON",
+                    0.9,
+                    Proof::None,
+                ),
+                at(
+                    text,
+                    "ana@example.com",
+                    "EMAIL_ADDRESS",
+                    0.95,
+                    Proof::Grammar,
+                ),
+                at(
+                    text,
+                    "4111111111111111 12",
+                    "PHONE_NUMBER",
+                    0.7,
+                    Proof::None,
+                ),
+                at(
+                    text,
+                    "4111111111111111",
+                    "CREDIT_CARD",
+                    1.0,
+                    Proof::Checksum,
+                ),
+            ],
+            0.5,
+        );
+        assert_eq!(
+            found(text, &out),
+            [
+                ("Ana Ruiz", "PERSON"),
+                ("ana@example.com", "EMAIL_ADDRESS"),
+                ("4111111111111111", "CREDIT_CARD")
+            ]
+        );
+        // The cut-away candidates of other labels are the exact spans' alternatives.
+        assert_eq!(out[1].alternative, Some((Label::builtin("PERSON"), 0.9)));
+        assert_eq!(
+            out[2].alternative,
+            Some((Label::builtin("PHONE_NUMBER"), 0.7))
+        );
+    }
+
+    #[test]
+    fn a_part_cut_inside_a_word_is_dropped_and_cjk_letters_are_words() {
+        // Grammars take whole words, so this exact span inside a word is made up.
+        let text = "Marianne";
+        let out = resolve(
+            text,
+            vec![
+                cand(0, 8, "PERSON", 0.9, Proof::None),
+                cand(5, 8, "URL", 0.9, Proof::Grammar),
+            ],
+            0.5,
+        );
+        assert_eq!(found(text, &out), [("nne", "URL")]);
+        let text = "王小明test@test.com";
+        let out = resolve(
+            text,
+            vec![
+                cand(0, text.len(), "PERSON", 0.9, Proof::None),
+                at(text, "test@test.com", "EMAIL_ADDRESS", 0.9, Proof::Grammar),
+            ],
+            0.5,
+        );
+        assert_eq!(
+            found(text, &out),
+            [("王小明", "PERSON"), ("test@test.com", "EMAIL_ADDRESS")]
+        );
+    }
+
+    #[test]
+    fn an_exact_span_below_the_threshold_blocks_nothing() {
+        let text = "Write to jane.doe@example.com today.";
+        let out = resolve(
+            text,
+            vec![
+                at(
+                    text,
+                    "jane.doe@example.com today",
+                    "EMAIL_ADDRESS",
+                    0.9,
+                    Proof::None,
+                ),
+                at(
+                    text,
+                    "jane.doe@example.com",
+                    "EMAIL_ADDRESS",
+                    0.3,
+                    Proof::Grammar,
+                ),
+            ],
+            0.5,
+        );
+        assert_eq!(
+            found(text, &out),
+            [("jane.doe@example.com today", "EMAIL_ADDRESS")]
+        );
+    }
+
+    #[test]
+    fn exact_spans_are_never_merged_with_neighbours() {
+        let text = "Ana Ruiz ana@example.com";
+        let out = merge_adjacent(
+            text,
+            resolve(
+                text,
+                vec![
+                    at(text, "Ana Ruiz", "PERSON", 0.9, Proof::None),
+                    at(text, "ana@example.com", "PERSON", 0.9, Proof::Grammar),
+                ],
+                0.5,
+            ),
+        );
+        assert_eq!(
+            found(text, &out),
+            [("Ana Ruiz", "PERSON"), ("ana@example.com", "PERSON")]
         );
     }
 }

@@ -159,7 +159,7 @@ impl Recognizer for Broken {
                 span: crate::text::ByteSpan { start, end },
                 label: Label::builtin("PERSON"),
                 score: 0.9,
-                validated: false,
+                proof: Proof::None,
             });
         }
     }

@@ -11,6 +11,8 @@ mod architecture;
 mod auth;
 /// `/v1/anonymize` and `/v1/deanonymize` outputs, exactly.
 mod endpoints;
+/// Validated identifiers keep their exact spans, rules-only and with the served model.
+mod exact_spans;
 /// Every method, sessions and lenient restore over HTTP.
 mod methods;
 /// Health, readiness, entities, metrics, logs, shutdown, CLI.

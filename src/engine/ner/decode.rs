@@ -21,7 +21,7 @@ use crate::text::{ByteSpan, Label, LabelSet};
 
 use super::model::{Bio, TagScheme, TokenClass};
 use super::tokenize::Tokens;
-use crate::engine::Candidate;
+use crate::engine::{Candidate, Proof};
 
 /// What one model entity type becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,7 +160,7 @@ pub fn candidates(
                 span,
                 label,
                 score: (g.probability_sum / g.tokens as f32).clamp(0.0, 1.0),
-                validated: false,
+                proof: Proof::None,
             });
         }
     };

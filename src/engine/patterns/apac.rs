@@ -2,7 +2,7 @@
 //! files).
 
 use crate::engine::validators::{apac, luhn, mod11, verhoeff};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 pub(super) const SG_NRIC: PatternSpec = PatternSpec {
     name: "sg_nric",
@@ -10,7 +10,7 @@ pub(super) const SG_NRIC: PatternSpec = PatternSpec {
     regex: r"(?i)\b[STFGM]\d{7}[A-Z]\b",
     score: 0.9,
     validate: Some(apac::sg_nric),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["nric", "fin", "ic"],
     examples: &[("NRIC S1234567D", "S1234567D")],
     counter_examples: &["S1234567A"],
@@ -36,7 +36,7 @@ pub(super) const IN_AADHAAR: PatternSpec = PatternSpec {
     regex: r"\b[2-9]\d{3}[ \-]?\d{4}[ \-]?\d{4}\b",
     score: 0.45,
     validate: Some(verhoeff::aadhaar),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["aadhaar", "aadhar", "uidai", "uid"],
     examples: &[("Aadhaar 2345 6789 0124", "2345 6789 0124")],
     counter_examples: &["Aadhaar 2345 6789 0123", "2345 6789 0124"],
@@ -49,7 +49,7 @@ pub(super) const AU_TFN: PatternSpec = PatternSpec {
     regex: r"\b\d{3}[ \-]?\d{3}[ \-]?\d{3}\b",
     score: 0.3,
     validate: Some(mod11::au_tfn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["tfn", "tax file", "tax file number"],
     examples: &[("TFN 123 456 782", "123 456 782")],
     counter_examples: &["TFN 123 456 783", "123 456 782"],
@@ -62,7 +62,7 @@ pub(super) const AU_MEDICARE: PatternSpec = PatternSpec {
     regex: r"\b[2-6]\d{3}[ \-]?\d{5}[ \-]?\d(?:[ \-/]?\d)?\b",
     score: 0.35,
     validate: Some(mod11::au_medicare),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["medicare", "medicare card", "medicare number"],
     examples: &[("Medicare 2123 45670 1", "2123 45670 1")],
     counter_examples: &["Medicare 2123 45671 1", "2123 45670 1"],
@@ -76,7 +76,7 @@ pub(super) const CA_SIN: PatternSpec = PatternSpec {
     regex: r"\b\d{3}[ \-]\d{3}[ \-]\d{3}\b|\b\d{9}\b",
     score: 0.35,
     validate: Some(luhn::ca_sin),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["sin", "social insurance", "social insurance number", "nas"],
     examples: &[("SIN 130 692 544", "130 692 544")],
     counter_examples: &["SIN 130 692 545", "130 692 544"],
@@ -96,7 +96,7 @@ pub(super) const AU_ABN: PatternSpec = PatternSpec {
     group: 1,
     score: 0.6,
     validate: Some(apac::au_abn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: ABN_CONTEXT,
     examples: &[("Pty Ltd, 51 824 753 556", "51 824 753 556")],
     counter_examples: &[
@@ -114,7 +114,7 @@ pub(super) const AU_ABN_BARE: PatternSpec = PatternSpec {
     regex: r"\b\d{11}\b",
     score: 0.3,
     validate: Some(apac::au_abn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: ABN_CONTEXT,
     examples: &[("ABN: 51824753556", "51824753556")],
     counter_examples: &["51824753556", "ABN 51824753557"],
@@ -129,7 +129,7 @@ pub(super) const AU_ACN: PatternSpec = PatternSpec {
     regex: r"\b\d{3}[ \-]?\d{3}[ \-]?\d{3}\b",
     score: 0.3,
     validate: Some(apac::au_acn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["acn", "australian company number"],
     examples: &[("ACN 004 085 616", "004 085 616")],
     counter_examples: &["004 085 616", "ACN 004 085 617"],
@@ -145,7 +145,7 @@ pub(super) const SG_UEN: PatternSpec = PatternSpec {
     regex: r"\b\d{8,9}[A-Z]\b|\b[TSR]\d{2}[A-Z]{2}\d{4}[A-Z]\b",
     score: 0.6,
     validate: Some(apac::sg_uen),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "uen",
         "unique entity number",
@@ -178,7 +178,7 @@ pub(super) const TH_TNIN: PatternSpec = PatternSpec {
     regex: r"\b[1-8][\s\-]\d{4}[\s\-]\d{5}[\s\-]\d{2}[\s\-]\d\b",
     score: 0.6,
     validate: Some(apac::th_tnin),
-    checksum: true,
+    proof: Proof::Checksum,
     context: TNIN_CONTEXT,
     examples: &[("Thai ID 1-1017-00203-09-3", "1-1017-00203-09-3")],
     counter_examples: &["1-1017-00203-09-4", "invoice 1-1017-00203-09-3"],
@@ -194,7 +194,7 @@ pub(super) const TH_TNIN_BARE: PatternSpec = PatternSpec {
     regex: r"\b[1-8]\d{12}\b",
     score: 0.3,
     validate: Some(apac::th_tnin),
-    checksum: true,
+    proof: Proof::Checksum,
     context: TNIN_CONTEXT,
     examples: &[("บัตรประชาชน 1101700203093", "1101700203093")],
     counter_examples: &["1101700203093", "TNIN 1101700203094"],
@@ -209,7 +209,7 @@ pub(super) const PH_TIN: PatternSpec = PatternSpec {
     regex: r"\b\d{3}-\d{3}-\d{3}(?:-\d{3,5})?\b",
     score: 0.3,
     validate: Some(apac::ph_tin),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["tin", "tax identification number", "bir", "taxpayer"],
     examples: &[
         ("BIR TIN 123-456-782", "123-456-782"),

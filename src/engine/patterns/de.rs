@@ -3,7 +3,7 @@
 //! digit runs with a 1-in-10 check (LANR) or none (BSNR, postcodes) need a context word.
 
 use crate::engine::validators::{de, icao, iso7064};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 /// The nine-character alphabet of German document numbers, plus an optional MRZ check
 /// digit.
@@ -65,7 +65,7 @@ pub(super) const DE_SOCIAL_SECURITY: PatternSpec = PatternSpec {
     regex: r"\b\d{2}\s?\d{6}\s?[A-Z]\s?\d{3}\b",
     score: 0.6,
     validate: Some(de::de_rvnr),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "rentenversicherungsnummer",
         "sozialversicherungsnummer",
@@ -92,7 +92,7 @@ pub(super) const DE_HEALTH_INSURANCE: PatternSpec = PatternSpec {
     regex: r"\b[A-Z]\d{9}\b",
     score: 0.3,
     validate: Some(de::de_kvnr),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "krankenversichertennummer",
         "krankenversicherungsnummer",
@@ -138,7 +138,7 @@ pub(super) const DE_VAT_ID: PatternSpec = PatternSpec {
     regex: r"\bDE[\s.\-]?\d{3}[\s.\-]?\d{3}[\s.\-]?\d{3}\b",
     score: 0.6,
     validate: Some(iso7064::de_vat_id),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["ust-idnr", "ust-id", "umsatzsteuer", "vat", "vat id"],
     examples: &[
         ("USt-IdNr.: DE136459538", "DE136459538"),
@@ -156,7 +156,7 @@ pub(super) const DE_LANR: PatternSpec = PatternSpec {
     regex: r"\b\d{9}\b",
     score: 0.25,
     validate: Some(de::de_lanr),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["lanr", "arztnummer", "arzt-nr", "lebenslange arztnummer"],
     examples: &[("LANR 123456601", "123456601")],
     counter_examples: &["LANR 123456701", "invoice 123456601", "123456601"],

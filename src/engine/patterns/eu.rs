@@ -1,7 +1,7 @@
 //! European national identifiers (Germany's own beyond the Steuer-ID are in `de.rs`).
 
 use crate::engine::validators::{eu, luhn};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 pub(super) const IT_FISCAL_CODE: PatternSpec = PatternSpec {
     name: "it_fiscal_code",
@@ -9,7 +9,7 @@ pub(super) const IT_FISCAL_CODE: PatternSpec = PatternSpec {
     regex: r"(?i)\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b",
     score: 0.9,
     validate: Some(eu::it_fiscal_code),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["codice fiscale", "fiscal code", "cf"],
     examples: &[("codice fiscale RSSMRA85T10A562S", "RSSMRA85T10A562S")],
     counter_examples: &["RSSMRA85T10A562T"],
@@ -22,7 +22,7 @@ pub(super) const ES_NIF: PatternSpec = PatternSpec {
     regex: r"\b\d{8}-?[A-Z]\b",
     score: 0.75,
     validate: Some(eu::es_nif),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["dni", "nif", "documento"],
     examples: &[("DNI 12345678Z", "12345678Z")],
     counter_examples: &["code 12345678A"],
@@ -35,7 +35,7 @@ pub(super) const ES_NIE: PatternSpec = PatternSpec {
     regex: r"\b[XYZ]-?\d{7}-?[A-Z]\b",
     score: 0.8,
     validate: Some(eu::es_nie),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["nie", "extranjero"],
     examples: &[("NIE X1234567L", "X1234567L")],
     counter_examples: &["X1234567A"],
@@ -50,7 +50,7 @@ pub(super) const DE_TAX_ID: PatternSpec = PatternSpec {
     regex: r"\b[1-9]\d(?:\s?\d{3}){3}\b",
     score: 0.4,
     validate: Some(eu::de_tax_id),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "steuer-id",
         "steuerid",
@@ -72,7 +72,7 @@ pub(super) const FR_NIR: PatternSpec = PatternSpec {
     regex: r"(?i)\b[12]\s?\d{2}\s?\d{2}\s?(?:\d{2}|2[AB])\s?\d{3}\s?\d{3}\s?\d{2}\b",
     score: 0.8,
     validate: Some(eu::fr_nir),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "sécurité sociale",
         "securite sociale",
@@ -92,7 +92,7 @@ pub(super) const PL_PESEL: PatternSpec = PatternSpec {
     regex: r"\b\d{11}\b",
     score: 0.4,
     validate: Some(eu::pl_pesel),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["pesel", "numer pesel"],
     examples: &[("PESEL 44051401359", "44051401359")],
     counter_examples: &["PESEL 44051401358", "44051401359"],
@@ -125,7 +125,7 @@ pub(super) const FI_PERSONAL_IDENTITY_CODE: PatternSpec = PatternSpec {
     regex: r"\b\d{6}[+\-A-FU-Y]\d{3}[0-9A-Y]\b",
     score: 0.6,
     validate: Some(eu::fi_hetu),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "henkilötunnus",
         "hetu",
@@ -194,7 +194,7 @@ pub(super) const IT_VAT_CODE: PatternSpec = PatternSpec {
     regex: r"\bIT\s?\d{11}\b",
     score: 0.6,
     validate: Some(luhn::it_vat),
-    checksum: true,
+    proof: Proof::Checksum,
     context: IT_VAT_CONTEXT,
     examples: &[("VAT IT00743110157", "IT00743110157")],
     counter_examples: &["IT00743110158", "invoice IT00743110157"],
@@ -212,7 +212,7 @@ pub(super) const IT_VAT_CODE_BARE: PatternSpec = PatternSpec {
     regex: r"\b\d{11}\b",
     score: 0.3,
     validate: Some(luhn::it_vat),
-    checksum: true,
+    proof: Proof::Checksum,
     context: IT_VAT_CONTEXT,
     examples: &[("Partita IVA: 00743110157", "00743110157")],
     counter_examples: &["00743110157", "Partita IVA: 00743110158"],
@@ -235,7 +235,7 @@ pub(super) const SE_PERSONNUMMER: PatternSpec = PatternSpec {
     regex: r"\b(?:19|20)?\d{6}[\-+]\d{4}\b",
     score: 0.6,
     validate: Some(luhn::se_personnummer),
-    checksum: true,
+    proof: Proof::Checksum,
     context: SE_PERSONNUMMER_CONTEXT,
     examples: &[
         ("personnummer 811228-9874", "811228-9874"),
@@ -253,7 +253,7 @@ pub(super) const SE_PERSONNUMMER_BARE: PatternSpec = PatternSpec {
     regex: r"\b(?:19|20)?\d{10}\b",
     score: 0.3,
     validate: Some(luhn::se_personnummer),
-    checksum: true,
+    proof: Proof::Checksum,
     context: SE_PERSONNUMMER_CONTEXT,
     examples: &[("Personnummer: 8112289874", "8112289874")],
     counter_examples: &["8112289874", "personnummer 8112289875"],
@@ -276,7 +276,7 @@ pub(super) const SE_ORGANISATIONSNUMMER: PatternSpec = PatternSpec {
     regex: r"\b(?:16)?\d{6}-\d{4}\b",
     score: 0.6,
     validate: Some(luhn::se_organisationsnummer),
-    checksum: true,
+    proof: Proof::Checksum,
     context: SE_ORG_CONTEXT,
     examples: &[("Volvo AB, 556036-0793", "556036-0793")],
     counter_examples: &["556036-0794", "invoice 556036-0793"],
@@ -290,7 +290,7 @@ pub(super) const SE_ORGANISATIONSNUMMER_BARE: PatternSpec = PatternSpec {
     regex: r"\b\d{10}\b",
     score: 0.3,
     validate: Some(luhn::se_organisationsnummer),
-    checksum: true,
+    proof: Proof::Checksum,
     context: SE_ORG_CONTEXT,
     examples: &[("orgnr 5560360793", "5560360793")],
     counter_examples: &["5560360793"],

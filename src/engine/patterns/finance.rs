@@ -1,7 +1,7 @@
 //! Payment, banking and crypto identifiers.
 
 use crate::engine::validators::{aba, base58check, bech32, eip55, luhn, mod97, structure};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 /// 13–19 digits in groups, Luhn-checked, with a known issuer prefix (Visa, Mastercard,
 /// Amex, Discover, JCB, Diners, UnionPay, Maestro).
@@ -11,7 +11,7 @@ pub(super) const CREDIT_CARD: PatternSpec = PatternSpec {
     regex: r"\b[2-6]\d{3}(?:[ \-]?\d{2,4}){3,4}\b",
     score: 0.9,
     validate: Some(luhn::credit_card),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "card",
         "visa",
@@ -38,7 +38,7 @@ pub(super) const IBAN: PatternSpec = PatternSpec {
     regex: r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b",
     score: 0.95,
     validate: Some(mod97::iban),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["iban", "account", "bank", "transfer"],
     negative_context: &[],
     examples: &[
@@ -89,7 +89,7 @@ pub(super) const US_BANK_ROUTING: PatternSpec = PatternSpec {
     regex: r"\b\d{9}\b",
     score: 0.4,
     validate: Some(aba::routing),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["routing", "aba", "rtn", "transit", "routing number", "bank"],
     examples: &[("routing number 021000021", "021000021")],
     counter_examples: &["id 021000021", "routing 021000022"],
@@ -125,7 +125,7 @@ pub(super) const BTC_BASE58: PatternSpec = PatternSpec {
     regex: r"\b[13][a-km-zA-HJ-NP-Z1-9]{25,34}\b",
     score: 0.95,
     validate: Some(base58check::bitcoin),
-    checksum: true,
+    proof: Proof::Checksum,
     negative_context: &[],
     examples: &[(
         "send to 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa now",
@@ -142,7 +142,7 @@ pub(super) const BTC_BECH32: PatternSpec = PatternSpec {
     regex: r"\b(?:bc1|BC1)[a-zA-HJ-NP-Z02-9]{11,71}\b",
     score: 0.95,
     validate: Some(bech32::segwit),
-    checksum: true,
+    proof: Proof::Checksum,
     negative_context: &[],
     examples: &[(
         "wallet bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4 ok",
@@ -159,7 +159,7 @@ pub(super) const ETH_CHECKSUMMED: PatternSpec = PatternSpec {
     regex: r"\b0x[0-9a-fA-F]{40}\b",
     score: 0.85,
     validate: Some(eip55::checksummed),
-    checksum: true,
+    proof: Proof::Checksum,
     negative_context: &[],
     examples: &[(
         "send to 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed today",

@@ -2,7 +2,7 @@
 //! country or an industry.
 
 use crate::engine::validators::{ip, structure};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 const PHONE_CONTEXT: &[&str] = &[
     "phone",
@@ -34,16 +34,64 @@ const PHONE_CONTEXT: &[&str] = &[
     "appelez",
 ];
 
-/// RFC 5322 "dot-atom" addresses, the form people actually write.
+/// Letters of the scripts written without spaces between words (Han, kana, Thai, Lao,
+/// Khmer, Myanmar) and Hangul, whose particles glue to the word before them: the body of
+/// a character class, for `concat!` (consts cannot be concatenated). Next to these
+/// letters an address or URL in another script starts or ends where the script changes.
+macro_rules! glued_scripts {
+    () => {
+        r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}"
+    };
+}
+
+/// CJK and fullwidth punctuation (`。`, `，`, `「`, `！`, …): the body of a character class.
+/// No URL or address runs on over it.
+macro_rules! cjk_punctuation {
+    () => {
+        r"\x{3001}-\x{303F}\x{FF01}-\x{FF0F}\x{FF1A}-\x{FF20}\x{FF3B}-\x{FF40}\x{FF5B}-\x{FF65}"
+    };
+}
+
+/// Emoji and flags: the body of a character class. Chat puts them right after a link.
+macro_rules! emoji {
+    () => {
+        r"\p{Extended_Pictographic}\p{Regional_Indicator}"
+    };
+}
+
+/// RFC 5322 "dot-atom" addresses, the form people actually write. A grammar: the match
+/// is exactly the address, so it keeps its span against any model span.
 pub(super) const EMAIL: PatternSpec = PatternSpec {
     name: "email",
     label: "EMAIL_ADDRESS",
     // Unicode letters are allowed in both parts (RFC 6531 internationalised addresses);
-    // being a Unicode pattern, it keeps Unicode word boundaries (see `recognizer.rs`), and
-    // the set looks for its `@` only.
+    // the set looks for the `@` only.
     prefilter: Some("@"),
-    regex: r"(?i)\b[\p{L}\p{N}][\p{L}\p{N}._%+\-]*@[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?)*\.\p{L}{2,24}\b",
+    regex: concat!(
+        r"(?x)
+        # The local part is in one family of scripts, so leftmost matching starts it where
+        # its family starts: in 他的电子邮箱是test@test.com, at `t`. No `\b`: between two
+        # letters of different families there is none.
+        (?: [[\p{L}\p{N}]--[",
+        glued_scripts!(),
+        r"]] [[\p{L}\p{N}._%+\-]--[",
+        glued_scripts!(),
+        r"]]*
+          | [",
+        glued_scripts!(),
+        r"]+ )
+        @
+        [\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?          # first domain label
+        (?:\.[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?)*   # more labels
+        # The top-level domain is in one family too: test@test.com今天 ends at `com`.
+        \.(?: [\p{L}--[",
+        glued_scripts!(),
+        r"]]{2,24} | [",
+        glued_scripts!(),
+        r"]{1,24} )"
+    ),
     score: 0.95,
+    proof: Proof::Grammar,
     negative_context: &[],
     examples: &[
         (
@@ -52,8 +100,12 @@ pub(super) const EMAIL: PatternSpec = PatternSpec {
         ),
         ("écrire à émile@exemple.fr.", "émile@exemple.fr"),
         ("jane@example.com", "jane@example.com"),
+        ("他的电子邮箱是test@test.com", "test@test.com"),
+        ("test@test.com으로 보내세요", "test@test.com"),
+        ("a@example.com,b@example.org", "b@example.org"),
+        ("用户@例子.广告", "用户@例子.广告"),
     ],
-    counter_examples: &["an @ sign alone", "user@localhost"],
+    counter_examples: &["an @ sign alone", "user@localhost", "x@example.c"],
     ..PatternSpec::BASE
 };
 
@@ -96,17 +148,60 @@ fn obfuscated_email(s: &str) -> bool {
         || lower.contains("(dot)")
 }
 
-/// http(s) and www. URLs up to the first space or closing bracket/quote.
+/// http(s) and www. URLs up to the first space or closing bracket/quote; trailing
+/// sentence punctuation is left out. A grammar: the span is exact.
 pub(super) const URL: PatternSpec = PatternSpec {
     name: "url",
     label: "URL",
-    regex: r#"(?i)\b(?:https?://|www\.)[^\s<>"'\]\)]+[^\s<>"'\]\).,;:!?]"#,
+    prefilter: Some(r"(?i)\b(?:https?://|www\.)"),
+    regex: concat!(
+        r#"(?xi)
+        (?-u:\b)(?:https?://|www\.)
+        # Host and port: no letter of a script written without spaces, so
+        # 请访问https://example.com今天 ends at `com` …
+        [^\s/?\#<>"'\])"#,
+        glued_scripts!(),
+        cjk_punctuation!(),
+        emoji!(),
+        r#"]* [^\s/?\#<>"'\]).,;:!?"#,
+        glued_scripts!(),
+        cjk_punctuation!(),
+        emoji!(),
+        r#"]
+        # … while a path may be in any script (https://zh.wikipedia.org/wiki/北京); a
+        # query or fragment needs more than its `?` or `#` ("see https://x.org?").
+        (?: / (?: [^\s<>"'\])"#,
+        cjk_punctuation!(),
+        emoji!(),
+        r#"]* [^\s<>"'\]).,;:!?"#,
+        cjk_punctuation!(),
+        emoji!(),
+        r#"] )?
+          | [?\#] [^\s<>"'\])"#,
+        cjk_punctuation!(),
+        emoji!(),
+        r#"]* [^\s<>"'\]).,;:!?"#,
+        cjk_punctuation!(),
+        emoji!(),
+        r#"] )?"#
+    ),
     score: 0.85,
+    proof: Proof::Grammar,
     negative_context: &[],
-    examples: &[(
-        "see https://example.com/a?b=1. ok",
-        "https://example.com/a?b=1",
-    )],
+    examples: &[
+        (
+            "see https://example.com/a?b=1. ok",
+            "https://example.com/a?b=1",
+        ),
+        ("请访问https://example.com今天", "https://example.com"),
+        (
+            "见https://zh.wikipedia.org/wiki/北京。",
+            "https://zh.wikipedia.org/wiki/北京",
+        ),
+        ("(www.example.org/)", "www.example.org/"),
+        ("see https://example.org? yes", "https://example.org"),
+        ("https://example.org😀", "https://example.org"),
+    ],
     counter_examples: &["http is a protocol"],
     ..PatternSpec::BASE
 };
@@ -116,6 +211,7 @@ pub(super) const IPV4: PatternSpec = PatternSpec {
     label: "IP_ADDRESS",
     regex: r"\b(?:\d{1,3}\.){3}\d{1,3}\b",
     score: 0.8,
+    proof: Proof::Grammar,
     validate: Some(ip::ipv4),
     context: &["ip", "address", "host", "client", "server"],
     examples: &[("from 192.168.10.254 at noon", "192.168.10.254")],
@@ -129,6 +225,7 @@ pub(super) const IPV6: PatternSpec = PatternSpec {
     label: "IP_ADDRESS",
     regex: r"(?i)(?:\b[0-9a-f]{1,4}|:)(?::[0-9a-f]{0,4}){1,7}(?:\b|:)",
     score: 0.8,
+    proof: Proof::Grammar,
     validate: Some(ipv6),
     context: &["ip", "address", "host"],
     examples: &[
@@ -153,6 +250,7 @@ pub(super) const MAC: PatternSpec = PatternSpec {
       | \b[0-9a-f]{2}(?:-[0-9a-f]{2}){5}\b
       | \b[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}\b",
     score: 0.8,
+    proof: Proof::Grammar,
     validate: Some(mac),
     context: &["mac", "hardware", "ethernet", "wifi", "device", "adapter"],
     examples: &[
@@ -177,6 +275,7 @@ pub(super) const PHONE_INTERNATIONAL: PatternSpec = PatternSpec {
         [\s.\-]?(?:\(0?\d{1,4}\)[\s.\-]?)?   # optional (area) with trunk 0
         \d{1,5}(?:[\s.\-]?\d{2,5}){1,4}\b",
     score: 0.7,
+    proof: Proof::Grammar,
     validate: Some(international),
     context: PHONE_CONTEXT,
     examples: &[
@@ -207,6 +306,7 @@ pub(super) const PHONE_NANP: PatternSpec = PatternSpec {
         (?:\([2-9]\d{2}\)\s?|\b[2-9]\d{2}[\s.\-])   # area code
         [2-9]\d{2}[\s.\-]\d{4}\b",
     score: 0.6,
+    proof: Proof::Grammar,
     validate: Some(structure::phone),
     context: PHONE_CONTEXT,
     examples: &[
@@ -523,6 +623,7 @@ pub(super) const UUID: PatternSpec = PatternSpec {
     label: "UUID",
     regex: r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
     score: 0.9,
+    proof: Proof::Grammar,
     negative_context: &[],
     examples: &[(
         "id 123e4567-e89b-12d3-a456-426614174000 ok",
@@ -568,7 +669,7 @@ pub(super) const VIN: PatternSpec = PatternSpec {
     regex: r"\b[A-HJ-NPR-Z0-9]{17}\b",
     score: 0.6,
     validate: Some(crate::engine::validators::vin::vin),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["vin", "vehicle", "chassis", "car", "registration"],
     examples: &[("VIN 1M8GDM9AXKP042788", "1M8GDM9AXKP042788")],
     counter_examples: &["1M8GDM9A1KP042788", "ABCDEFGHJKLMNPRST"],

@@ -1,7 +1,7 @@
 //! Indian identifiers beyond PAN and Aadhaar (which live in `apac.rs`).
 
 use crate::engine::validators::india;
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 /// GSTIN `27AAPFU0939F1ZV`: context-free, as in Presidio. State code, an embedded PAN,
 /// the `Z` and a mod-36 check character leave nothing ordinary (dev sets: 0 new
@@ -12,7 +12,7 @@ pub(super) const IN_GSTIN: PatternSpec = PatternSpec {
     regex: r"\b\d{2}[A-Z]{5}\d{4}[A-Z][0-9A-Z]Z[0-9A-Z]\b",
     score: 0.65,
     validate: Some(india::in_gstin),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["gstin", "gst", "gst number", "goods and services tax"],
     examples: &[
         ("GSTIN: 27AAPFU0939F1ZV", "27AAPFU0939F1ZV"),

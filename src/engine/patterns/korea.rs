@@ -1,7 +1,7 @@
 //! Korean identifiers.
 
 use crate::engine::validators::korea;
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 const RRN_CONTEXT: &[&str] = &[
     "rrn",
@@ -19,7 +19,7 @@ pub(super) const KR_RRN: PatternSpec = PatternSpec {
     regex: r"\b\d{6}-?[1-4]\d{6}\b",
     score: 0.6,
     validate: Some(korea::kr_rrn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: RRN_CONTEXT,
     examples: &[
         ("주민등록번호 900101-1234568", "900101-1234568"),
@@ -50,7 +50,7 @@ pub(super) const KR_FRN: PatternSpec = PatternSpec {
     regex: r"\b\d{6}-?[5-8]\d{6}\b",
     score: 0.6,
     validate: Some(korea::kr_frn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["frn", "foreigner registration number", "외국인등록번호"],
     examples: &[("외국인등록번호 900101-5234561", "900101-5234561")],
     counter_examples: &["900101-5234562", "invoice 900101-5234561"],
@@ -72,7 +72,7 @@ pub(super) const KR_BRN: PatternSpec = PatternSpec {
     regex: r"\b\d{3}-\d{2}-\d{5}\b",
     score: 0.6,
     validate: Some(korea::kr_brn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: BRN_CONTEXT,
     examples: &[("사업자등록번호 220-81-12341", "220-81-12341")],
     counter_examples: &["220-81-12342", "invoice 220-81-12341"],
@@ -87,7 +87,7 @@ pub(super) const KR_BRN_BARE: PatternSpec = PatternSpec {
     regex: r"\b\d{10}\b",
     score: 0.3,
     validate: Some(korea::kr_brn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: BRN_CONTEXT,
     examples: &[("BRN 2208112341", "2208112341")],
     counter_examples: &["2208112341", "BRN 2208112342"],

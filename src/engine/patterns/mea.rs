@@ -1,7 +1,7 @@
 //! Turkish, Nigerian and South African identifiers.
 
 use crate::engine::validators::{luhn, mea, verhoeff};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 /// TC kimlik numarası: eleven digits with two check digits (1 in 100 random numbers
 /// pass). Context-gated, unlike Presidio: on the ordinary-number set it flagged
@@ -12,7 +12,7 @@ pub(super) const TR_NATIONAL_ID: PatternSpec = PatternSpec {
     regex: r"\b[1-9]\d{10}\b",
     score: 0.35,
     validate: Some(mea::tr_tckn),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "tc kimlik",
         "t.c. kimlik",
@@ -55,7 +55,7 @@ pub(super) const NG_NIN: PatternSpec = PatternSpec {
     regex: r"\b\d{11}\b",
     score: 0.3,
     validate: Some(verhoeff::ng_nin),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["nin", "national identification number", "nimc", "nin slip"],
     examples: &[("NIN: 34567890120", "34567890120")],
     counter_examples: &["34567890120", "NIN: 34567890121"],
@@ -90,7 +90,7 @@ pub(super) const ZA_ID_NUMBER: PatternSpec = PatternSpec {
     regex: r"\b\d{6}\s?\d{4}\s?[0-2][89]\d\b",
     score: 0.6,
     validate: Some(luhn::za_id),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "south african id",
         "id number",

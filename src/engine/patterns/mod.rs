@@ -17,9 +17,12 @@
 //! };
 //! ```
 //!
-//! `validate: Some(validators::…)` drops candidates that fail a check; with
-//! `checksum: true` a pass also marks the candidate validated, which wins overlaps.
-//! `\b` and `\d` are compiled as ASCII classes (see `recognizer.rs`).
+//! `validate: Some(validators::…)` drops candidates that fail a check. `proof` says what
+//! a match proves: `Proof::Checksum` (a real checksum passed) or `Proof::Grammar` (the
+//! regex is the type's whole grammar: e-mail, IP, URL, UUID, …) make its span exact, so
+//! it wins its characters against any model or rule span (`resolve.rs`); phone numbers
+//! in national formats, dates, addresses and amounts stay `Proof::None`, since where
+//! they end is a guess. `\b` and `\d` are compiled as ASCII classes (see `recognizer.rs`).
 
 mod apac;
 mod clinical;
@@ -179,6 +182,15 @@ mod tests {
             );
         }
         PatternRecognizer::new(ALL).expect("built-in patterns compile");
+    }
+
+    #[test]
+    fn a_checksum_proof_comes_with_a_validator() {
+        for spec in ALL {
+            if spec.proof == crate::engine::Proof::Checksum {
+                assert!(spec.validate.is_some(), "{} has no checksum", spec.name);
+            }
+        }
     }
 
     #[test]

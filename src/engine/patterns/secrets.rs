@@ -3,7 +3,7 @@
 //! value is the entity, so `password: [PASSWORD_1]` keeps its key.
 
 use crate::engine::validators::structure;
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 /// Vendor keys with fixed prefixes: AWS access key ids, GitHub, GitLab, Slack, Stripe,
 /// Google API keys, OpenAI and Anthropic keys.
@@ -21,6 +21,7 @@ pub(super) const API_KEY_VENDOR: PatternSpec = PatternSpec {
       | \bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{20,}     # Anthropic
       | \bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}  # OpenAI",
     score: 0.95,
+    proof: Proof::Grammar,
     negative_context: &[],
     examples: &[
         ("key AKIAIOSFODNN7EXAMPLE here", "AKIAIOSFODNN7EXAMPLE"),
@@ -125,6 +126,7 @@ pub(super) const JWT: PatternSpec = PatternSpec {
     label: "JWT",
     regex: r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}",
     score: 0.95,
+    proof: Proof::Grammar,
     negative_context: &[],
     examples: &[(
         "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U end",
@@ -140,6 +142,7 @@ pub(super) const PRIVATE_KEY: PatternSpec = PatternSpec {
     label: "PRIVATE_KEY",
     regex: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[A-Za-z0-9+/=\s:,\-]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----",
     score: 0.99,
+    proof: Proof::Grammar,
     negative_context: &[],
     examples: &[
     (
@@ -189,6 +192,9 @@ pub(super) const CONNECTION_STRING: PatternSpec = PatternSpec {
     regex: r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://([^\s:/@]{1,128}:[^\s@/]{1,256}@[^\s/?#]+)",
     group: 1,
     score: 0.9,
+    // RFC 3986 userinfo and host: exact, and longer than the e-mail-like `pass@host`
+    // inside it, which it must beat.
+    proof: Proof::Grammar,
     validate: Some(credentials),
     negative_context: &[],
     examples: &[

@@ -1,7 +1,7 @@
 //! United Kingdom identifiers (the postcode lives with addresses in `generic.rs`).
 
 use crate::engine::validators::{mod11, structure};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 /// NHS number, 3-3-4, mod 11. The layout is a US phone number's, so context decides
 /// close calls.
@@ -11,7 +11,7 @@ pub(super) const UK_NHS: PatternSpec = PatternSpec {
     regex: r"\b\d{3}[ \-]?\d{3}[ \-]?\d{4}\b",
     score: 0.45,
     validate: Some(mod11::nhs),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &["nhs", "nhs number", "nhs no", "health", "patient", "gp"],
     examples: &[("NHS number 943 476 5919", "943 476 5919")],
     counter_examples: &["NHS number 943 476 5918", "943 476 5919"],

@@ -2,7 +2,7 @@
 //! are context-gated: without a supporting word they stay under the 0.5 default.
 
 use crate::engine::validators::{dea, luhn, ssn};
-use crate::engine::PatternSpec;
+use crate::engine::{PatternSpec, Proof};
 
 const SSN_CONTEXT: &[&str] = &[
     "ssn",
@@ -112,7 +112,7 @@ pub(super) const US_NPI: PatternSpec = PatternSpec {
     regex: r"\b[12]\d{9}\b",
     score: 0.4,
     validate: Some(luhn::npi),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "npi",
         "provider",
@@ -176,7 +176,7 @@ pub(super) const MEDICAL_LICENSE: PatternSpec = PatternSpec {
     regex: r"\b[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}\b",
     score: 0.3,
     validate: Some(dea::dea),
-    checksum: true,
+    proof: Proof::Checksum,
     context: &[
         "dea",
         "dea number",

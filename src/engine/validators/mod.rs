@@ -1,6 +1,7 @@
 //! Checksum and structure validators: pure `fn(&str) -> bool`, one algorithm per file,
-//! shared by every pattern that needs it. `true` marks a candidate validated (a
-//! confidence floor), `false` drops it.
+//! shared by every pattern that needs it. `false` drops a candidate; `true` gives it the
+//! proof its pattern declares (`PatternSpec::proof`: a checksum lifts the confidence
+//! ceiling and makes the span exact).
 
 pub mod aba;
 pub mod apac;

@@ -1,0 +1,168 @@
+//! The word lists the name rules read: cue words, stop words, organisation words, and
+//! the given-name, place and common-word lists compiled in from `engine/lists/`.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// Honorifics that are part of the name span (`Mr Robert Murray`).
+#[rustfmt::skip]
+pub(super) const HONORIFICS: &[&str] = &[
+    "Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Professor", "Sir", "Dame", "Lord", "Lady",
+    "Madam", "Mme", "Mlle", "Herr", "Frau", "Sr", "Sra", "Srta", "Rev", "Judge", "Justice",
+];
+
+/// Roles before a name; the role word is not part of the span (`President [Ana Ruiz]`).
+#[rustfmt::skip]
+pub(super) const ROLES: &[&str] = &[
+    "President", "Senator", "Governor", "Minister", "Chancellor", "Ambassador", "Captain",
+    "Colonel", "General", "Inspector", "Detective", "Sergeant", "Officer", "Bishop", "Pope",
+    "King", "Queen", "Prince", "Princess", "Sheikh", "Mayor", "Coach", "Chairman", "Premier",
+];
+
+/// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
+#[rustfmt::skip]
+pub(super) const PARTICLES: &[&str] = &[
+    "van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "la", "le", "bin", "al",
+    "el", "ibn", "dos", "das", "ter", "ten",
+];
+
+/// Capitalised words that never start or join a name.
+#[rustfmt::skip]
+pub(super) const STOP: &[&str] = &[
+    "The", "A", "An", "In", "On", "At", "For", "But", "And", "Or", "Of", "To", "From", "With",
+    "By", "As", "If", "When", "While", "After", "Before", "Since", "Until", "This", "That",
+    "These", "Those", "His", "Her", "Their", "Our", "My", "Your", "Its", "He", "She", "It",
+    "They", "We", "You", "I", "Yesterday", "Today", "Tomorrow", "Monday", "Tuesday",
+    "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February", "March",
+    "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    "There", "Here", "What", "Who", "Why", "How", "Where", "Which", "Not", "No", "Yes", "All",
+    "Some", "Any", "Many", "Mr", "Mrs", "Ms", "Dr", "Article", "Section", "Chapter", "Court",
+    "Government", "State", "Convention", "Protocol", "Law", "Act", "Code", "Republic", "Street",
+    "Road", "Avenue", "University", "Ministry", "Department", "Council",
+    "Although", "However", "Moreover", "Furthermore", "Thus", "Therefore", "Also", "Then",
+    "According", "Under", "Following", "During", "Between", "Against", "Despite", "Unlike",
+    "Like", "Both", "Each", "Every", "Such", "Other", "Another", "First", "Second", "Third",
+    "Finally", "Meanwhile", "Nevertheless", "Instead", "Whereas", "Because", "Once", "Upon",
+];
+
+/// Last words that make the capitalised run before them an organisation.
+#[rustfmt::skip]
+pub(super) const ORG_SUFFIXES: &[&str] = &[
+    "Inc", "Inc.", "Ltd", "Ltd.", "Limited", "LLC", "LLP", "GmbH", "AG", "SA", "S.A.", "AB",
+    "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Corporation", "Co.", "Company", "Group",
+    "Holdings", "Bank", "Airlines", "Airways", "Technologies", "Solicitors", "Partners",
+    "Associates", "University", "College", "Institute", "Foundation", "Association", "Council",
+    "Agency", "Ministry", "Office", "Department", "Commission", "Committee", "Party", "Union",
+    "Federation", "Club", "Hospital", "School", "Court", "Police", "Army", "Government",
+    "Television", "Broadcasting", "Network", "Systems", "Motors", "Trust", "Authority",
+    "Tribunal", "Service", "Services", "Board", "Organisation", "Organization", "Society",
+    "Fund", "Press", "Times", "Post", "News", "Industries", "Enterprises", "Labs",
+];
+
+/// Legal forms: they end a company name.
+#[rustfmt::skip]
+pub(super) const LEGAL_FORMS: &[&str] = &[
+    "Inc", "Inc.", "Ltd", "Ltd.", "Limited", "LLC", "LLP", "GmbH", "AG", "SA", "S.A.", "AB",
+    "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Co.",
+];
+
+/// Heads followed by `of …` that make an organisation (`University of Leeds`).
+#[rustfmt::skip]
+pub(super) const ORG_HEADS: &[&str] = &[
+    "University", "Ministry", "Bank", "Department", "Institute", "College", "Council", "Court",
+    "Office", "Academy", "Board", "Chamber", "Federation", "Association", "Church", "Museum",
+    "Society", "Commission", "Borough", "Prosecutor", "Prosecutor's",
+];
+
+/// Cue phrases (lower-case) after which capitalised words are a name.
+#[rustfmt::skip]
+pub(super) const CUES: &[&str] = &[
+    "my name is", "name is", "name:", "dear", "named", "called", "signed", "regards,",
+    "sincerely,", "patient:", "applicant:", "contact:", "attn:", "attention:",
+];
+
+/// Capitalised words of titles, laws and institutions: a run of capitalised words that
+/// contains one is not guessed to be a person ("Human Rights", "Civil Procedure Rule").
+#[rustfmt::skip]
+pub(super) const GENERIC: &[&str] = &[
+    "Human", "Rights", "Fundamental", "Freedoms", "Criminal", "Civil", "Social", "Security",
+    "Directorate", "Parent", "Way", "Relations", "Benefit", "Benefits", "Order", "Registration",
+    "Support", "Credit", "Officer", "Officers", "Procedure", "Rule", "Rules", "Child", "Family",
+    "Income", "Land", "National", "International", "European", "Federal", "Public", "Royal",
+    "Supreme", "High", "District", "Regional", "Administrative", "Constitutional", "General",
+    "Secretary", "Prosecutor", "Chief", "Executive", "Director", "Manager", "Health", "Care",
+    "Education", "Justice", "Affairs", "Foreign", "Home", "Interior", "Defence", "Defense",
+    "Finance", "Treasury", "Tax", "Revenue", "Customs", "Police", "Prison", "Service",
+    "Services", "Centre", "Center", "House", "Hall", "Park", "Square", "Bridge", "Station",
+    "Airport", "Road", "Street", "Avenue", "Lane", "North", "South", "East", "West", "New",
+    "Old", "Great", "Grand", "Saint", "St", "Day", "Week", "Year", "Cup", "League", "Championship",
+    "Open", "World", "Games", "Olympic", "Premier", "Division", "Conference", "Summit",
+    "Agreement", "Treaty", "Declaration", "Charter", "Regulation", "Regulations", "Directive",
+    "Bill", "Amendment", "Allowance", "Pension", "Insurance", "Tribunal", "Appeal", "Appeals",
+    "Chamber", "Grand", "Court", "Courts", "Commission", "Committee", "Party", "Group",
+    "Company", "Bank", "Council", "Government", "Ministry", "Department", "Office", "Agency",
+    "Authority", "Board", "Institute", "University", "College", "School", "Hospital",
+    "Internet", "Email", "Phone", "Please", "Thanks", "Thank", "Dear", "Hello", "Best",
+    "Regards", "Note", "Notes", "Summary", "Introduction", "Conclusion", "Facts", "Law",
+    // Products, software and business words that prompts and tickets capitalise.
+    "Studio", "Visual", "Code", "Chrome", "Cloud", "Windows", "Excel", "Word", "Teams",
+    "Drive", "Docs", "Sheets", "Server", "Data", "Machine", "Learning", "Neural", "Network",
+    "Python", "Java", "Script", "Linux", "Android", "App", "Store", "Pro", "Max", "Mini",
+    "Plus", "Edition", "Version", "Update", "Release", "Beta", "Alpha", "Model", "Engine",
+    "Framework", "Platform", "Project", "Product", "Team", "Engineer", "Developer",
+    "Customer", "User", "Account", "Sales", "Marketing", "Legal", "Policy", "Terms",
+    "Privacy", "Settings", "Dashboard", "Report", "Plan", "Budget", "Meeting", "Review",
+    "Manager", "Assistant", "Intelligence", "Artificial", "Quarterly", "Annual", "Monthly",
+    "Weekly", "Daily", "Product", "Design", "Web", "Mobile", "Desktop", "Online", "Digital",
+];
+
+/// Acronyms that are not organisations.
+#[rustfmt::skip]
+pub(super) const ACRONYM_STOP: &[&str] = &[
+    "I", "A", "OK", "TV", "CEO", "CFO", "CTO", "PM", "AM", "ID", "US", "UK", "EU", "UN", "USA",
+    "USD", "GBP", "EUR", "TRY", "TRL", "SEK", "CHF", "JPY", "DNA", "HIV", "AIDS", "GDP", "IT",
+    "PC", "PhD", "MP", "MPs", "VAT", "FAQ", "PDF", "URL", "API", "HTTP", "HTML", "JSON", "SMS",
+    "GMT", "UTC", "BST", "CET", "EST", "PST", "NB", "PS", "RE", "FW", "FWD", "LOL", "OMG",
+    "BTW", "IMO", "ASAP", "RIP", "MVP", "NO", "ON", "IN", "AT", "TO", "OF", "THE", "AND", "OR",
+    "IS", "BE", "MY", "WE", "HE", "ME", "SO", "DO", "GO", "UP", "VS", "MR", "MRS", "MS", "DR",
+    "NEW", "YORK", "ECHR", "PLC", "LTD", "INC", "LLC", "AG", "AB", "SA", "NV", "BV",
+    // Log levels and the names of identifiers, protocols and job words.
+    "INFO", "WARN", "WARNING", "ERROR", "DEBUG", "TRACE", "FATAL", "CRIT", "NOTICE", "SSN",
+    "DPO", "NHS", "DOB", "PIN", "IBAN", "BIC", "SWIFT", "TIN", "NPI", "NINO", "PAN", "TFN",
+    "SIN", "VIN", "IP", "MAC", "UUID", "PII", "GDPR", "CCPA", "HIPAA", "KYC", "AML", "CVV",
+    "CVC", "OTP", "SSO", "MFA", "DNS", "TCP", "UDP", "TLS", "SSL", "SSH", "CPU", "GPU",
+    "RAM", "SQL", "CSV", "XML", "YAML", "REST", "CRUD", "UI", "UX", "QA", "HR", "PR", "KPI",
+    "OKR", "ROI", "SLA", "ETA", "FYI", "TBD", "TODO", "EOD", "AI", "ML", "LLM", "NLP",
+    "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "UTF", "ASCII", "USB", "PDF",
+    "JPG", "PNG", "GIF", "MP", "AM", "PM", "BC", "AD", "CE", "BCE", "ISO", "EN", "FR", "DE",
+];
+
+/// The word lists, built once.
+pub(super) struct Lists {
+    pub given: HashSet<&'static str>,
+    /// Single words of the location, nationality and organisation lists ("Turkish",
+    /// "London", "Google").
+    pub places: HashSet<&'static str>,
+    /// Frequent English words, lower-case.
+    pub common: HashSet<&'static str>,
+}
+
+pub(super) fn lists() -> &'static Lists {
+    static LISTS: OnceLock<Lists> = OnceLock::new();
+    LISTS.get_or_init(|| Lists {
+        given: crate::engine::dictionary::entries(include_str!("../lists/given_names.txt"))
+            .collect(),
+        places: crate::engine::dictionary::entries(include_str!("../lists/locations.txt"))
+            .chain(crate::engine::dictionary::entries(include_str!(
+                "../lists/nationalities.txt"
+            )))
+            .chain(crate::engine::dictionary::entries(include_str!(
+                "../lists/organizations.txt"
+            )))
+            .flat_map(str::split_whitespace)
+            .collect(),
+        common: crate::engine::dictionary::entries(include_str!("../lists/common_words.txt"))
+            .flat_map(str::split_whitespace)
+            .collect(),
+    })
+}

@@ -1,0 +1,129 @@
+//! Organisation rules ([`super::OrganizationFn`]): each returns the spans it finds in
+//! the whole text. Scores are named in `mod.rs`'s rule table.
+
+use super::lists::{lists, ACRONYM_STOP, LEGAL_FORMS, ORG_HEADS, ORG_SUFFIXES, STOP};
+use super::tokens::{adjacent, is_name_word, with_gloss};
+use super::Words;
+use crate::text::ByteSpan;
+
+/// Acronyms in running text (`LIFFE`, `ECJ`) are mostly organisations; in an
+/// all-capitals line (a headline) they say nothing.
+pub(super) fn acronym(words: &Words<'_>) -> Vec<ByteSpan> {
+    let tokens = &words.tokens;
+    let mut out = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        let len = t.text.len();
+        let acronym = (2..=6).contains(&len)
+            && t.text.bytes().all(|b| b.is_ascii_uppercase())
+            && !ACRONYM_STOP.contains(&t.text)
+            && !lists().common.contains(t.text.to_lowercase().as_str());
+        if !acronym {
+            continue;
+        }
+        let lower_near = tokens[k.saturating_sub(3)..(k + 4).min(tokens.len())]
+            .iter()
+            .filter(|w| w.text.chars().any(char::is_lowercase))
+            .count();
+        let shouting = |w: Option<&super::tokens::Token<'_>>| {
+            w.is_some_and(|w| w.text.len() >= 2 && w.text.bytes().all(|b| b.is_ascii_uppercase()))
+        };
+        let neighbours_shout =
+            shouting(k.checked_sub(1).map(|i| &tokens[i])) || shouting(tokens.get(k + 1));
+        if lower_near >= 3 && !neighbours_shout {
+            out.push(ByteSpan::new(t.start, t.end));
+        }
+    }
+    out
+}
+
+/// Capitalised words ending in an organisation suffix, with a gloss in brackets after
+/// it: `Strix Television AB`, `Pierce Glynn Solicitors`.
+pub(super) fn suffix(words: &Words<'_>) -> Vec<ByteSpan> {
+    let (text, tokens) = (words.text, &words.tokens);
+    let mut out = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        if !ORG_SUFFIXES.contains(&t.text) || k == 0 {
+            continue;
+        }
+        // Walk back over capitalised words (and "&", "and", "for").
+        let mut first = k;
+        let mut j = k;
+        while j > 0 && adjacent(text, &tokens[j - 1], &tokens[j]) && k - j < 6 {
+            let prev = &tokens[j - 1];
+            // Another company's legal form or "X-based" ends this name
+            // ("Johnson Controls Inc and Lear Corp" is two).
+            if LEGAL_FORMS.contains(&prev.text) || prev.text.ends_with("-based") {
+                break;
+            }
+            // Institution words are stop words for person names, not here
+            // ("Ege University Hospital").
+            let institution = ORG_SUFFIXES.contains(&prev.text) || ORG_HEADS.contains(&prev.text);
+            let capital = prev.text.chars().next().is_some_and(char::is_uppercase)
+                && (institution || !STOP.contains(&prev.text));
+            // Not "of": "Rules of Court", "Convention of … Court" are no names.
+            let joiner = matches!(prev.text, "&" | "and" | "for");
+            if capital {
+                first = j - 1;
+            } else if !joiner {
+                break;
+            }
+            j -= 1;
+        }
+        if first < k {
+            out.push(ByteSpan::new(tokens[first].start, with_gloss(text, t.end)));
+        }
+    }
+    out
+}
+
+/// An organisation head, `of`, and capitalised words: `University of Leeds`, `Ministry
+/// of Justice`, with capitalised words right before the head (`London Borough of
+/// Southwark`) and a gloss in brackets after it.
+pub(super) fn head(words: &Words<'_>) -> Vec<ByteSpan> {
+    let (text, tokens) = (words.text, &words.tokens);
+    let capitalised = |j: usize| {
+        tokens[j]
+            .text
+            .chars()
+            .next()
+            .is_some_and(char::is_uppercase)
+    };
+    let mut out = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        if !ORG_HEADS.contains(&t.text)
+            || !capitalised(k)
+            || tokens.get(k + 1).is_none_or(|n| n.text != "of")
+        {
+            continue;
+        }
+        let mut j = k + 2;
+        if tokens.get(j).is_some_and(|n| n.text == "the") {
+            j += 1;
+        }
+        let mut last = None;
+        while j < tokens.len()
+            && adjacent(text, &tokens[j - 1], &tokens[j])
+            && (capitalised(j) || matches!(tokens[j].text, "and" | "of"))
+        {
+            if capitalised(j) {
+                last = Some(j);
+            }
+            j += 1;
+        }
+        if let Some(last) = last {
+            let mut first = k;
+            while first > 0
+                && adjacent(text, &tokens[first - 1], &tokens[first])
+                && is_name_word(&tokens[first - 1])
+                && k - first < 3
+            {
+                first -= 1;
+            }
+            out.push(ByteSpan::new(
+                tokens[first].start,
+                with_gloss(text, tokens[last].end),
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,148 @@
+//! Person rules. Scan rules ([`super::ScanFn`]) are tried at each word of a left-to-right
+//! scan and return the words they take; text rules ([`super::PersonTextFn`]) look at the
+//! whole text after the scan. Scores are named in `mod.rs`'s rule table.
+
+use super::lists::{lists, CUES, GENERIC, HONORIFICS, ORG_HEADS, ORG_SUFFIXES, ROLES};
+use super::tokens::{adjacent, is_name_word, name_run};
+use super::{Found, Words};
+use crate::text::ByteSpan;
+
+/// Whether token `i + 1` exists and only spaces separate it from token `i`.
+fn next_adjacent(words: &Words<'_>, i: usize) -> bool {
+    i + 1 < words.tokens.len() && adjacent(words.text, &words.tokens[i], &words.tokens[i + 1])
+}
+
+/// An honorific and up to four name words after it, title included: `Mr C. Whomersley`,
+/// `Dr. Ana de la Cruz`.
+pub(super) fn honorific(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
+    let bare = words.tokens[i].text.trim_end_matches('.');
+    if !HONORIFICS.contains(&bare) || !next_adjacent(words, i) {
+        return None;
+    }
+    name_run(words.text, &words.tokens, i + 1, 4).map(|last| (i, last))
+}
+
+/// A role and two or three name words after it, role left out: `President [Ana Ruiz]`.
+pub(super) fn role(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
+    if !ROLES.contains(&words.tokens[i].text) || !next_adjacent(words, i) {
+        return None;
+    }
+    let last = name_run(words.text, &words.tokens, i + 1, 3)?;
+    // A single capitalised word after a role is often a place ("King Street").
+    (last > i + 1).then_some((i + 1, last))
+}
+
+/// A known given name and one to three name words after it: `Phil Simmons`.
+pub(super) fn given_name(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
+    let tokens = &words.tokens;
+    if !lists().given.contains(tokens[i].text)
+        || !next_adjacent(words, i)
+        || !is_name_word(&tokens[i + 1])
+    {
+        return None;
+    }
+    let last = name_run(words.text, tokens, i, 4)?;
+    (last > i).then_some((i, last))
+}
+
+/// Two or three capitalised words with no cue at all (`Olubukunola Obasa`): a guess.
+/// Not in Title Case Text, not the tail of a longer capitalised phrase ("Great [Barrier
+/// Reef]"), and no word of the run may be a common word, a place, or a word of titles,
+/// institutions or organisations.
+pub(super) fn capitalised_guess(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
+    let tokens = &words.tokens;
+    let t = &tokens[i];
+    let after_capital = i > 0
+        && adjacent(words.text, &tokens[i - 1], t)
+        && tokens[i - 1].text.starts_with(char::is_uppercase);
+    if !words.guesses
+        || !next_adjacent(words, i)
+        || after_capital
+        || !is_name_word(t)
+        || t.text.ends_with('.')
+    {
+        return None;
+    }
+    let last = name_run(words.text, tokens, i, 3)?;
+    let places = &lists().places;
+    let common = &lists().common;
+    let cue_word = tokens[i..=last].iter().any(|w| {
+        GENERIC.contains(&w.text)
+            || common.contains(w.text.to_lowercase().as_str())
+            || places.contains(w.text)
+            || ORG_SUFFIXES.contains(&w.text)
+            || ORG_HEADS.contains(&w.text)
+            || ROLES.contains(&w.text)
+            || HONORIFICS.contains(&w.text.trim_end_matches('.'))
+    });
+    (last > i && !cue_word).then_some((i, last))
+}
+
+/// The name words right after a cue phrase: `my name is Ana Ruiz`, `Dear Ana`,
+/// `Name: Ana Ruiz`.
+pub(super) fn cue_phrase(words: &Words<'_>, _found: &[Found]) -> Vec<(usize, usize)> {
+    let text = words.text;
+    let tokens = &words.tokens;
+    let lower = text.to_lowercase();
+    let mut out = Vec::new();
+    for cue in CUES {
+        for (at, _) in lower.match_indices(cue) {
+            // `to_lowercase` can change byte lengths outside ASCII; only trust
+            // positions that still line up with the original text.
+            let end = at + cue.len();
+            if !text.is_char_boundary(at)
+                || !text.is_char_boundary(end.min(text.len()))
+                || !text[at..end.min(text.len())].eq_ignore_ascii_case(cue)
+            {
+                continue;
+            }
+            if !crate::engine::dictionary::whole_word(
+                text,
+                ByteSpan::new(at, at + cue.trim_end_matches([':', ',']).len()),
+            ) {
+                continue;
+            }
+            let first = tokens.partition_point(|t| t.start < end);
+            if first < tokens.len() {
+                let gap = &text[end..tokens[first].start];
+                if gap.len() <= 2 && !gap.contains('\n') {
+                    if let Some(last) = name_run(text, tokens, first, 3) {
+                        out.push((first, last));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A surname of a name found so far with more than a guess's score, met again alone
+/// in the same text: `Phil Simmons took four. Simmons then left.`
+pub(super) fn repeated_surname(words: &Words<'_>, found: &[Found]) -> Vec<(usize, usize)> {
+    let tokens = &words.tokens;
+    let given = &lists().given;
+    let mut surnames: Vec<&str> = found
+        .iter()
+        .filter(|f| f.score > super::GUESS)
+        .filter(|f| f.last > f.first || !HONORIFICS.contains(&tokens[f.first].text))
+        .map(|f| tokens[f.last].text)
+        .filter(|s| s.chars().count() >= 3 && !s.ends_with('.') && !given.contains(s))
+        .collect();
+    surnames.sort_unstable();
+    surnames.dedup();
+    if surnames.is_empty() {
+        return Vec::new();
+    }
+    let mut covered = vec![false; tokens.len()];
+    for f in found {
+        for flag in &mut covered[f.first..=f.last] {
+            *flag = true;
+        }
+    }
+    tokens
+        .iter()
+        .enumerate()
+        .filter(|(k, t)| !covered[*k] && surnames.binary_search(&t.text).is_ok())
+        .map(|(k, _)| (k, k))
+        .collect()
+}

@@ -1,0 +1,145 @@
+//! The rule tables and each rule, on examples.
+
+use super::*;
+
+fn found(text: &str) -> Vec<(String, &'static str)> {
+    found_by(&NameRecognizer::new(), text)
+}
+
+fn found_by(rules: &NameRecognizer, text: &str) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    rules.recognize(text, &LabelSet::all(), &mut out);
+    crate::engine::resolve::resolve(text, out, 0.0)
+        .iter()
+        .map(|d| (text[d.span.start..d.span.end].to_owned(), d.label.as_str()))
+        .collect()
+}
+
+#[test]
+fn beside_a_model_only_cued_person_rules_and_organisation_rules_run() {
+    let beside = NameRecognizer::beside_model();
+    let text = "all-rounder Phil Simmons took four for LIFFE. Simmons then left.";
+    assert_eq!(found_by(&beside, text), vec![]);
+    assert_eq!(
+        found(text),
+        vec![
+            ("Phil Simmons".into(), "PERSON"),
+            ("LIFFE".into(), "ORGANIZATION"),
+            ("Simmons".into(), "PERSON")
+        ]
+    );
+    assert_eq!(
+        found_by(
+            &beside,
+            "Mr Robert Murray works at Pierce Glynn Solicitors. My name is Ana Ruiz."
+        ),
+        vec![
+            ("Mr Robert Murray".into(), "PERSON"),
+            ("Pierce Glynn Solicitors".into(), "ORGANIZATION"),
+            ("Ana Ruiz".into(), "PERSON")
+        ]
+    );
+}
+
+#[test]
+fn honorifics_take_the_name_after_them() {
+    assert_eq!(
+        found("represented by Mr C. Whomersley of the Office"),
+        vec![("Mr C. Whomersley".into(), "PERSON")]
+    );
+    assert_eq!(
+        found("Dr. Ana de la Cruz said"),
+        vec![("Dr. Ana de la Cruz".into(), "PERSON")]
+    );
+}
+
+#[test]
+fn given_names_and_cues_and_repeated_surnames() {
+    assert_eq!(
+        found("all-rounder Phil Simmons took four. Simmons then left."),
+        vec![
+            ("Phil Simmons".into(), "PERSON"),
+            ("Simmons".into(), "PERSON")
+        ]
+    );
+    assert_eq!(
+        found("Hi, my name is Zoltan Kovacs."),
+        vec![("Zoltan Kovacs".into(), "PERSON")]
+    );
+    assert_eq!(found("Dear Priyanka,"), vec![("Priyanka".into(), "PERSON")]);
+}
+
+#[test]
+fn organisations_by_suffix_and_head() {
+    assert_eq!(
+        found("broadcast by Strix Television AB in Sweden"),
+        vec![("Strix Television AB".into(), "ORGANIZATION")]
+    );
+    assert_eq!(
+        found("the London Borough of Southwark said"),
+        vec![("London Borough of Southwark".into(), "ORGANIZATION")]
+    );
+    assert_eq!(
+        found("studied at the University of Leeds"),
+        vec![("University of Leeds".into(), "ORGANIZATION")]
+    );
+}
+
+#[test]
+fn uncued_capitalised_pairs_are_a_threshold_guess() {
+    assert_eq!(
+        found("the applicant, Olubukunola Obasa, appealed"),
+        vec![("Olubukunola Obasa".into(), "PERSON")]
+    );
+    assert!(found("the European Convention on Human Rights and Fundamental Freedoms").is_empty());
+    assert!(found("a Turkish Criminal Code provision").is_empty());
+    assert!(found("off the Great Barrier Reef today").is_empty());
+    assert!(found("I use Visual Studio Code and Google Chrome daily")
+        .iter()
+        .all(|(_, label)| *label != "PERSON"));
+}
+
+#[test]
+fn acronyms_in_running_text_are_organisations() {
+    assert_eq!(
+        found("traders on the LIFFE floor said prices fell"),
+        vec![("LIFFE".into(), "ORGANIZATION")]
+    );
+    assert!(found("ST LOUIS 1996-08-28").is_empty());
+    assert!(found("we watched TV and it was OK really").is_empty());
+}
+
+#[test]
+fn is_cautious() {
+    assert!(found("The Court held that Article 8 applied.").is_empty());
+    assert!(found("LEICESTERSHIRE TAKE OVER AT TOP").is_empty());
+    assert!(found("Will you call me tomorrow?").is_empty());
+    assert!(found("Mr").is_empty());
+}
+
+/// Every rule is named once, and the recognizer finds each rule's example.
+#[test]
+fn every_rule_in_the_tables_finds_its_example() {
+    let mut names = std::collections::HashSet::new();
+    let rows = SCAN_RULES
+        .iter()
+        .map(|r| (r.name, r.example, "PERSON"))
+        .chain(
+            PERSON_TEXT_RULES
+                .iter()
+                .map(|r| (r.name, r.example, "PERSON")),
+        )
+        .chain(
+            ORGANIZATION_RULES
+                .iter()
+                .map(|r| (r.name, r.example, "ORGANIZATION")),
+        );
+    for (name, (text, want), label) in rows {
+        assert!(names.insert(name), "rule {name} is listed twice");
+        assert!(
+            found(text).contains(&(want.to_owned(), label)),
+            "rule {name}: {want:?} not found in {text:?}: {:?}",
+            found(text)
+        );
+    }
+}
