@@ -127,6 +127,14 @@ const SCAN_RULES: &[Rule<ScanFn>] = &[
         ),
     },
     Rule {
+        name: "honorific_in_capitals",
+        score: HONORIFIC,
+        // Notes and forms in capitals: the model finds the surname, this keeps the title.
+        beside_model: true,
+        find: person::honorific_in_capitals,
+        example: ("SEEN ON ROUNDS WITH DR. PATEL TODAY", "DR. PATEL"),
+    },
+    Rule {
         name: "role",
         score: ROLE,
         beside_model: false,

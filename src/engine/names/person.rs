@@ -2,7 +2,7 @@
 //! scan and return the words they take; text rules ([`super::PersonTextFn`]) look at the
 //! whole text after the scan. Scores are named in `mod.rs`'s rule table.
 
-use super::lists::{lists, CUES, GENERIC, HONORIFICS, ORG_HEADS, ORG_SUFFIXES, ROLES};
+use super::lists::{lists, CUES, GENERIC, HONORIFICS, ORG_HEADS, ORG_SUFFIXES, ROLES, STOP};
 use super::tokens::{adjacent, is_name_word, name_run};
 use super::{Found, Words};
 use crate::text::ByteSpan;
@@ -20,6 +20,55 @@ pub(super) fn honorific(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
         return None;
     }
     name_run(words.text, &words.tokens, i + 1, 4).map(|last| (i, last))
+}
+
+/// An honorific in capitals and one or two words in capitals after it, in text written
+/// in capitals (clinical notes, forms): `DR. PATEL`, `MR. O'BRIEN`, `MS. ANA RUIZ`. The period
+/// is required: in capitals, `MR`, `MS` and `DR` are also mitral regurgitation, multiple
+/// sclerosis and diabetic retinopathy.
+pub(super) fn honorific_in_capitals(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
+    let tokens = &words.tokens;
+    let title = tokens[i].text;
+    let is_title = title.len() >= 2
+        && is_capitals(title)
+        && HONORIFICS
+            .iter()
+            .any(|h| h.len() == title.len() && h.eq_ignore_ascii_case(title));
+    // The tokenizer leaves the period out of the title's token: the gap is ". ".
+    let next = tokens.get(i + 1)?;
+    let gap = &words.text[tokens[i].end..next.start];
+    let period_then_space = gap
+        .strip_prefix('.')
+        .is_some_and(|rest| (1..=2).contains(&rest.len()) && rest.chars().all(|c| c == ' '));
+    if !is_title || !period_then_space {
+        return None;
+    }
+    let word = |j: usize| {
+        tokens
+            .get(j)
+            .filter(|t| is_capitals(t.text) && !STOP.iter().any(|w| w.eq_ignore_ascii_case(t.text)))
+    };
+    let first = word(i + 1)?;
+    // A second word only after a known given name (`MS. ANA RUIZ`); otherwise capitals
+    // give no hint where the name ends (`MR. O'BRIEN RE MEDS`).
+    let given: String = first
+        .text
+        .chars()
+        .enumerate()
+        .map(|(k, c)| if k == 0 { c } else { c.to_ascii_lowercase() })
+        .collect();
+    let two = lists().given.contains(given.as_str())
+        && word(i + 2).is_some_and(|second| adjacent(words.text, first, second));
+    Some((i, if two { i + 2 } else { i + 1 }))
+}
+
+/// A word in capitals: two or more letters, all upper-case, apostrophes and hyphens
+/// inside (`O'BRIEN`, `SMITH-JONES`).
+fn is_capitals(word: &str) -> bool {
+    word.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && word
+            .chars()
+            .all(|c| c.is_uppercase() || matches!(c, '\'' | '’' | '-'))
 }
 
 /// A role and two or three name words after it, role left out: `President [Ana Ruiz]`.

@@ -143,3 +143,24 @@ fn every_rule_in_the_tables_finds_its_example() {
         );
     }
 }
+
+#[test]
+fn an_honorific_in_capitals_keeps_its_title_but_not_a_condition_or_the_next_words() {
+    let r = NameRecognizer::beside_model();
+    for (text, want) in [
+        ("SEEN ON ROUNDS WITH DR. PATEL TODAY", vec!["DR. PATEL"]),
+        ("CALLBACK FOR MR. O'BRIEN RE MEDS", vec!["MR. O'BRIEN"]),
+        ("MS. ANA RUIZ CALLED", vec!["MS. ANA RUIZ"]),
+        ("DR. PATEL ON ROUNDS", vec!["DR. PATEL"]),
+        ("SEVERE MR NOTED, DR FOLLOW UP", vec![]),
+    ] {
+        let mut out = Vec::new();
+        r.recognize(text, &crate::text::LabelSet::all(), &mut out);
+        let got: Vec<&str> = out
+            .iter()
+            .filter(|c| c.label.as_str() == "PERSON")
+            .map(|c| &text[c.span.start..c.span.end])
+            .collect();
+        assert_eq!(got, want, "{text}");
+    }
+}
