@@ -132,6 +132,23 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     Some(ByteSpan::new(span.start + start, span.start + end))
 }
 
+/// Widens a span that cuts an ASCII word to the whole word: a model tags "/22" of
+/// "7/22" now and then (the tokenizer splits at the slash and the first piece came out
+/// `O`), and a cut identifier or date would leave digits in the clear. Only ASCII
+/// letters and digits are taken: scripts written without spaces have no word to widen to.
+fn whole_ascii_words(text: &str, span: ByteSpan) -> ByteSpan {
+    let bytes = text.as_bytes();
+    let mut start = span.start;
+    while start > 0 && bytes[start - 1].is_ascii_alphanumeric() {
+        start -= 1;
+    }
+    let mut end = span.end;
+    while end < bytes.len() && bytes[end].is_ascii_alphanumeric() {
+        end += 1;
+    }
+    ByteSpan::new(start, end)
+}
+
 /// Step 3: maps and merges model entities into candidates for the labels in `wanted`.
 /// `targets[t]` is what model type `t` becomes (`None`: ignored).
 pub fn candidates(
@@ -155,6 +172,7 @@ pub fn candidates(
         let Some(span) = trim_loose_punctuation(text, g.span) else {
             return;
         };
+        let span = whole_ascii_words(text, span);
         if wanted.contains(label) && g.tokens > 0 {
             out.push(Candidate {
                 span,
@@ -314,6 +332,20 @@ mod tests {
         assert_eq!(trim("Élodie - Paris"), Some("Élodie - Paris"));
         assert_eq!(trim("."), None);
         assert_eq!(trim(" - "), None);
+    }
+
+    #[test]
+    fn a_span_that_cuts_an_ascii_word_takes_the_whole_word_but_never_crosses_other_scripts() {
+        let widen = |text: &str, start: usize, end: usize| {
+            let s = whole_ascii_words(text, ByteSpan::new(start, end));
+            text[s.start..s.end].to_owned()
+        };
+        assert_eq!(widen("7/22 0800 PT", 1, 4), "7/22");
+        assert_eq!(widen("seen 7/22.", 6, 9), "7/22");
+        assert_eq!(widen("JOHNSON, MARY", 0, 7), "JOHNSON");
+        assert_eq!(widen("Smithson said", 0, 5), "Smithson");
+        // Byte offsets after "他的" (6 bytes): nothing to widen into.
+        assert_eq!(widen("他的Anna说", 6, 10), "Anna");
     }
 
     fn scheme() -> TagScheme {
