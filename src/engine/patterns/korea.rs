@@ -11,21 +11,38 @@ const RRN_CONTEXT: &[&str] = &[
     "korean rrn",
 ];
 
-/// Resident registration number `900101-1234568`: context-free, as in Presidio (birth
-/// date, gender digit 1–4 and the check digit; dev sets: 0 new detections).
+/// Resident registration number with its dash `900101-1234568`: context-free, as in
+/// Presidio (birth date, gender digit 1–4 and the check digit; dev sets: 0 new
+/// detections, ordinary-number set: 0).
 pub(super) const KR_RRN: PatternSpec = PatternSpec {
     name: "kr_rrn",
     label: "KR_RRN",
-    regex: r"\b\d{6}-?[1-4]\d{6}\b",
+    regex: r"\b\d{6}-[1-4]\d{6}\b",
     score: 0.6,
     validate: Some(korea::kr_rrn),
     proof: Proof::Checksum,
     context: RRN_CONTEXT,
     examples: &[
         ("주민등록번호 900101-1234568", "900101-1234568"),
-        ("id 9001011234568", "9001011234568"),
+        ("id 900101-1234568", "900101-1234568"),
     ],
-    counter_examples: &["900101-1234567x", "invoice 900101-1234568", "1700000000001"],
+    counter_examples: &["900101-1234567", "invoice 900101-1234568"],
+    ..PatternSpec::BASE
+};
+
+/// An RRN as 13 bare digits: context-gated, unlike Presidio. On the ordinary-number set
+/// it and the FRN flagged 16 of 5,000 millisecond timestamps of 2001–2030 (their third
+/// and fourth digits read as a month).
+pub(super) const KR_RRN_BARE: PatternSpec = PatternSpec {
+    name: "kr_rrn_bare",
+    label: "KR_RRN",
+    regex: r"\b\d{6}[1-4]\d{6}\b",
+    score: 0.3,
+    validate: Some(korea::kr_rrn),
+    proof: Proof::Checksum,
+    context: RRN_CONTEXT,
+    examples: &[("RRN 9001011234568", "9001011234568")],
+    counter_examples: &["9001011234568", "RRN 9013011234565"],
     ..PatternSpec::BASE
 };
 
@@ -43,17 +60,34 @@ pub(super) const KR_RRN_UNCHECKED: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// Foreigner registration number `900101-5234561`: context-free like the RRN.
+const FRN_CONTEXT: &[&str] = &["frn", "foreigner registration number", "외국인등록번호"];
+
+/// Foreigner registration number with its dash `900101-5234561`: context-free like the
+/// RRN.
 pub(super) const KR_FRN: PatternSpec = PatternSpec {
     name: "kr_frn",
     label: "KR_FRN",
-    regex: r"\b\d{6}-?[5-8]\d{6}\b",
+    regex: r"\b\d{6}-[5-8]\d{6}\b",
     score: 0.6,
     validate: Some(korea::kr_frn),
     proof: Proof::Checksum,
-    context: &["frn", "foreigner registration number", "외국인등록번호"],
+    context: FRN_CONTEXT,
     examples: &[("외국인등록번호 900101-5234561", "900101-5234561")],
     counter_examples: &["900101-5234562", "invoice 900101-5234561"],
+    ..PatternSpec::BASE
+};
+
+/// An FRN as 13 bare digits: context-gated, as the bare RRN.
+pub(super) const KR_FRN_BARE: PatternSpec = PatternSpec {
+    name: "kr_frn_bare",
+    label: "KR_FRN",
+    regex: r"\b\d{6}[5-8]\d{6}\b",
+    score: 0.3,
+    validate: Some(korea::kr_frn),
+    proof: Proof::Checksum,
+    context: FRN_CONTEXT,
+    examples: &[("FRN 9001015234561", "9001015234561")],
+    counter_examples: &["9001015234561"],
     ..PatternSpec::BASE
 };
 
