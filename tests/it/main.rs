@@ -11,6 +11,8 @@ mod architecture;
 mod auth;
 /// `/v1/anonymize` and `/v1/deanonymize` outputs, exactly.
 mod endpoints;
+/// Log payloads: machinery kept, personal fields replaced.
+mod log_payloads;
 /// Every method, sessions and lenient restore over HTTP.
 mod methods;
 /// Health, readiness, entities, metrics, logs, shutdown, CLI.
