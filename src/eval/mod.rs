@@ -395,9 +395,9 @@ mod tests {
 
     #[test]
     fn machinery_spans_touched_by_a_prediction_are_counted_by_kind() {
-        let docs = jsonl::parse(concat!(
+        let docs = jsonl::parse(
             r#"{"text":"ts=2024-03-14T09:30:00Z mail jane@example.com","negatives":[{"start":3,"end":23,"kind":"ts"},{"start":29,"end":33,"kind":"user"}]}"#,
-        ))
+        )
         .expect("parses");
         let engine = Engine::builtin().expect("engine builds");
         let report = evaluate(

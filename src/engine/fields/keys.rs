@@ -43,15 +43,6 @@ pub struct KeyFamily {
     pub counter_examples: &'static [(&'static str, &'static str)],
 }
 
-const BASE: KeyFamily = KeyFamily {
-    name: "",
-    role: Role::Neutral,
-    keys: "",
-    last_words: "",
-    examples: &[],
-    counter_examples: &[],
-};
-
 pub(super) const PERSON_NAME: KeyFamily = KeyFamily {
     name: "person_name",
     role: Role::Personal("PERSON"),
@@ -87,7 +78,6 @@ pub(super) const PERSON_NAME: KeyFamily = KeyFamily {
             "Billing Gateway",
         ),
     ],
-    ..BASE
 };
 
 /// User handles identify a person as much as a name does; there is no separate label.
@@ -103,7 +93,6 @@ pub(super) const USER_HANDLE: KeyFamily = KeyFamily {
         (r#"{"username": "k_mensah", "ts": 1710408600}"#, "k_mensah"),
     ],
     counter_examples: &[("user_agent=curl/8.5.0 status=200", "curl/8.5.0")],
-    ..BASE
 };
 
 pub(super) const EMAIL: KeyFamily = KeyFamily {
@@ -122,7 +111,6 @@ pub(super) const EMAIL: KeyFamily = KeyFamily {
         ),
     ],
     counter_examples: &[("mail_server=smtp1 status=sent", "smtp1")],
-    ..BASE
 };
 
 pub(super) const PHONE: KeyFamily = KeyFamily {
@@ -137,7 +125,6 @@ pub(super) const PHONE: KeyFamily = KeyFamily {
         ("mobile=+33 6 12 34 56 78 status=200", "+33 6 12 34 56 78"),
     ],
     counter_examples: &[("phone_model=Pixel 8 status=200", "Pixel 8")],
-    ..BASE
 };
 
 pub(super) const BIRTH_DATE: KeyFamily = KeyFamily {
@@ -153,7 +140,6 @@ pub(super) const BIRTH_DATE: KeyFamily = KeyFamily {
         ("date_of_birth=2 July 1984 level=info", "2 July 1984"),
     ],
     counter_examples: &[("birth_count=3 status=200", "3")],
-    ..BASE
 };
 
 pub(super) const ADDRESS: KeyFamily = KeyFamily {
@@ -164,6 +150,7 @@ pub(super) const ADDRESS: KeyFamily = KeyFamily {
         mailingaddress postaladdress residentialaddress deliveryaddress customeraddress \
         useraddress addressline addressline1 addressline2 postcode postalcode zip \
         zipcode",
+    last_words: "",
     examples: &[
         (
             r#"{"shipping_address": "Flat 2, 7 Elm Road, Leeds"}"#,
@@ -175,7 +162,6 @@ pub(super) const ADDRESS: KeyFamily = KeyFamily {
         ),
     ],
     counter_examples: &[("mac_address=gateway-eth0 status=200", "gateway-eth0")],
-    ..BASE
 };
 
 pub(super) const IP: KeyFamily = KeyFamily {
@@ -188,7 +174,6 @@ pub(super) const IP: KeyFamily = KeyFamily {
     last_words: "ip",
     examples: &[("remote_addr=10.1.2.3 status=200", "10.1.2.3")],
     counter_examples: &[("zip=EC1A status=200", "EC1A")],
-    ..BASE
 };
 
 pub(super) const CARD: KeyFamily = KeyFamily {
@@ -196,12 +181,12 @@ pub(super) const CARD: KeyFamily = KeyFamily {
     role: Role::Personal("CREDIT_CARD"),
     keys: "\
         card cardnumber cardno cc ccnumber creditcard creditcardnumber pan debitcard",
+    last_words: "",
     examples: &[(
         r#"{"card_number": "4111 1111 1111 1112"}"#,
         "4111 1111 1111 1112",
     )],
     counter_examples: &[("card_type=visa status=200", "visa")],
-    ..BASE
 };
 
 pub(super) const BANK_ACCOUNT: KeyFamily = KeyFamily {
@@ -211,7 +196,6 @@ pub(super) const BANK_ACCOUNT: KeyFamily = KeyFamily {
     last_words: "iban",
     examples: &[("iban=DE00 1234 5678 status=200", "DE00 1234 5678")],
     counter_examples: &[("bank=Sparkasse status=200", "Sparkasse")],
-    ..BASE
 };
 
 pub(super) const SSN: KeyFamily = KeyFamily {
@@ -221,37 +205,36 @@ pub(super) const SSN: KeyFamily = KeyFamily {
     last_words: "ssn",
     examples: &[(r#"{"ssn": "078-05-1120"}"#, "078-05-1120")],
     counter_examples: &[("session=abc status=200", "abc")],
-    ..BASE
 };
 
 pub(super) const AGE: KeyFamily = KeyFamily {
     name: "age",
     role: Role::Personal("AGE"),
     keys: "age ageyears patientage customerage",
+    last_words: "",
     examples: &[(r#"{"age": 42, "status": 200}"#, "42")],
     counter_examples: &[("max_age=3600 status=200", "3600")],
-    ..BASE
 };
 
 pub(super) const PLACE: KeyFamily = KeyFamily {
     name: "place",
     role: Role::Personal("LOCATION"),
     keys: "city town hometown birthplace placeofbirth village county",
+    last_words: "",
     examples: &[("city=Kraków status=200", "Kraków")],
     counter_examples: &[("capacity=12 status=200", "12")],
-    ..BASE
 };
 
 pub(super) const EMPLOYER: KeyFamily = KeyFamily {
     name: "employer",
     role: Role::Personal("ORGANIZATION"),
     keys: "company companyname employer organization organisation school",
+    last_words: "",
     examples: &[(
         r#"{"employer": "Acme Widgets", "level": "info"}"#,
         "Acme Widgets",
     )],
     counter_examples: &[("company_id=77 status=200", "77")],
-    ..BASE
 };
 
 pub(super) const PASSWORD: KeyFamily = KeyFamily {
@@ -261,7 +244,6 @@ pub(super) const PASSWORD: KeyFamily = KeyFamily {
     last_words: "password passwd secret",
     examples: &[(r#"{"user": "x", "password": "hunter2"}"#, "hunter2")],
     counter_examples: &[("password_reset=true status=200", "true")],
-    ..BASE
 };
 
 pub(super) const TOKEN: KeyFamily = KeyFamily {
@@ -273,7 +255,6 @@ pub(super) const TOKEN: KeyFamily = KeyFamily {
     last_words: "token apikey",
     examples: &[("api_key=abc123def456 status=200", "abc123def456")],
     counter_examples: &[("token_count=512 status=200", "512")],
-    ..BASE
 };
 
 /// National and tax ids: personal, but their shape (and the patterns) decide the label.
@@ -283,9 +264,9 @@ pub(super) const NATIONAL_ID: KeyFamily = KeyFamily {
     keys: "\
         nationalid taxid passportid passport passportnumber licenseid driverlicense \
         licencenumber licensenumber nin nino personalid citizenid",
+    last_words: "",
     examples: &[("tax_id=415-555-0132 status=200", "415-555-0132")],
     counter_examples: &[("request_id=415-555-0132 status=200", "415-555-0132")],
-    ..BASE
 };
 
 /// Free text: the message of a record. The tiers read it as prose; only its key is
@@ -302,7 +283,6 @@ pub(super) const FREE_TEXT: KeyFamily = KeyFamily {
         "415-555-0132",
     )],
     counter_examples: &[("trace_id=415-555-0132 level=info", "415-555-0132")],
-    ..BASE
 };
 
 // ----------------------------------------------------------------- machinery
@@ -327,7 +307,6 @@ pub(super) const TIME: KeyFamily = KeyFamily {
         ("created_at=2024-03-14 status=200", "2024-03-14"),
     ],
     counter_examples: &[("dob=2024-03-14 status=200", "2024-03-14")],
-    ..BASE
 };
 
 pub(super) const IDS: KeyFamily = KeyFamily {
@@ -347,7 +326,6 @@ pub(super) const IDS: KeyFamily = KeyFamily {
         ),
     ],
     counter_examples: &[("order_id=jane@example.com status=200", "jane@example.com")],
-    ..BASE
 };
 
 pub(super) const DURATION: KeyFamily = KeyFamily {
@@ -359,7 +337,6 @@ pub(super) const DURATION: KeyFamily = KeyFamily {
     last_words: "duration latency elapsed ms took seconds secs millis",
     examples: &[("latency_ms=1984 took=3 days level=info", "1984")],
     counter_examples: &[("age=42 status=200", "42")],
-    ..BASE
 };
 
 pub(super) const OUTCOME: KeyFamily = KeyFamily {
@@ -371,7 +348,6 @@ pub(super) const OUTCOME: KeyFamily = KeyFamily {
     last_words: "status code level severity",
     examples: &[("status=1984 level=info", "1984")],
     counter_examples: &[("zip_code=90210 level=info", "90210")],
-    ..BASE
 };
 
 pub(super) const SOURCE: KeyFamily = KeyFamily {
@@ -386,7 +362,6 @@ pub(super) const SOURCE: KeyFamily = KeyFamily {
     last_words: "service host hostname logger thread pod version",
     examples: &[("service=Paris Gateway level=info", "Paris")],
     counter_examples: &[("city=Paris level=info", "Paris")],
-    ..BASE
 };
 
 pub(super) const HTTP: KeyFamily = KeyFamily {
@@ -405,7 +380,6 @@ pub(super) const HTTP: KeyFamily = KeyFamily {
         "path=/users/jane@example.com status=200",
         "jane@example.com",
     )],
-    ..BASE
 };
 
 /// Every key family.

@@ -58,7 +58,9 @@ pub fn scan(text: &str) -> Scan {
                 };
                 let mut value = field.value;
                 if field.open && multi_word(label) {
-                    value.end = parse::extend_words(text, value.end);
+                    let any_case =
+                        matches!(label.as_str(), "ADDRESS" | "LOCATION" | "ORGANIZATION");
+                    value.end = parse::extend_words(text, value.end, any_case);
                 }
                 if !is_blank(&text[value.start..value.end]) {
                     personal.push((value, label));

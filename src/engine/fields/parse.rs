@@ -227,11 +227,19 @@ fn key_values(text: &str, out: &mut Vec<Field>) {
 /// Most words an open value grows by (`Ana María de la Ruiz`, a street address).
 const MAX_EXTRA_WORDS: usize = 8;
 
+/// Lower-case words inside names (`Ana de la Ruiz`, `Ludwig van Beethoven`).
+const NAME_PARTICLES: &[&str] = &[
+    "de", "del", "della", "da", "das", "do", "dos", "di", "du", "la", "le", "van", "von", "der",
+    "den", "ter", "bin", "binti", "al", "el", "y", "e",
+];
+
 /// The end of an open value that runs on over further words: each must follow one
 /// space (after an optional `,`), not be a `key=` of its own, and start with a capital
-/// or a digit (optionally after a quote or bracket). `customer_name=Ana Ruiz, email=…`
-/// gives `Ana Ruiz`; `user=jdoe logged in` stays `jdoe`.
-pub fn extend_words(text: &str, mut end: usize) -> usize {
+/// or a digit (optionally after a quote or bracket), or be a name particle; with
+/// `any_case` (addresses, places, organisations: `12 Rue de la Paix`), any word that
+/// starts with a letter or digit. `customer_name=Ana Ruiz, email=…` gives `Ana Ruiz`;
+/// `user=jdoe logged in` stays `jdoe`.
+pub fn extend_words(text: &str, mut end: usize, any_case: bool) -> usize {
     let bytes = text.as_bytes();
     for _ in 0..MAX_EXTRA_WORDS {
         let mut i = end;
@@ -248,8 +256,10 @@ pub fn extend_words(text: &str, mut end: usize) -> usize {
             .map_or(bytes.len(), |n| i + n);
         let word = &text[i..word_end];
         let first = word.trim_start_matches(['"', '\'', '(']).chars().next();
-        let capital = first.is_some_and(|c| c.is_uppercase() || c.is_ascii_digit() || c == '+');
-        if !capital || word.contains('=') {
+        let fits = first.is_some_and(|c| {
+            c.is_uppercase() || c.is_ascii_digit() || c == '+' || (any_case && c.is_alphanumeric())
+        }) || NAME_PARTICLES.contains(&word);
+        if !fits || word.contains('=') {
             break;
         }
         end = i + word.trim_end_matches([',', ';', '.']).len();

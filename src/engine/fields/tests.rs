@@ -224,3 +224,14 @@ fn arbitrary_bytes_never_panic_and_spans_stay_on_char_boundaries() {
         let _ = flagged(text);
     }
 }
+
+#[test]
+fn unquoted_addresses_take_lower_case_words_and_names_take_particles() {
+    assert_eq!(
+        flagged("level=info address=12 rue de la Paix, Lyon name=Ana de la Ruiz - sent"),
+        want(&[
+            ("12 rue de la Paix, Lyon", "ADDRESS"),
+            ("Ana de la Ruiz", "PERSON"),
+        ])
+    );
+}
