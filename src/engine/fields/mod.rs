@@ -12,8 +12,8 @@
 //! 3. Values under machinery keys, the keys themselves, and machinery shapes
 //!    (`shapes`: a log line's header, date-times to the second, UUIDs, hex ids) shield
 //!    their text: candidates of any tier overlapping them are dropped, except e-mail
-//!    addresses and checksum-valid cards and IBANs, which are personal anywhere (and
-//!    UUIDs when the caller asked for the `UUID` label).
+//!    addresses, secrets and checksum-valid cards and IBANs, which are personal
+//!    anywhere (and UUIDs when the caller asked for the `UUID` label).
 //!
 //! Personal values win over shapes (a `dob` written `1984-07-02T00:00:00Z` is
 //! flagged). Runs inside [`super::Engine::detect_many`] before overlap resolution;
@@ -106,12 +106,14 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
     }
 }
 
-/// Personal wherever it appears, even inside machinery (`path=/users/ana@example.com`).
-/// A UUID is found only when a caller asks for the (off by default) `UUID` label, and
-/// then the caller wants UUIDs gone.
+/// Personal wherever it appears, even inside machinery (`path=/users/ana@example.com`);
+/// secrets too (`Authorization: Bearer 9a8b…` is hex-shaped). A UUID is found only when
+/// a caller asks for the (off by default) `UUID` label, and then the caller wants UUIDs
+/// gone.
 fn always_personal(c: &Candidate) -> bool {
     match c.label.as_str() {
-        "EMAIL_ADDRESS" | "UUID" => true,
+        "EMAIL_ADDRESS" | "UUID" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD"
+        | "CONNECTION_STRING" => true,
         "CREDIT_CARD" | "IBAN_CODE" => c.validated,
         _ => false,
     }
