@@ -90,7 +90,7 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
     }
     let personal = union(scan.personal.iter().map(|(s, _)| *s).collect());
     candidates.retain(|c| {
-        let shielded = overlaps(&scan.machinery, c.span) && !always_personal(c);
+        let shielded = overlaps(&scan.machinery, c.span) && !always_personal(text, c);
         let straddles = overlaps(&personal, c.span) && !inside(&personal, c.span);
         !shielded && !straddles
     });
@@ -110,10 +110,13 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
 /// secrets too (`Authorization: Bearer 9a8b…` is hex-shaped). A UUID is found only when
 /// a caller asks for the (off by default) `UUID` label, and then the caller wants UUIDs
 /// gone.
-fn always_personal(c: &Candidate) -> bool {
+/// An e-mail must have its `@`: a model can call a hex request id an e-mail.
+fn always_personal(text: &str, c: &Candidate) -> bool {
     match c.label.as_str() {
-        "EMAIL_ADDRESS" | "UUID" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD"
-        | "CONNECTION_STRING" => true,
+        "EMAIL_ADDRESS" => text
+            .get(c.span.start..c.span.end)
+            .is_some_and(|s| s.contains('@')),
+        "UUID" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "CONNECTION_STRING" => true,
         "CREDIT_CARD" | "IBAN_CODE" => c.validated,
         _ => false,
     }

@@ -33,8 +33,8 @@ const HEADER_TOKEN: &str = r"(?:
 fn header_regex() -> String {
     format!(
         r"(?mx)^[\ \t]*(?:
-            # RFC 5424: <PRI>1 TIMESTAMP HOST APP PROCID MSGID
-            <\d{{1,3}}>1\ \S+\ \S+\ \S+\ \S+\ \S+
+            # RFC 5424: <PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD-ID
+            <\d{{1,3}}>1\ \S+\ \S+\ \S+\ \S+\ \S+(?:\ \[[^\s\]=\x22]+)?
             # RFC 3164: <PRI>Mmm dd hh:mm:ss HOST TAG[PID]:
           | (?:<\d{{1,3}}>)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{{2}}:\d{{2}}:\d{{2}}\ \S+\ [^\s\[:]+(?:\[\d+\])?:
             # a text log line: TIMESTAMP (bracketed or not) then header tokens
@@ -142,8 +142,8 @@ mod tests {
             ["<34>Oct  1 22:14:15 web-01 su[123]:"]
         );
         assert_eq!(
-            found("<165>1 2024-03-14T09:30:00.003Z host app 1234 ID47 - Ana"),
-            ["<165>1 2024-03-14T09:30:00.003Z host app 1234 ID47"]
+            found("<165>1 2024-03-14T09:30:00.003Z host app 1234 ID47 [meta@32473 a=\"b\"] Ana"),
+            ["<165>1 2024-03-14T09:30:00.003Z host app 1234 ID47 [meta@32473"]
         );
     }
 

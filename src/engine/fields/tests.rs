@@ -235,3 +235,27 @@ fn unquoted_addresses_take_lower_case_words_and_names_take_particles() {
         ])
     );
 }
+
+#[test]
+fn a_model_email_without_an_at_sign_inside_machinery_is_dropped() {
+    let text = "request_id=55abc8844ea1619dec82df1abb0ecbe1 contact=ana@example.com";
+    let candidate = |s: &str| {
+        let start = text.find(s).expect("in text");
+        Candidate {
+            span: ByteSpan::new(start, start + s.len()),
+            label: Label::builtin("EMAIL_ADDRESS"),
+            score: 0.9,
+            validated: false,
+        }
+    };
+    let mut found = vec![
+        candidate("55abc8844ea1619dec82df1abb0ecbe1"),
+        candidate("ana@example.com"),
+    ];
+    apply(text, &LabelSet::defaults(), &mut found);
+    let kept: Vec<&str> = found
+        .iter()
+        .map(|c| &text[c.span.start..c.span.end])
+        .collect();
+    assert_eq!(kept, ["ana@example.com"]);
+}
