@@ -89,10 +89,24 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
         return;
     }
     let personal = union(scan.personal.iter().map(|(s, _)| *s).collect());
+    let mut labelled: Vec<(usize, usize, Label)> = scan
+        .personal
+        .iter()
+        .map(|(s, l)| (s.start, s.end, *l))
+        .collect();
+    labelled.sort();
     candidates.retain(|c| {
-        let shielded = overlaps(&scan.machinery, c.span) && !always_personal(text, c);
+        let exempt = always_personal(text, c);
+        let shielded = overlaps(&scan.machinery, c.span) && !exempt;
         let straddles = overlaps(&personal, c.span) && !inside(&personal, c.span);
-        !shielded && !straddles
+        // On exactly a value's span the key names the label (a model may call the IP
+        // under `remote_addr` a phone number), unless a checksum or an `@` says otherwise.
+        let relabelled = !exempt
+            && !c.validated
+            && labelled
+                .binary_search_by(|(s, e, _)| (*s, *e).cmp(&(c.span.start, c.span.end)))
+                .is_ok_and(|i| labelled[i].2 != c.label);
+        !shielded && !straddles && !relabelled
     });
     for (span, label) in scan.personal {
         if wanted.contains(label) {

@@ -259,3 +259,25 @@ fn a_model_email_without_an_at_sign_inside_machinery_is_dropped() {
         .collect();
     assert_eq!(kept, ["ana@example.com"]);
 }
+
+#[test]
+fn on_exactly_a_values_span_the_key_names_the_label() {
+    let text = r#"{"remote_addr": "198.51.100.48", "user": "jane.doe@example.com"}"#;
+    let at = |s: &str| text.find(s).expect("in text");
+    let mut found = vec![Candidate {
+        span: ByteSpan::new(at("198"), at("198") + "198.51.100.48".len()),
+        label: Label::builtin("PHONE_NUMBER"),
+        score: 0.99,
+        validated: false,
+    }];
+    apply(text, &LabelSet::defaults(), &mut found);
+    let labels: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["IP_ADDRESS", "PERSON"]);
+    assert_eq!(
+        flagged(text),
+        want(&[
+            ("198.51.100.48", "IP_ADDRESS"),
+            ("jane.doe@example.com", "EMAIL_ADDRESS"),
+        ])
+    );
+}
