@@ -3,7 +3,9 @@
 //! `patterns` is the regex tier alone (target ≥ 20 MB/s on one core, release build);
 //! `rules` adds the dictionaries and name rules (the full engine without the model);
 //! `naive` is the baseline the `RegexSet` prefilter must beat: every pattern run over the
-//! whole text one by one.
+//! whole text one by one. `fields_scan` is what reading named fields (`engine::fields`)
+//! costs alone on the same text, a share of every path above; `detect_logs/patterns_logs`
+//! is the regex tier on ~100 KB of JSON and logfmt log lines.
 //!
 //! `engine/*` is the full engine of the config in `ANONYMIZER_CONFIG` (default
 //! `conf/anonymizer.yaml`: patterns, dictionaries, cued name rules and our model on 2
@@ -18,7 +20,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::time::Duration;
 
 use anonymizer::config::settings::Settings;
-use anonymizer::engine::{patterns, Engine, PatternRecognizer, Recognizer};
+use anonymizer::engine::{fields, patterns, Engine, PatternRecognizer, Recognizer};
 use anonymizer::text::LabelSet;
 
 /// About 100 KB: ordinary prose, some of it with contact details, ids and dates.
@@ -52,8 +54,27 @@ fn corpus() -> String {
     text
 }
 
+/// About 100 KB of log lines: JSON and logfmt, machinery and personal fields.
+fn log_corpus() -> String {
+    let mut text = String::new();
+    let mut n = 0u32;
+    while text.len() < 100_000 {
+        n += 1;
+        text.push_str(&format!(
+            "{{\"ts\":\"2024-03-14T09:30:{:02}.123Z\",\"level\":\"info\",\"request_id\":\"4bf92f3577b34da6a3ce929d0e0e{n:04x}\",\
+             \"customer_name\":\"Ana Ruiz\",\"email\":\"ana{n}@example.com\",\"duration_ms\":{n},\
+             \"msg\":\"Refund sent to Mr John Smith after the call on 3 March 2024\"}}\n\
+             time=2024-03-14T09:30:00Z level=warn trace_id=0af7651916cd43dd8448eb211c80319c \
+             user=jdoe{n} phone=\"+44 20 7946 0958\" status=402 msg=\"card declined\"\n",
+            n % 60
+        ));
+    }
+    text
+}
+
 fn detect(c: &mut Criterion) {
     let text = corpus();
+    let logs = log_corpus();
     let labels = LabelSet::defaults();
     let patterns_only = Engine::from_recognizers(vec![Box::new(
         PatternRecognizer::new(patterns::ALL).expect("patterns build"),
@@ -80,6 +101,27 @@ fn detect(c: &mut Criterion) {
     group.bench_with_input(BenchmarkId::new("naive", text.len()), &text, |b, t| {
         b.iter(|| naive.iter().map(|r| r.find_iter(t).count()).sum::<usize>())
     });
+    group.bench_with_input(
+        BenchmarkId::new("fields_scan", text.len()),
+        &text,
+        |b, t| b.iter(|| fields::scan(t)),
+    );
+    group.finish();
+
+    let mut group = c.benchmark_group("detect_logs");
+    group.throughput(Throughput::Bytes(logs.len() as u64));
+    group.sample_size(20);
+    group.bench_with_input(
+        BenchmarkId::new("patterns_logs", logs.len()),
+        &logs,
+        |b, t| {
+            b.iter(|| {
+                patterns_only
+                    .detect(t, &labels, 0.5)
+                    .expect("rules do not fail")
+            })
+        },
+    );
     group.finish();
 }
 

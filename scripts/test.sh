@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up (if needed) and run the whole test suite: formatting, lints, every Rust test
 # (unit, property and HTTP integration tests against the real binary), and the
-# training pipeline's standard-library tests. Fails on the first failure.
+# standard-library tests of the training pipeline and of the payload generator. Fails on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The suite also tests the optional Rampart model (any BERT-style model drops in).
@@ -12,4 +12,5 @@ cargo test --locked --all-targets
 if [ -d training/tests ]; then
   python3 -m unittest discover training/tests -q
 fi
+python3 -m unittest discover eval/tests -q
 echo "all tests passed"

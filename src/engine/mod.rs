@@ -7,6 +7,7 @@
 pub mod context;
 pub mod custom;
 pub mod dictionary;
+pub mod fields;
 pub mod names;
 pub mod ner;
 pub mod patterns;
@@ -245,6 +246,7 @@ impl Engine {
             .iter()
             .zip(candidates)
             .map(|(text, mut found)| {
+                fields::apply(text, labels, &mut found);
                 found.retain(|c| {
                     labels.contains(c.label)
                         // Spans from any recognizer (a model tier too) are checked, never trusted.

@@ -1,6 +1,7 @@
 //! The annotated corpus format (`../shared/data/README.md`): one JSON document a line,
 //! `{"id", "text", "entities": [{"start", "end", "label", "identifier_type"?}]}`, with
-//! 0-based code-point offsets, end exclusive.
+//! 0-based code-point offsets, end exclusive; optionally `"negatives": [{"start", "end",
+//! "kind"}]`, spans that must not be flagged (the payload set's log machinery).
 
 use serde::Deserialize;
 
@@ -11,6 +12,18 @@ pub struct Document {
     pub text: String,
     #[serde(default)]
     pub entities: Vec<GoldEntity>,
+    /// Spans that must not be flagged at all (the payload set's log machinery:
+    /// timestamps, request ids, UUIDs, …), each with its kind.
+    #[serde(default)]
+    pub negatives: Vec<NegativeSpan>,
+}
+
+/// A span no prediction may touch (`eval/payloads.py` writes them).
+#[derive(Debug, Clone, Deserialize)]
+pub struct NegativeSpan {
+    pub start: usize,
+    pub end: usize,
+    pub kind: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

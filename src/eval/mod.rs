@@ -9,7 +9,8 @@
 //! detection. `--mask-only` (TAB) scores only gold spans whose `identifier_type` is not
 //! `NO_MASK`; predicted characters inside `NO_MASK` spans are reported both ways.
 //! `--errors N` also prints up to N missed and N false spans per label, to see where the
-//! errors are.
+//! errors are. Documents with `negatives` (the payload set's log machinery) add a count of
+//! those spans any prediction touched, by kind; it should be 0.
 
 pub mod jsonl;
 pub mod score;
@@ -113,6 +114,14 @@ struct Report {
     /// (kind, label, text) of missed ("missed") and false ("false") spans.
     errors: Vec<(&'static str, String, String)>,
     errors_per_label: usize,
+    negatives: Negatives,
+}
+
+/// Machinery spans (`negatives`) seen and flagged, by kind.
+#[derive(Default)]
+struct Negatives {
+    total: usize,
+    flagged: std::collections::BTreeMap<String, usize>,
 }
 
 /// Most documents per `detect_many` call, so the model tier batches their windows as it
@@ -169,6 +178,7 @@ fn evaluate(
         mut scored_labels,
         chars,
         errors,
+        negatives,
     } = totals;
     scored_labels.sort();
     Ok(Report {
@@ -179,6 +189,7 @@ fn evaluate(
         docs: docs.len(),
         errors,
         errors_per_label: 0,
+        negatives,
     })
 }
 
@@ -190,6 +201,7 @@ struct Totals {
     chars: usize,
     /// (kind, label, text) of missed ("missed") and false ("false") spans.
     errors: Vec<(&'static str, String, String)>,
+    negatives: Negatives,
 }
 
 impl Totals {
@@ -248,6 +260,19 @@ impl Totals {
         };
         for g in gold.iter().filter(|g| !predicted.contains(g)) {
             self.errors.push(("missed", g.label.clone(), snippet(g)));
+        }
+        for n in &doc.negatives {
+            self.negatives.total += 1;
+            if predicted.iter().any(|p| p.start < n.end && n.start < p.end) {
+                *self.negatives.flagged.entry(n.kind.clone()).or_default() += 1;
+                let span = Span {
+                    start: n.start,
+                    end: n.end,
+                    label: n.kind.clone(),
+                };
+                self.errors
+                    .push(("machinery", n.kind.clone(), snippet(&span)));
+            }
         }
         for p in predicted.iter().filter(|p| !gold.contains(p)) {
             let in_neutral = neutral.iter().any(|n| n.start <= p.start && p.end <= n.end);
@@ -313,6 +338,17 @@ impl Report {
                 s.char_precision_without_neutral()
             );
         }
+        if self.negatives.total > 0 {
+            let flagged: usize = self.negatives.flagged.values().sum();
+            let _ = writeln!(
+                out,
+                "machinery spans flagged {flagged} of {} (must be 0)",
+                self.negatives.total
+            );
+            for (kind, n) in &self.negatives.flagged {
+                let _ = writeln!(out, "  {kind:<20} {n}");
+            }
+        }
         if self.errors_per_label > 0 {
             let mut shown: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
             for (kind, label, text) in &self.errors {
@@ -359,11 +395,35 @@ mod tests {
     }
 
     #[test]
+    fn machinery_spans_touched_by_a_prediction_are_counted_by_kind() {
+        let docs = jsonl::parse(
+            r#"{"text":"ts=2024-03-14T09:30:00Z mail jane@example.com","negatives":[{"start":3,"end":23,"kind":"ts"},{"start":29,"end":33,"kind":"user"}]}"#,
+        )
+        .expect("parses");
+        let engine = Engine::builtin().expect("engine builds");
+        let report = evaluate(
+            &engine,
+            &docs,
+            &LabelMap::default(),
+            &LabelSet::defaults(),
+            0.5,
+            false,
+        )
+        .expect("rule tiers do not fail");
+        assert_eq!(report.negatives.total, 2);
+        assert_eq!(
+            report.negatives.flagged.into_iter().collect::<Vec<_>>(),
+            [("user".to_owned(), 1)]
+        );
+    }
+
+    #[test]
     fn batches_keep_order_and_close_at_their_document_or_byte_bound() {
         let doc = |len: usize| Document {
             id: String::new(),
             text: "a".repeat(len),
             entities: Vec::new(),
+            negatives: Vec::new(),
         };
         let docs: Vec<Document> = [10; 40]
             .into_iter()

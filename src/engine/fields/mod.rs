@@ -1,0 +1,204 @@
+//! Named fields in serialized payloads (log lines and records: JSON, logfmt,
+//! key=value, syslog, CSV, SQL inserts, Markdown tables).
+//!
+//! Behind a log route the engine sees whole records. Their keys say what a value is:
+//! the value of `customer_name`, `email` or `dob` is personal whatever its shape, and
+//! the value of `ts`, `request_id`, `duration_ms` or `level` is the log's machinery,
+//! which must survive or the log loses its time axis and its joins. So, per text:
+//!
+//! 1. `parse` finds `(key, value)` pairs; `keys` says what each key's value is.
+//! 2. Values under personal keys become candidates of the key's label
+//!    ([`FIELD_SCORE`]), spanning the whole value (`"Ana \"Bo\" Ruiz"` as written).
+//! 3. Values under machinery keys, the keys themselves, and machinery shapes
+//!    (`shapes`: a log line's header, date-times to the second, UUIDs, hex ids) shield
+//!    their text: candidates of any tier overlapping them are dropped, except e-mail
+//!    addresses, secrets and checksum-valid cards and IBANs, which are personal
+//!    anywhere (and UUIDs when the caller asked for the `UUID` label).
+//!
+//! Personal values win over shapes (a `dob` written `1984-07-02T00:00:00Z` is
+//! flagged). Runs inside [`super::Engine::detect_many`] before overlap resolution;
+//! knows nothing of HTTP or of which route a text came from.
+
+mod keys;
+mod parse;
+mod shapes;
+
+pub use keys::{KeyFamily, Role, ALL};
+
+use super::{Candidate, Proof};
+use crate::text::{ByteSpan, Label, LabelSet};
+
+/// Confidence of a value found by its key: above the default threshold (0.5) and below
+/// what a checksum or a strong pattern gives, so a validated card inside the value
+/// still names the label. An unmeasured first choice.
+pub const FIELD_SCORE: f32 = 0.8;
+
+/// What the fields of one text say.
+#[derive(Debug, Default, PartialEq)]
+pub struct Scan {
+    /// Values under personal keys, with the key's label.
+    pub personal: Vec<(ByteSpan, Label)>,
+    /// Sorted, merged spans nothing may be flagged in (but what [`always_personal`]
+    /// allows).
+    pub machinery: Vec<ByteSpan>,
+}
+
+/// Reads the fields and machinery shapes of `text`.
+pub fn scan(text: &str) -> Scan {
+    let mut personal = Vec::new();
+    let mut machinery = Vec::new();
+    for field in parse::fields(text) {
+        let Some(role) = keys::role(&text[field.key.start..field.key.end]) else {
+            continue;
+        };
+        machinery.push(field.key);
+        match role {
+            Role::Personal(name) => {
+                let Some(label) = Label::parse(name) else {
+                    continue;
+                };
+                let mut value = field.value;
+                if field.open && multi_word(label) {
+                    let any_case =
+                        matches!(label.as_str(), "ADDRESS" | "LOCATION" | "ORGANIZATION");
+                    value.end = parse::extend_words(text, value.end, any_case);
+                }
+                if !is_blank(&text[value.start..value.end]) {
+                    personal.push((value, label));
+                }
+            }
+            Role::Machinery => machinery.push(field.value),
+            Role::Neutral => {}
+        }
+    }
+    shapes::machinery(text, &mut machinery);
+    let personal_union = union(personal.iter().map(|(s, _)| *s).collect());
+    machinery.retain(|m| !overlaps(&personal_union, *m));
+    Scan {
+        personal,
+        machinery: union(machinery),
+    }
+}
+
+/// Adds the personal field values of `text` (for `wanted` labels) to `candidates` and
+/// drops the candidates that machinery shields or that cross a personal value's edge
+/// (they would outrank the value by length and leave part of it unflagged).
+pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
+    let scan = scan(text);
+    if scan.personal.is_empty() && scan.machinery.is_empty() {
+        return;
+    }
+    let personal = union(scan.personal.iter().map(|(s, _)| *s).collect());
+    let mut labelled: Vec<(usize, usize, Label)> = scan
+        .personal
+        .iter()
+        .map(|(s, l)| (s.start, s.end, *l))
+        .collect();
+    labelled.sort();
+    candidates.retain(|c| {
+        let exempt = always_personal(text, c);
+        let shielded = overlaps(&scan.machinery, c.span) && !exempt;
+        let straddles = overlaps(&personal, c.span) && !inside(&personal, c.span);
+        // On exactly a value's span the key names the label (a model may call the IP
+        // under `remote_addr` a phone number), unless a grammar, a checksum or an `@` says
+        // otherwise.
+        let relabelled = !exempt
+            && c.proof == Proof::None
+            && labelled
+                .binary_search_by(|(s, e, _)| (*s, *e).cmp(&(c.span.start, c.span.end)))
+                .is_ok_and(|i| labelled[i].2 != c.label);
+        !shielded && !straddles && !relabelled
+    });
+    for (span, label) in scan.personal {
+        if wanted.contains(label) {
+            candidates.push(Candidate {
+                span,
+                label,
+                score: FIELD_SCORE,
+                proof: Proof::None,
+            });
+        }
+    }
+}
+
+/// Personal wherever it appears, even inside machinery (`path=/users/ana@example.com`);
+/// secrets too (`Authorization: Bearer 9a8b…` is hex-shaped). A UUID is found only when
+/// a caller asks for the (off by default) `UUID` label, and then the caller wants UUIDs
+/// gone.
+/// An e-mail must have its `@`: a model can call a hex request id an e-mail.
+fn always_personal(text: &str, c: &Candidate) -> bool {
+    match c.label.as_str() {
+        "EMAIL_ADDRESS" => text
+            .get(c.span.start..c.span.end)
+            .is_some_and(|s| s.contains('@')),
+        "UUID" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "CONNECTION_STRING" => true,
+        "CREDIT_CARD" | "IBAN_CODE" => c.proof == Proof::Checksum,
+        _ => false,
+    }
+}
+
+/// Labels whose unquoted values may run over several words (`name=Ana Ruiz`); an
+/// e-mail, IP, age or secret is one token.
+fn multi_word(label: Label) -> bool {
+    !matches!(
+        label.as_str(),
+        "EMAIL_ADDRESS" | "IP_ADDRESS" | "AGE" | "PASSWORD" | "API_KEY" | "US_SSN"
+    )
+}
+
+/// Values that hold no data: empty, null-ish, masked, or already a placeholder.
+fn is_blank(value: &str) -> bool {
+    let v = value.trim();
+    let placeholder = v.len() > 2
+        && ((v.starts_with('[') && v.ends_with(']')) || (v.starts_with('<') && v.ends_with('>')))
+        && v[1..v.len() - 1].bytes().all(|b| {
+            b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b':' | b'-')
+        });
+    v.is_empty()
+        || placeholder
+        || v.chars().all(|c| matches!(c, '*' | '#' | '•' | '-' | '.'))
+        || [
+            "null",
+            "none",
+            "nil",
+            "n/a",
+            "na",
+            "unknown",
+            "undefined",
+            "redacted",
+            "true",
+            "false",
+        ]
+        .iter()
+        .any(|w| v.eq_ignore_ascii_case(w))
+}
+
+/// `spans` sorted by start with overlapping or touching ones merged.
+fn union(mut spans: Vec<ByteSpan>) -> Vec<ByteSpan> {
+    spans.sort_by_key(|s| (s.start, s.end));
+    let mut out: Vec<ByteSpan> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match out.last_mut() {
+            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+            _ => out.push(s),
+        }
+    }
+    out
+}
+
+/// Whether `span` overlaps one of the sorted, disjoint `spans`.
+fn overlaps(spans: &[ByteSpan], span: ByteSpan) -> bool {
+    let i = spans.partition_point(|s| s.end <= span.start);
+    spans.get(i).is_some_and(|s| s.start < span.end)
+}
+
+/// Whether `span` lies inside one of the sorted, disjoint `spans`.
+fn inside(spans: &[ByteSpan], span: ByteSpan) -> bool {
+    let i = spans.partition_point(|s| s.end <= span.start);
+    spans
+        .get(i)
+        .is_some_and(|s| s.start <= span.start && span.end <= s.end)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,158 @@
+//! Machinery recognised by shape rather than by key: the header of a log line (its
+//! timestamp, level, logger, syslog host and tag) and, anywhere, the shapes only logs
+//! write: nginx's `14/Mar/2024:09:30:00 +0000`, UUIDs and long hex ids. An ISO
+//! date-time elsewhere in a text stays a date (it may be an appointment); in a payload
+//! it is machinery by its key or its place at the head of a line.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::text::ByteSpan;
+
+/// A timestamp as loggers print it (ISO-8601 to the second, Python's `,123`, syslog's
+/// `Mar 14 09:30:00`, nginx's, epoch seconds or milliseconds).
+const TIMESTAMP: &str = r"(?:
+    \d{4}-\d{2}-\d{2}[T\ ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+\-]\d{2}:?\d{2})?
+  | \d{4}/\d{2}/\d{2}\ \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
+  | (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?
+  | \d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}:\d{2}:\d{2}:\d{2}(?:\ [+\-]\d{4})?
+  | 1\d{9}(?:\d{3})?(?:\.\d{1,9})?
+)";
+
+/// A token after the timestamp of a log line's header: a level, a bracketed logger or
+/// thread, a UUID, a hex id.
+const HEADER_TOKEN: &str = r"(?:
+    \[(?i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRIT|CRITICAL|FATAL|ALERT|EMERG|PANIC)\]:?
+  | (?i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRIT|CRITICAL|FATAL|ALERT|EMERG|PANIC)\b:?
+  | \[[^\]\s]{1,64}\]:?
+  | [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b
+  | [0-9a-f]{8,64}\b
+)";
+
+fn header_regex() -> String {
+    format!(
+        r"(?mx)^[\ \t]*(?:
+            # RFC 5424: <PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD-ID
+            <\d{{1,3}}>1\ \S+\ \S+\ \S+\ \S+\ \S+(?:\ \[[^\s\]=\x22]+)?
+            # RFC 3164: <PRI>Mmm dd hh:mm:ss HOST TAG[PID]:
+          | (?:<\d{{1,3}}>)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{{2}}:\d{{2}}:\d{{2}}\ \S+\ [^\s\[:]+(?:\[\d+\])?:
+            # a text log line: TIMESTAMP (bracketed or not) then header tokens
+          | [\[(]?{TIMESTAMP}[\])]?:?(?:[\ \t]+{HEADER_TOKEN})*
+        )"
+    )
+}
+
+/// Shapes that are machinery wherever they are (upper-case SQL keywords too).
+const ANYWHERE: &str = r"(?x)
+    \b\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}:\d{2}:\d{2}:\d{2}(?:\ [+\-]\d{4})?
+  | \b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b
+  | \b(?:[0-9a-f]{16,64}|[0-9A-F]{16,64})\b
+  | \bINSERT\ INTO\b | \bVALUES\b   # SQL's own words (the acronym rule reads VALUES as a name)";
+
+/// ASCII `\b` and `\d`: a Unicode word boundary makes the lazy DFA give up on the first
+/// non-ASCII byte (see `recognizer.rs`), and log machinery is ASCII. The constants
+/// above hold no escaped backslashes, so a plain replace is exact.
+fn ascii(regex: &str) -> String {
+    regex.replace(r"\b", r"(?-u:\b)").replace(r"\d", "[0-9]")
+}
+
+struct Shapes {
+    header: Regex,
+    anywhere: Regex,
+}
+
+/// The compiled shapes; `None` only if a constant above stopped compiling, which the
+/// tests catch (detection then goes on without them rather than panicking).
+fn shapes() -> Option<&'static Shapes> {
+    static SHAPES: OnceLock<Option<Shapes>> = OnceLock::new();
+    SHAPES
+        .get_or_init(|| {
+            Some(Shapes {
+                header: Regex::new(&ascii(&header_regex())).ok()?,
+                anywhere: Regex::new(&ascii(ANYWHERE)).ok()?,
+            })
+        })
+        .as_ref()
+}
+
+/// Appends the machinery spans found by shape in `text`.
+pub fn machinery(text: &str, out: &mut Vec<ByteSpan>) {
+    let Some(shapes) = shapes() else {
+        return;
+    };
+    for m in shapes.header.find_iter(text) {
+        let s = m.as_str().trim();
+        if !s.is_empty() {
+            let start = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
+            out.push(ByteSpan::new(start, start + s.len()));
+        }
+    }
+    for m in shapes.anywhere.find_iter(text) {
+        let s = m.as_str();
+        // A hex id has digits and letters (a run of digits alone may be a card; letters
+        // alone are a word) and is not a `0x…` literal (an Ethereum address).
+        let hex_only = s.bytes().all(|b| b.is_ascii_hexdigit());
+        if hex_only
+            && (!s.bytes().any(|b| b.is_ascii_digit())
+                || !s.bytes().any(|b| b.is_ascii_alphabetic())
+                || text[..m.start()].ends_with("0x"))
+        {
+            continue;
+        }
+        out.push(ByteSpan::new(m.start(), m.end()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<&str> {
+        let mut spans = Vec::new();
+        machinery(text, &mut spans);
+        spans.iter().map(|s| &text[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn the_shapes_compile() {
+        assert!(shapes().is_some());
+    }
+
+    #[test]
+    fn a_text_log_header_is_machinery_up_to_the_message() {
+        assert_eq!(
+            found("2024-03-14 09:30:00,123 INFO [billing] Card declined for Ana"),
+            ["2024-03-14 09:30:00,123 INFO [billing]"]
+        );
+        assert_eq!(
+            found("[14/Mar/2024:09:30:00 +0000] WARN 4bf92f3577b34da6 retry"),
+            [
+                "[14/Mar/2024:09:30:00 +0000] WARN 4bf92f3577b34da6",
+                "14/Mar/2024:09:30:00 +0000",
+                "4bf92f3577b34da6"
+            ]
+        );
+    }
+
+    #[test]
+    fn syslog_headers_keep_host_and_tag() {
+        assert_eq!(
+            found("<34>Oct  1 22:14:15 web-01 su[123]: Ana failed"),
+            ["<34>Oct  1 22:14:15 web-01 su[123]:"]
+        );
+        assert_eq!(
+            found("<165>1 2024-03-14T09:30:00.003Z host app 1234 ID47 [meta@32473 a=\"b\"] Ana"),
+            ["<165>1 2024-03-14T09:30:00.003Z host app 1234 ID47 [meta@32473"]
+        );
+    }
+
+    #[test]
+    fn prose_dates_words_digit_runs_and_eth_addresses_are_not_machinery() {
+        assert!(found("LONDON 1996-08-30\nborn on 2 March 1984 at 09:30").is_empty());
+        assert!(found("the call at 2024-03-14T09:30:00Z was late").is_empty());
+        assert!(found("card 4111111111111111 and deadbeefdeadbeef words").is_empty());
+        assert!(found("0x52908400098527886E0F7030069857D2E4169EE7").is_empty());
+        assert!(found("ERROR at start of a headline").is_empty());
+    }
+}

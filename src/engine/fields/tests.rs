@@ -1,0 +1,283 @@
+use super::*;
+use crate::engine::Engine;
+
+/// What the rule engine flags in `text`: (text, label) in order.
+fn flagged(text: &str) -> Vec<(String, &'static str)> {
+    let engine = Engine::builtin().expect("engine builds");
+    engine
+        .detect(text, &LabelSet::defaults(), 0.5)
+        .expect("rule tiers do not fail")
+        .into_iter()
+        .map(|d| (text[d.span.start..d.span.end].to_owned(), d.label.as_str()))
+        .collect()
+}
+
+fn want(pairs: &[(&str, &'static str)]) -> Vec<(String, &'static str)> {
+    pairs.iter().map(|(t, l)| ((*t).to_owned(), *l)).collect()
+}
+
+/// The parsed fields of `text` as (key, value) strings.
+fn pairs(text: &str) -> Vec<(&str, &str)> {
+    parse::fields(text)
+        .into_iter()
+        .map(|f| {
+            (
+                &text[f.key.start..f.key.end],
+                &text[f.value.start..f.value.end],
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_key_family_example_and_counter_example_holds_through_the_engine() {
+    let engine = Engine::builtin().expect("engine builds");
+    let labels = LabelSet::all();
+    let mut failures = Vec::new();
+    for family in keys::ALL {
+        let check = |text: &str, value: &str, counter: bool| -> Option<String> {
+            let found = engine.detect(text, &labels, 0.5).expect("rules");
+            let start = text.find(value)?;
+            let span = ByteSpan::new(start, start + value.len());
+            let exact = |label: Option<&str>| {
+                found
+                    .iter()
+                    .any(|d| d.span == span && label.is_none_or(|l| d.label.as_str() == l))
+            };
+            let touched = found.iter().any(|d| d.span.overlaps(&span));
+            let ok = match (family.role, counter) {
+                (Role::Personal(label), false) => exact(Some(label)),
+                (Role::Personal(label), true) => !exact(Some(label)),
+                (Role::Machinery, false) => !touched,
+                (Role::Machinery, true) => exact(None),
+                (Role::Neutral, false) => touched,
+                (Role::Neutral, true) => !touched,
+            };
+            (!ok).then(|| format!("{}: {value:?} in {text:?}, got {found:?}", family.name))
+        };
+        for (text, value) in family.examples {
+            failures.extend(check(text, value, false));
+        }
+        for (text, value) in family.counter_examples {
+            failures.extend(check(text, value, true));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_json_log_line_keeps_its_machinery_and_loses_its_personal_values() {
+    let line = r#"{"ts":"2024-03-14T09:30:00.123Z","level":"info","request_id":"4bf92f3577b34da6a3ce929d0e0e4736","customer_name":"Ana \"Bo\" Ruiz","email":"ana.ruiz@example.com","dob":"1984-07-02","duration_ms":1984,"status":200,"msg":"card declined"}"#;
+    assert_eq!(
+        flagged(line),
+        want(&[
+            (r#"Ana \"Bo\" Ruiz"#, "PERSON"),
+            ("ana.ruiz@example.com", "EMAIL_ADDRESS"),
+            ("1984-07-02", "DATE_TIME"),
+        ])
+    );
+}
+
+#[test]
+fn logfmt_quoted_and_unquoted_values_are_read_with_their_escapes() {
+    let line = r#"time=2024-03-14T09:30:00Z level=warn trace_id=4bf92f3577b34da6 user=jdoe42 name="Olga \"Jo\" Petrova" phone="+44 20 7946 0958" msg="retry""#;
+    assert_eq!(
+        flagged(line),
+        want(&[
+            ("jdoe42", "PERSON"),
+            (r#"Olga \"Jo\" Petrova"#, "PERSON"),
+            ("+44 20 7946 0958", "PHONE_NUMBER"),
+        ])
+    );
+}
+
+#[test]
+fn unquoted_key_value_names_run_over_capitalised_words_up_to_the_next_key() {
+    let line = "2024-03-14 09:30:00,123 INFO [billing] customer_name=Ana María Ruiz, address=12 Baker Street, London status=402 - payment refused";
+    assert_eq!(
+        flagged(line),
+        want(&[
+            ("Ana María Ruiz", "PERSON"),
+            ("12 Baker Street, London", "ADDRESS"),
+        ])
+    );
+}
+
+#[test]
+fn syslog_headers_and_structured_data_are_read() {
+    let line = r#"<165>1 2024-03-14T09:30:00.003Z web-01 checkout 2231 - [meta@32473 request_id="9f1c2d3e4b5a6978" email="jo@example.org"] Refund for order 415-555-0132 sent"#;
+    assert_eq!(
+        flagged(line),
+        want(&[
+            ("jo@example.org", "EMAIL_ADDRESS"),
+            ("415-555-0132", "PHONE_NUMBER"),
+        ])
+    );
+}
+
+#[test]
+fn csv_rows_are_read_under_their_header() {
+    let text = "ts,request_id,name,email,note\n2024-03-14T09:30:00Z,4bf92f3577b34da6,\"Ruiz, Ana\",ana@example.com,\"said \"\"hi\"\"\"\n1710408600,77ab12cd34ef5678,Bo Li,bo@example.com,ok";
+    assert_eq!(
+        flagged(text),
+        want(&[
+            ("Ruiz, Ana", "PERSON"),
+            ("ana@example.com", "EMAIL_ADDRESS"),
+            ("Bo Li", "PERSON"),
+            ("bo@example.com", "EMAIL_ADDRESS"),
+        ])
+    );
+}
+
+#[test]
+fn sql_inserts_map_values_to_their_columns_with_doubled_quotes() {
+    let text = "INSERT INTO customers (id, created_at, full_name, dob, city) VALUES (1, '2024-03-14 09:30:00', 'Sean O''Brien', '02/07/1984', 'Leeds'), (2, NOW(), NULL, '1990-01-31', 'Pune');";
+    assert_eq!(
+        flagged(text),
+        want(&[
+            ("Sean O''Brien", "PERSON"),
+            ("02/07/1984", "DATE_TIME"),
+            ("Leeds", "LOCATION"),
+            ("1990-01-31", "DATE_TIME"),
+            ("Pune", "LOCATION"),
+        ])
+    );
+}
+
+#[test]
+fn markdown_table_cells_are_read_under_their_header_with_escaped_pipes() {
+    let text = "| ts | user | phone | status |\n|---|---|:--:|---|\n| 2024-03-14T09:30:00Z | a\\|b | 07700 900123 | 200 |";
+    assert_eq!(
+        pairs(text),
+        [
+            ("ts", "2024-03-14T09:30:00Z"),
+            ("user", "a\\|b"),
+            ("phone", "07700 900123"),
+            ("status", "200")
+        ]
+    );
+    assert_eq!(
+        flagged(text),
+        want(&[("a\\|b", "PERSON"), ("07700 900123", "PHONE_NUMBER")])
+    );
+}
+
+#[test]
+fn a_birth_date_written_like_a_timestamp_is_still_flagged() {
+    assert_eq!(
+        flagged(r#"{"ts": "2024-03-14T09:30:00Z", "dob": "1984-07-02T00:00:00Z"}"#),
+        want(&[("1984-07-02T00:00:00Z", "DATE_TIME")])
+    );
+}
+
+#[test]
+fn emails_inside_machinery_values_are_still_flagged() {
+    assert_eq!(
+        flagged("method=GET path=/v1/users/ana@example.com/orders status=200"),
+        want(&[("ana@example.com", "EMAIL_ADDRESS")])
+    );
+}
+
+#[test]
+fn blank_and_placeholder_values_are_not_flagged() {
+    assert_eq!(
+        flagged(r#"{"email": "[EMAIL_ADDRESS_1]", "name": "null", "phone": "***", "user": ""}"#),
+        want(&[])
+    );
+}
+
+#[test]
+fn prose_with_an_equals_sign_or_commas_is_left_to_the_other_tiers() {
+    assert_eq!(
+        pairs("Let x = 5, name, email and phone were asked.\nWe met, talked, left."),
+        []
+    );
+    assert_eq!(pairs("Anna said a+b=c and Bob replied."), []);
+}
+
+#[test]
+fn arbitrary_bytes_never_panic_and_spans_stay_on_char_boundaries() {
+    let samples = [
+        "\"",
+        "\"a\":",
+        "\"a\": \"",
+        "=",
+        "a=",
+        "a='",
+        "é=\"ü",
+        "x=\"\\",
+        "INSERT INTO t (a) VALUES (",
+        "INSERT INTO t (a VALUES ('x'",
+        "insert into t (a, b) values ('x''",
+        "|a|\n|---|\n|",
+        "|\n|---|",
+        "name,email\n\"a,b",
+        "<1>1 ",
+        "😀\"name\":\"😀\" user=😀 ",
+    ];
+    for text in samples {
+        let scan = scan(text);
+        for span in scan.personal.iter().map(|(s, _)| s).chain(&scan.machinery) {
+            assert!(span.start <= span.end && span.end <= text.len(), "{text:?}");
+            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
+        }
+        let _ = flagged(text);
+    }
+}
+
+#[test]
+fn unquoted_addresses_take_lower_case_words_and_names_take_particles() {
+    assert_eq!(
+        flagged("level=info address=12 rue de la Paix, Lyon name=Ana de la Ruiz - sent"),
+        want(&[
+            ("12 rue de la Paix, Lyon", "ADDRESS"),
+            ("Ana de la Ruiz", "PERSON"),
+        ])
+    );
+}
+
+#[test]
+fn a_model_email_without_an_at_sign_inside_machinery_is_dropped() {
+    let text = "request_id=55abc8844ea1619dec82df1abb0ecbe1 contact=ana@example.com";
+    let candidate = |s: &str| {
+        let start = text.find(s).expect("in text");
+        Candidate {
+            span: ByteSpan::new(start, start + s.len()),
+            label: Label::builtin("EMAIL_ADDRESS"),
+            score: 0.9,
+            proof: Proof::None,
+        }
+    };
+    let mut found = vec![
+        candidate("55abc8844ea1619dec82df1abb0ecbe1"),
+        candidate("ana@example.com"),
+    ];
+    apply(text, &LabelSet::defaults(), &mut found);
+    let kept: Vec<&str> = found
+        .iter()
+        .map(|c| &text[c.span.start..c.span.end])
+        .collect();
+    assert_eq!(kept, ["ana@example.com"]);
+}
+
+#[test]
+fn on_exactly_a_values_span_the_key_names_the_label() {
+    let text = r#"{"remote_addr": "198.51.100.48", "user": "jane.doe@example.com"}"#;
+    let at = |s: &str| text.find(s).expect("in text");
+    let mut found = vec![Candidate {
+        span: ByteSpan::new(at("198"), at("198") + "198.51.100.48".len()),
+        label: Label::builtin("PHONE_NUMBER"),
+        score: 0.99,
+        proof: Proof::None,
+    }];
+    apply(text, &LabelSet::defaults(), &mut found);
+    let labels: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["IP_ADDRESS", "PERSON"]);
+    assert_eq!(
+        flagged(text),
+        want(&[
+            ("198.51.100.48", "IP_ADDRESS"),
+            ("jane.doe@example.com", "EMAIL_ADDRESS"),
+        ])
+    );
+}
