@@ -366,15 +366,18 @@ fn csv(text: &str, out: &mut Vec<Field>) {
                 break;
             }
             n += 1;
-            for (key, value) in header.iter().zip(&row) {
-                out.push(Field {
-                    key: *key,
-                    value: *value,
-                    open: false,
-                });
-            }
+            push_row(&header, &row, out);
         }
     }
+}
+
+/// One table row's cells as fields under the header's keys.
+fn push_row(header: &[ByteSpan], row: &[ByteSpan], out: &mut Vec<Field>) {
+    out.extend(header.iter().zip(row).map(|(key, value)| Field {
+        key: *key,
+        value: *value,
+        open: false,
+    }));
 }
 
 /// `| --- | :--: |` and friends.
@@ -407,13 +410,7 @@ fn markdown(text: &str, out: &mut Vec<Field>) {
             row.clear();
             split_cells(text, inner_row(text, all[n]), b'|', &mut row);
             n += 1;
-            for (key, value) in header.iter().zip(&row) {
-                out.push(Field {
-                    key: *key,
-                    value: *value,
-                    open: false,
-                });
-            }
+            push_row(&header, &row, out);
         }
     }
 }
