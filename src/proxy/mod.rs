@@ -2,6 +2,8 @@
 //! rewriting (JSON, NDJSON) and streamed (SSE) restoring. `server/` drives it from
 //! pingora's phases.
 
+pub mod encoding;
+pub mod formats;
 pub mod jsonpath;
 pub mod presets;
 pub mod rewrite;
