@@ -104,6 +104,25 @@ impl Codings {
         Ok(Codings(codings))
     }
 
+    /// [`Codings::parse`] over raw header values (`http::HeaderValue::as_bytes`): a value
+    /// that is not visible ASCII names no coding we know, so it is unsupported.
+    ///
+    /// # Errors
+    /// As [`Codings::parse`].
+    pub fn parse_bytes<'a>(
+        values: impl IntoIterator<Item = &'a [u8]>,
+    ) -> Result<Codings, DecodeError> {
+        let mut texts = Vec::new();
+        for value in values {
+            let text = std::str::from_utf8(value)
+                .ok()
+                .filter(|t| t.is_ascii())
+                .ok_or(DecodeError::new(DecodeErrorKind::Unsupported))?;
+            texts.push(text);
+        }
+        Codings::parse(texts)
+    }
+
     pub fn from_codings(codings: Vec<Coding>) -> Codings {
         Codings(codings)
     }
@@ -211,13 +230,22 @@ pub struct Decoded {
 }
 
 /// Undoes `codings` (last applied, first undone). Every layer's output is bounded by
-/// `limit` bytes as it is produced.
+/// `limit` bytes as it is produced. An identity body is copied: skip the call when
+/// [`Codings::is_identity`].
 ///
 /// # Errors
 /// [`DecodeErrorKind::TooLarge`] past `limit`, [`DecodeErrorKind::Malformed`] for bytes
 /// that are not in the coding, [`DecodeErrorKind::Unsupported`] for
 /// [`Coding::RawDeflate`] given as input (only [`decode`] may resolve it).
 pub fn decode(codings: &Codings, body: &[u8], limit: usize) -> Result<Decoded, DecodeError> {
+    if body.is_empty() {
+        // Clients send empty bodies with a `Content-Encoding` header they set on every
+        // request; there is nothing to decode and nothing to hide.
+        return Ok(Decoded {
+            body: Vec::new(),
+            codings: Codings::default(),
+        });
+    }
     let mut resolved = codings.0.clone();
     let mut current: Option<Vec<u8>> = None;
     for (i, coding) in codings.0.iter().enumerate().rev() {

@@ -78,6 +78,25 @@ fn unknown_codings_and_long_stacks_are_unsupported() {
 }
 
 #[test]
+fn raw_header_values_parse_and_non_ascii_is_unsupported() {
+    let got = Codings::parse_bytes([&b"gzip"[..], b"br"]).unwrap();
+    assert_eq!(got.as_slice(), [Coding::Gzip, Coding::Brotli]);
+    for bad in [&b"gz\xffip"[..], "gzip\u{e9}".as_bytes()] {
+        let err = Codings::parse_bytes([bad]).unwrap_err();
+        assert_eq!(err.kind(), DecodeErrorKind::Unsupported);
+    }
+}
+
+#[test]
+fn an_empty_body_is_empty_whatever_its_codings() {
+    for coding in ALL {
+        let decoded = decode(&codings(&[coding]), b"", 10).unwrap();
+        assert_eq!(decoded.body, b"");
+        assert!(decoded.codings.is_identity(), "{coding:?}");
+    }
+}
+
+#[test]
 fn header_value_lists_tokens_in_order_and_none_for_identity() {
     assert_eq!(Codings::default().header_value(), None);
     assert_eq!(
