@@ -81,6 +81,23 @@ fn batch() -> ExportLogsServiceRequest {
     }
 }
 
+/// Nanoseconds this thread has run on a CPU (Linux `schedstat`): on a machine shared
+/// with other jobs, wall-clock samples include waits for a core; this does not.
+fn cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
+}
+
+/// Mean on-CPU time of `f` over `runs` calls, in microseconds.
+fn cpu_micros(runs: u32, mut f: impl FnMut()) -> Option<f64> {
+    f();
+    let start = cpu_ns()?;
+    for _ in 0..runs {
+        f();
+    }
+    Some((cpu_ns()? - start) as f64 / f64::from(runs) / 1000.0)
+}
+
 fn codecs(c: &mut Criterion) {
     let gzip = Codings::from_codings(vec![Coding::Gzip]);
     let protobuf = otlp::encode(&batch());
@@ -127,6 +144,45 @@ fn codecs(c: &mut Criterion) {
     );
     let scope = Scope::tenant("bench");
     let options = Options::default();
+
+    // On-CPU time per batch, printed before criterion's wall-clock samples.
+    let codec_path = || {
+        let body = encoding::decode(&gzip, &wire, limit).expect("gunzip").body;
+        let out = otlp::rewrite(&body, &fields, |texts| texts).expect("rewrite");
+        encoding::encode(&gzip, &out).expect("gzip");
+    };
+    let whole_path = || {
+        let body = encoding::decode(&gzip, &wire, limit).expect("gunzip").body;
+        let out = otlp::rewrite(&body, &fields, |texts| {
+            anonymizer
+                .anonymize(&scope, &texts, &options)
+                .expect("anonymize")
+                .texts
+        })
+        .expect("rewrite");
+        encoding::encode(&gzip, &out).expect("gzip");
+    };
+    let rows: [(&str, u32, &mut dyn FnMut()); 6] = [
+        ("gunzip", 200, &mut || {
+            encoding::decode(&gzip, &wire, limit).expect("gunzip");
+        }),
+        ("protobuf_decode", 200, &mut || {
+            otlp::decode(&protobuf).expect("decode");
+        }),
+        ("protobuf_encode", 200, &mut || {
+            otlp::encode(&decoded);
+        }),
+        ("gzip", 200, &mut || {
+            encoding::encode(&gzip, &protobuf).expect("gzip");
+        }),
+        ("round_trip", 100, &mut { codec_path }),
+        ("round_trip_with_rules_anonymizer", 10, &mut { whole_path }),
+    ];
+    for (name, runs, f) in rows {
+        if let Some(micros) = cpu_micros(runs, f) {
+            eprintln!("cpu time per batch: {name}: {micros:.0} µs");
+        }
+    }
     group.bench_function("round_trip_with_rules_anonymizer", |b| {
         b.iter(|| {
             let body = encoding::decode(&gzip, &wire, limit).expect("gunzip").body;
