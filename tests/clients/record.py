@@ -8,7 +8,7 @@ path, headers and raw body of every request and answers like the real backend wo
 `<name>.json` sidecar. The personal data in the logged messages is made up.
 
 Usage (see tests/clients/README.md for the set-up):
-    python3 tests/clients/record.py [--out tests/fixtures] [--only otel,elasticsearch,syslog-ng,loki]
+    python3 tests/clients/record.py [--out tests/fixtures] [--only otel,otel-json,elasticsearch,syslog-ng,loki]
 """
 
 from __future__ import annotations
@@ -166,12 +166,8 @@ def save(out: Path, client: str, name: str, request: dict, client_desc: str, not
 # --- OpenTelemetry Python SDK, standard OTLP/HTTP exporter (protobuf) -----------------
 
 def record_otel(server: Capture, out: Path) -> None:
-    from opentelemetry._logs import SeverityNumber
     from opentelemetry.exporter.otlp.proto.http import Compression
     from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
-    from opentelemetry.sdk._logs import LoggerProvider, LoggingHandler
-    from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
-    from opentelemetry.sdk.resources import Resource
 
     desc = (f"opentelemetry-exporter-otlp-proto-http {version('opentelemetry-exporter-otlp-proto-http')}, "
             f"opentelemetry-sdk {version('opentelemetry-sdk')}")
@@ -179,45 +175,66 @@ def record_otel(server: Capture, out: Path) -> None:
         ("logs_default", None, "the exporter's default: no compression (OTEL_EXPORTER_OTLP_COMPRESSION unset)"),
         ("logs_gzip", Compression.Gzip, "compression=Compression.Gzip (OTEL_EXPORTER_OTLP_COMPRESSION=gzip)"),
     ]:
-        resource = Resource.create({"service.name": "checkout", "deployment.environment": "test",
-                                    "host.owner": "Carol Diaz"})
-        provider = LoggerProvider(resource=resource)
         exporter = OTLPLogExporter(endpoint=f"{server.url}/v1/logs", compression=compression)
-        provider.add_log_record_processor(BatchLogRecordProcessor(exporter))
+        save(out, "otel-python", name, export_sample_logs(server, exporter), desc, notes)
 
-        # 1. The standard library's logging, through the SDK's handler.
-        handler = LoggingHandler(level=logging.INFO, logger_provider=provider)
-        log = logging.getLogger("shop.auth")
-        log.handlers[:] = [handler]
-        log.propagate = False
-        log.setLevel(logging.INFO)
-        log.warning("user jane.doe@example.com logged in from 203.0.113.7",
-                    extra={"user.name": "Alice Smith", "client.address": "203.0.113.7", "attempt": 2})
-        try:
-            raise ValueError("card 4111 1111 1111 1111 declined for Alice Smith")
-        except ValueError:
-            log.exception("payment failed for order 1042")
 
-        # 2. The logs API with a structured body: a key-value list with a nested list.
-        otel_logger = provider.get_logger("shop.signup", "1.4.0", attributes={"team.lead": "Bob Jones"})
-        otel_logger.emit(
-            severity_number=SeverityNumber.INFO,
-            severity_text="INFO",
-            event_name="user.signup",
-            body={
-                "event": "signup",
-                "user": {"name": "Alice Smith", "email": "alice.smith@example.org", "age": 34},
-                "ips": ["203.0.113.7", "198.51.100.23"],
-                "verified": True,
-            },
-            attributes={"enduser.id": "jane.doe", "phone": "+1 415-555-0132", "tags": ["vip", "Bob Jones"]},
-        )
-        provider.force_flush()
-        server.wait_for(1, 10)
-        provider.shutdown()
-        requests = server.take()
-        assert len(requests) == 1, f"expected one export, got {len(requests)}"
-        save(out, "otel-python", name, requests[0], desc, notes)
+def record_otel_json(server: Capture, out: Path) -> None:
+    """The separate, beta JSON exporter (the standard one sends only protobuf)."""
+    from opentelemetry.exporter.otlp.json.http._log_exporter import OTLPLogExporter
+
+    package = "opentelemetry-exporter-otlp-json-http"
+    desc = f"{package} {version(package)}, opentelemetry-sdk {version('opentelemetry-sdk')}"
+    exporter = OTLPLogExporter(endpoint=f"{server.url}/v1/logs")
+    save(out, "otel-python-json", "logs_default", export_sample_logs(server, exporter), desc,
+         "the beta JSON exporter's default: no compression")
+
+
+def export_sample_logs(server: Capture, exporter) -> dict:
+    """Logs the sample records through `exporter` and returns the one request it sent."""
+    from opentelemetry._logs import SeverityNumber
+    from opentelemetry.sdk._logs import LoggerProvider, LoggingHandler
+    from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
+    from opentelemetry.sdk.resources import Resource
+
+    resource = Resource.create({"service.name": "checkout", "deployment.environment": "test",
+                                "host.owner": "Carol Diaz"})
+    provider = LoggerProvider(resource=resource)
+    provider.add_log_record_processor(BatchLogRecordProcessor(exporter))
+
+    # 1. The standard library's logging, through the SDK's handler.
+    handler = LoggingHandler(level=logging.INFO, logger_provider=provider)
+    log = logging.getLogger("shop.auth")
+    log.handlers[:] = [handler]
+    log.propagate = False
+    log.setLevel(logging.INFO)
+    log.warning("user jane.doe@example.com logged in from 203.0.113.7",
+                extra={"user.name": "Alice Smith", "client.address": "203.0.113.7", "attempt": 2})
+    try:
+        raise ValueError("card 4111 1111 1111 1111 declined for Alice Smith")
+    except ValueError:
+        log.exception("payment failed for order 1042")
+
+    # 2. The logs API with a structured body: a key-value list with a nested list.
+    otel_logger = provider.get_logger("shop.signup", "1.4.0", attributes={"team.lead": "Bob Jones"})
+    otel_logger.emit(
+        severity_number=SeverityNumber.INFO,
+        severity_text="INFO",
+        event_name="user.signup",
+        body={
+            "event": "signup",
+            "user": {"name": "Alice Smith", "email": "alice.smith@example.org", "age": 34},
+            "ips": ["203.0.113.7", "198.51.100.23"],
+            "verified": True,
+        },
+        attributes={"enduser.id": "jane.doe", "phone": "+1 415-555-0132", "tags": ["vip", "Bob Jones"]},
+    )
+    provider.force_flush()
+    server.wait_for(1, 10)
+    provider.shutdown()
+    requests = server.take()
+    assert len(requests) == 1, f"expected one export, got {len(requests)}"
+    return requests[0]
 
 
 # --- elasticsearch-py 8 bulk helper, http_compress=True --------------------------------
@@ -358,6 +375,7 @@ def post(url: str, body: bytes, headers: dict) -> None:
 
 RECORDERS = {
     "otel": record_otel,
+    "otel-json": record_otel_json,
     "elasticsearch": record_elasticsearch,
     "syslog-ng": record_syslog_ng,
     "loki": record_loki,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::{loki, otlp};
+use super::{loki, otlp, otlp_json};
 use crate::proxy::encoding::{self, Coding, Codings};
 use crate::proxy::jsonpath::JsonPath;
 use crate::proxy::rewrite;
@@ -154,6 +154,35 @@ fn otel_python_gzip_export_decodes_and_reencodes() {
             .body,
         body
     );
+}
+
+#[test]
+fn otel_python_json_exporter_yields_what_the_protobuf_exporter_does() {
+    let fixture = Fixture::load("otel-python-json", "logs_default");
+    assert_eq!(fixture.field("content_type"), Some("application/json"));
+    assert!(fixture.codings().is_identity());
+    let mut doc: Value = serde_json::from_slice(&fixture.decoded()).unwrap();
+    // Recorded by a later revision of record.py, where the logging call sits in another
+    // function and line: the rest is the protobuf exporter's texts exactly.
+    let want: Vec<String> = OTEL_TEXTS
+        .iter()
+        .map(|t| {
+            t.replace("record_otel", "export_sample_logs")
+                .replace("line 197", "line 214")
+        })
+        .collect();
+    assert_eq!(
+        strings(otlp_json::texts(&mut doc, &otlp::OtlpFields::default())),
+        want
+    );
+    // int64 values are JSON strings (`"intValue": "2"`) and stay untouched.
+    let out = otlp_json::rewrite(&fixture.decoded(), &otlp::OtlpFields::default(), |t| {
+        t.into_iter().map(|_| "X".to_owned()).collect()
+    })
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains(r#"{"key":"attempt","value":{"intValue":"2"}}"#));
+    assert!(!text.contains("jane.doe"));
 }
 
 #[test]
