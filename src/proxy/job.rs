@@ -60,8 +60,8 @@ impl AnonymizeJob {
     pub fn run(self, anonymizer: &Anonymizer) -> Result<AnonymizedBody, Refusal> {
         let route = &self.route;
         let plan = self.plan;
-        let decoded = encoding::decode(&plan.codings, &self.body, plan.max_bytes)
-            .map_err(|e| match e.kind() {
+        let decoded = encoding::decode(&plan.codings, &self.body, plan.max_bytes).map_err(|e| {
+            match e.kind() {
                 DecodeErrorKind::TooLarge => Refusal::new(
                     Reason::TooLarge,
                     ApiError::new(ErrorCode::PayloadTooLarge)
@@ -77,7 +77,8 @@ impl AnonymizeJob {
                         plan.codings.header_value().unwrap_or_default()
                     ),
                 ),
-            })?;
+            }
+        })?;
         // `deflate` resolved to the zlib or raw format that arrived: encoded again so.
         let codings = decoded.codings;
         let decoded = decoded.body;

@@ -65,7 +65,9 @@ pub const LOKI_PUSH: Preset = Preset {
 /// Where log shippers put the text of an event, as Elasticsearch documents hold it:
 /// Filebeat, Logstash, Vector and Fluent Bit `message`; pino, bunyan and zap `msg`;
 /// Docker's json-file driver through Fluentd `log`; journald `MESSAGE`; ECS
-/// `event.original` (the raw event) and `error.message`, nested or dotted.
+/// `event.original` (the raw event) and `error.message`, nested or dotted; ECS `user.*`
+/// (name, full name, e-mail: every string under `user`), as Beats and elasticsearch-py
+/// applications send them.
 pub const LOG_FIELDS: &[&str] = &[
     "$.message",
     "$.msg",
@@ -75,6 +77,10 @@ pub const LOG_FIELDS: &[&str] = &[
     "$['event.original']",
     "$.error.message",
     "$['error.message']",
+    "$.user",
+    "$['user.name']",
+    "$['user.full_name']",
+    "$['user.email']",
 ];
 
 /// Elasticsearch `POST /_bulk` and `/{index}/_bulk`: [`LOG_FIELDS`] of each source

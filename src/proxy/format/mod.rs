@@ -152,11 +152,10 @@ impl BodyFormat {
             | BodyFormat::LokiPush
             | BodyFormat::LokiPushJson => {
                 let kind = self.message_kind().ok_or(FormatError::Incomplete)?;
-                let message = Message::decode(kind, body, fields).map_err(|_| {
-                    FormatError::NotMessage {
+                let message =
+                    Message::decode(kind, body, fields).map_err(|_| FormatError::NotMessage {
                         what: self.message_name(),
-                    }
-                })?;
+                    })?;
                 return Ok(Parsed::message(message));
             }
         };

@@ -40,7 +40,8 @@ impl Default for OtlpFields {
 /// [`MessageErrorKind::Malformed`] when the bytes are not one (prost also refuses
 /// nesting deeper than 100 messages, so a hostile body cannot exhaust the stack).
 pub fn decode(body: &[u8]) -> Result<ExportLogsServiceRequest, MessageError> {
-    ExportLogsServiceRequest::decode(body).map_err(|_| MessageError::new(MessageErrorKind::Malformed))
+    ExportLogsServiceRequest::decode(body)
+        .map_err(|_| MessageError::new(MessageErrorKind::Malformed))
 }
 
 pub fn encode(request: &ExportLogsServiceRequest) -> Vec<u8> {
