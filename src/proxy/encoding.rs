@@ -235,8 +235,7 @@ pub struct Decoded {
 ///
 /// # Errors
 /// [`DecodeErrorKind::TooLarge`] past `limit`, [`DecodeErrorKind::Malformed`] for bytes
-/// that are not in the coding, [`DecodeErrorKind::Unsupported`] for
-/// [`Coding::RawDeflate`] given as input (only [`decode`] may resolve it).
+/// that are not in the coding.
 pub fn decode(codings: &Codings, body: &[u8], limit: usize) -> Result<Decoded, DecodeError> {
     if body.is_empty() {
         // Clients send empty bodies with a `Content-Encoding` header they set on every
@@ -276,11 +275,10 @@ fn decode_one(
             read_bounded(flate2::read::ZlibDecoder::new(input), limit)?
         }
         // Not a zlib header: read it as raw DEFLATE, the common mistake (and Loki's reading).
-        Coding::Deflate => {
+        Coding::Deflate | Coding::RawDeflate => {
             let output = read_bounded(flate2::read::DeflateDecoder::new(input), limit)?;
             return Ok((output, Coding::RawDeflate));
         }
-        Coding::RawDeflate => return Err(DecodeError::new(DecodeErrorKind::Unsupported)),
         Coding::Zstd => {
             let mut decoder = zstd::stream::read::Decoder::with_buffer(input)
                 .map_err(|_| DecodeError::new(DecodeErrorKind::Malformed))?;
