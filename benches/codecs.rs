@@ -2,21 +2,28 @@
 //! protobuf, gzip on the wire, as the OpenTelemetry exporters send it with compression
 //! on). Measured per batch: gunzip, protobuf decode, listing the texts, protobuf encode,
 //! gzip, each alone and together, and the same batch with the rules-only anonymizer in
-//! between, so the codec share of the whole is the ratio of the two.
+//! between, so the codec share of the whole is the ratio of the two. `exchange` is the
+//! whole request as the server runs it, minus sockets: `Exchange::start` on the
+//! `otlp_logs` preset's route from the request headers, the body in, the
+//! `AnonymizeJob` (gunzip, decode, anonymize as one batch, encode, gzip) run, the
+//! forwarded body out.
 
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 use anonymizer::anonymizer::{Anonymizer, Defaults, Options, Scope};
+use anonymizer::api::Caller;
 use anonymizer::engine::Engine;
 use anonymizer::methods::Method;
 use anonymizer::proxy::encoding::{self, Coding, Codings};
+use anonymizer::proxy::exchange::{Exchange, RequestHead, RequestStep};
 use anonymizer::proxy::format::logs::otlp::{self, OtlpFields};
 use anonymizer::proxy::format::logs::otlp_proto::{
     any_value, AnyValue, ExportLogsServiceRequest, InstrumentationScope, KeyValue, LogRecord,
     Resource, ResourceLogs, ScopeLogs,
 };
+use anonymizer::proxy::route::{compile, RouteConfig};
 
 const RECORDS: usize = 200;
 
@@ -162,7 +169,42 @@ fn codecs(c: &mut Criterion) {
         .expect("rewrite");
         encoding::encode(&gzip, &out).expect("gzip");
     };
-    let rows: [(&str, u32, &mut dyn FnMut()); 6] = [
+    // The whole request through the exchange, as `server/` drives it.
+    let route: RouteConfig = serde_yaml::from_str(
+        "name: otlp\nupstream: {url: 'http://127.0.0.1:4318'}\npreset: otlp_logs\nauth: passthrough\n",
+    )
+    .expect("route");
+    let route = Arc::new(compile(&route).expect("route"));
+    let mut headers = http::HeaderMap::new();
+    headers.insert("content-type", "application/x-protobuf".parse().expect("h"));
+    headers.insert("content-encoding", "gzip".parse().expect("h"));
+    headers.insert("content-length", wire.len().into());
+    let uri: http::Uri = "/v1/logs".parse().expect("uri");
+    let exchange = || {
+        let head = RequestHead {
+            method: &http::Method::POST,
+            uri: &uri,
+            headers: &headers,
+        };
+        let caller = Caller {
+            tenant: "bench".into(),
+            session_id: None,
+        };
+        let mut x = Exchange::start(Arc::clone(&route), caller, &head, limit).expect("plan");
+        let Ok(RequestStep::Anonymize(job)) = x.request_body(Some(&wire), true) else {
+            panic!("the body is anonymized");
+        };
+        let result = job.run(&anonymizer);
+        x.anonymized(result).expect("anonymized")
+    };
+    let sent = exchange();
+    eprintln!(
+        "exchange: {} bytes gzip in, {} bytes gzip out",
+        wire.len(),
+        sent.len()
+    );
+
+    let rows: [(&str, u32, &mut dyn FnMut()); 7] = [
         ("gunzip", 200, &mut || {
             encoding::decode(&gzip, &wire, limit).expect("gunzip");
         }),
@@ -177,6 +219,9 @@ fn codecs(c: &mut Criterion) {
         }),
         ("round_trip", 100, &mut { codec_path }),
         ("round_trip_with_rules_anonymizer", 10, &mut { whole_path }),
+        ("exchange", 10, &mut || {
+            exchange();
+        }),
     ];
     for (name, runs, f) in rows {
         if let Some(micros) = cpu_micros(runs, f) {
@@ -196,6 +241,7 @@ fn codecs(c: &mut Criterion) {
             encoding::encode(&gzip, &out).expect("gzip")
         })
     });
+    group.bench_function("exchange", |b| b.iter(&exchange));
     group.finish();
 }
 

@@ -67,8 +67,8 @@ impl AnonymizeJob {
                     ApiError::new(ErrorCode::PayloadTooLarge)
                         .with_message("the decoded request body is larger than the limit"),
                 ),
-                // Codings were checked with the headers; here only a `deflate` that is
-                // neither zlib nor raw could land, and it does not decode either.
+                // Unknown codings were refused with the headers (415); `Unsupported`
+                // cannot come from decoding, and is refused like corrupt bytes if it did.
                 DecodeErrorKind::Malformed | DecodeErrorKind::Unsupported => Refusal::field(
                     Reason::Undecodable,
                     "body",
