@@ -365,6 +365,13 @@ fn loki_protobuf_push_stays_a_snappy_protobuf_with_its_labels() {
             "to=<*********************> status=sent"
         ]
     );
+    // `Content-Encoding: snappy` on a protobuf push names the block it has anyway (as
+    // Loki reads it): decoded once, and the header goes on with one block.
+    let r = fixture.replay_with(&s, &fixture.body, Some("snappy"));
+    assert!(r.status / 100 == 2, "{}: {}", r.status, r.text);
+    let got = up.received().remove(1);
+    assert_eq!(got.header("content-encoding"), Some("snappy"));
+    assert_eq!(unsnappy(&got.body), body);
 }
 
 #[test]
