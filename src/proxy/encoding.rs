@@ -4,8 +4,9 @@
 //!
 //! Owns: gzip (`x-gzip`), deflate (zlib or raw DEFLATE, whichever arrived), zstd, br, and
 //! snappy (block format, as Prometheus remote write and Loki use it). Knows nothing of
-//! HTTP types, routes or body formats; the exchange maps [`DecodeErrorKind`] to its
-//! errors (413, 415, 400) with [`DecodeErrorKind::status`].
+//! HTTP types, routes or body formats; `proxy::job` (and `proxy::exchange` for the
+//! header) map [`DecodeErrorKind`] to refusals: 413, 415, and 422 for bytes that are
+//! not their coding.
 
 use std::fmt;
 use std::io::{Read, Write};
@@ -158,7 +159,7 @@ impl Codings {
     }
 }
 
-/// What went wrong, for the exchange to answer with the right status.
+/// What went wrong, for the exchange to refuse the request with the right reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DecodeErrorKind {
     /// The decoded body (or an intermediate layer) is larger than the limit.
@@ -167,17 +168,6 @@ pub enum DecodeErrorKind {
     Unsupported,
     /// The bytes are not in the announced coding (corrupt, truncated, wrong format).
     Malformed,
-}
-
-impl DecodeErrorKind {
-    /// The HTTP status this kind is answered with.
-    pub fn status(self) -> u16 {
-        match self {
-            DecodeErrorKind::TooLarge => 413,
-            DecodeErrorKind::Unsupported => 415,
-            DecodeErrorKind::Malformed => 400,
-        }
-    }
 }
 
 /// Why a body could not be decoded. Never carries body bytes.

@@ -98,7 +98,7 @@ impl Message {
     }
 }
 
-/// What went wrong, for the exchange to answer with the right status.
+/// What went wrong; `format::BodyFormat` turns every kind into its `FormatError`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageErrorKind {
     /// The body is not a message of the format (bad protobuf, JSON or snappy block).
@@ -107,18 +107,6 @@ pub enum MessageErrorKind {
     TooLarge,
     /// The transform did not return one replacement per text (a bug): nothing is sent.
     Incomplete,
-}
-
-impl MessageErrorKind {
-    /// The HTTP status this kind is answered with: a malformed body is a 422 like a
-    /// route's body that is not JSON (`rewrite::RewriteError::NotJson`).
-    pub fn status(self) -> u16 {
-        match self {
-            MessageErrorKind::Malformed => 422,
-            MessageErrorKind::TooLarge => 413,
-            MessageErrorKind::Incomplete => 500,
-        }
-    }
 }
 
 /// Why a body could not be read or rewritten. Never carries body content.
@@ -189,6 +177,5 @@ mod tests {
         let mut a = "ann".to_owned();
         let err = replace_texts(vec![&mut a], |_| Vec::new()).unwrap_err();
         assert_eq!(err.kind(), MessageErrorKind::Incomplete);
-        assert_eq!(err.kind().status(), 500);
     }
 }
