@@ -25,7 +25,7 @@ use http::header::{HeaderMap, HeaderValue};
 use http::{StatusCode, Uri};
 
 use super::answer::Answer;
-use super::encoding::RequestEncoding;
+use super::encoding::{Coding, Codings};
 use super::format::BodyFormat;
 use super::headers::{self, HeaderEdits};
 use super::job::{AnonymizeJob, AnonymizedBody};
@@ -56,11 +56,16 @@ pub struct Plan {
 }
 
 /// How a request body is read.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct BodyPlan {
+    /// The route's format as this body's content type selects it.
     pub format: BodyFormat,
-    pub encoding: RequestEncoding,
-    /// Largest body, on the wire and decoded.
+    /// The content codings to undo before the format reads the body and to redo after,
+    /// in the order the client applied them. The upstream gets the same codings, so the
+    /// client's `Content-Encoding` goes up unchanged. A Loki protobuf push ends in its
+    /// snappy block here whatever its header says.
+    pub codings: Codings,
+    /// Largest body, on the wire and decoded (every layer).
     pub max_bytes: usize,
 }
 
@@ -223,7 +228,7 @@ impl Exchange {
             RequestState::Done => return Ok(RequestStep::Hold),
             RequestState::Buffering(_) => {}
         }
-        let (Some(plan), RequestState::Buffering(buffer)) = (self.plan.body, &mut self.request)
+        let (Some(plan), RequestState::Buffering(buffer)) = (&self.plan.body, &mut self.request)
         else {
             return Err(Refusal::internal());
         };
@@ -238,6 +243,7 @@ impl Exchange {
             return Ok(RequestStep::Hold);
         }
         let body = std::mem::take(buffer).freeze();
+        let plan = plan.clone();
         self.request = RequestState::Done;
         Ok(RequestStep::Anonymize(AnonymizeJob {
             route: Arc::clone(&self.route),
@@ -369,21 +375,32 @@ fn body_plan(
     }
     // A body we must read in an encoding we cannot: refused whatever `on_unparsed` says,
     // since its content type says it holds what the route anonymizes.
-    let encoding = RequestEncoding::from_header(
+    let codings = Codings::parse_bytes(
         headers
-            .get(http::header::CONTENT_ENCODING)
+            .get_all(http::header::CONTENT_ENCODING)
+            .iter()
             .map(HeaderValue::as_bytes),
     )
-    .ok_or_else(|| {
+    .map_err(|_| {
         Refusal::new(
             Reason::UnsupportedEncoding,
             ApiError::new(ErrorCode::UnsupportedMediaType)
                 .with_message("this route cannot read the request's Content-Encoding"),
         )
     })?;
+    let format = route.body.for_content_type(&content_type);
+    let codings = if format.is_snappy_framed() {
+        // Loki reads `Content-Encoding: snappy` on a protobuf push as naming the block
+        // the format has anyway (grafana/loki#3407), not as a second layer.
+        let mut codings = codings.without_final_snappy().as_slice().to_vec();
+        codings.push(Coding::Snappy);
+        Codings::from_codings(codings)
+    } else {
+        codings
+    };
     Ok(Some(BodyPlan {
-        format: route.body,
-        encoding,
+        format,
+        codings,
         max_bytes,
     }))
 }

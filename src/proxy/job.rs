@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::encoding::CodecError;
+use super::encoding::{self, DecodeErrorKind};
 use super::exchange::BodyPlan;
 use super::format::FormatError;
 use super::jsonpath::JsonPath;
@@ -60,19 +60,28 @@ impl AnonymizeJob {
     pub fn run(self, anonymizer: &Anonymizer) -> Result<AnonymizedBody, Refusal> {
         let route = &self.route;
         let plan = self.plan;
-        let decoded = plan
-            .encoding
-            .decode(&self.body, plan.max_bytes)
-            .map_err(|e| match e {
-                CodecError::TooLarge => Refusal::new(
+        let decoded = encoding::decode(&plan.codings, &self.body, plan.max_bytes).map_err(|e| {
+            match e.kind() {
+                DecodeErrorKind::TooLarge => Refusal::new(
                     Reason::TooLarge,
                     ApiError::new(ErrorCode::PayloadTooLarge)
                         .with_message("the decoded request body is larger than the limit"),
                 ),
-                CodecError::Corrupt => {
-                    Refusal::field(Reason::Undecodable, "body", "does not decode")
-                }
-            })?;
+                // Unknown codings were refused with the headers (415); `Unsupported`
+                // cannot come from decoding, and is refused like corrupt bytes if it did.
+                DecodeErrorKind::Malformed | DecodeErrorKind::Unsupported => Refusal::field(
+                    Reason::Undecodable,
+                    "body",
+                    format!(
+                        "does not decode as its Content-Encoding ({}); nothing was forwarded",
+                        plan.codings.header_value().unwrap_or_default()
+                    ),
+                ),
+            }
+        })?;
+        // `deflate` resolved to the zlib or raw format that arrived: encoded again so.
+        let codings = decoded.codings;
+        let decoded = decoded.body;
         let session = match (&route.session, &self.caller.session_id) {
             (Some(CompiledSession::JsonPath(path)), _) => session_from_body(path, &decoded),
             (_, id) => id.clone(),
@@ -83,7 +92,7 @@ impl AnonymizeJob {
         };
         let parsed = plan
             .format
-            .parse(&decoded, &route.anonymize)
+            .parse_with(&decoded, &route.anonymize, &route.log_fields)
             .map_err(refuse_format)?;
         let (texts, map, entities) = if parsed.texts().is_empty() {
             (Vec::new(), Vec::new(), BTreeMap::new())
@@ -108,10 +117,7 @@ impl AnonymizeJob {
             (result.texts, map, entities)
         };
         let written = parsed.write(&texts).map_err(refuse_format)?;
-        let body = plan
-            .encoding
-            .encode(written)
-            .map_err(|_| Refusal::internal())?;
+        let body = encoding::encode(&codings, &written).map_err(|_| Refusal::internal())?;
         // With a session, the answer may quote placeholders of earlier turns too: restore
         // with the session's whole map.
         let map = if session.is_some() {
@@ -147,6 +153,11 @@ fn refuse_format(e: FormatError) -> Refusal {
             Reason::Malformed,
             field(part),
             format!("{why}; nothing was forwarded"),
+        ),
+        FormatError::NotMessage { what } => Refusal::field(
+            Reason::Malformed,
+            "body",
+            format!("{what}; nothing was forwarded"),
         ),
         FormatError::Incomplete => Refusal::internal(),
     }

@@ -51,11 +51,13 @@ pub const ANTHROPIC_MESSAGES: Preset = Preset {
     restore_stream: &["$.delta.text"],
 };
 
-/// Grafana Loki `POST /loki/api/v1/push` (JSON): the log line of every value.
+/// Grafana Loki `POST /loki/api/v1/push`, protobuf in a snappy block (Promtail, Alloy,
+/// Vector) or JSON: every entry's line; structured metadata values with the route's
+/// `loki: {structured_metadata: true}`. Stream labels never (they are the index).
 pub const LOKI_PUSH: Preset = Preset {
     name: "loki_push",
-    body: BodyFormat::Json,
-    anonymize: &["$.streams[*].values[*][1]"],
+    body: BodyFormat::LokiPush,
+    anonymize: &[],
     restore: &[],
     restore_stream: &[],
 };
@@ -63,7 +65,9 @@ pub const LOKI_PUSH: Preset = Preset {
 /// Where log shippers put the text of an event, as Elasticsearch documents hold it:
 /// Filebeat, Logstash, Vector and Fluent Bit `message`; pino, bunyan and zap `msg`;
 /// Docker's json-file driver through Fluentd `log`; journald `MESSAGE`; ECS
-/// `event.original` (the raw event) and `error.message`, nested or dotted.
+/// `event.original` (the raw event) and `error.message`, nested or dotted; ECS `user.*`
+/// (name, full name, e-mail: every string under `user`), as Beats and elasticsearch-py
+/// applications send them.
 pub const LOG_FIELDS: &[&str] = &[
     "$.message",
     "$.msg",
@@ -73,6 +77,10 @@ pub const LOG_FIELDS: &[&str] = &[
     "$['event.original']",
     "$.error.message",
     "$['error.message']",
+    "$.user",
+    "$['user.name']",
+    "$['user.full_name']",
+    "$['user.email']",
 ];
 
 /// Elasticsearch `POST /_bulk` and `/{index}/_bulk`: [`LOG_FIELDS`] of each source
@@ -107,11 +115,14 @@ pub const SPLUNK_HEC_RAW: Preset = Preset {
     restore_stream: &[],
 };
 
-/// OpenTelemetry logs over OTLP/HTTP JSON `POST /v1/logs`.
-pub const OTLP_LOGS_JSON: Preset = Preset {
-    name: "otlp_logs_json",
-    body: BodyFormat::Json,
-    anonymize: &["$.resourceLogs[*].scopeLogs[*].logRecords[*].body.stringValue"],
+/// OpenTelemetry logs over OTLP/HTTP `POST /v1/logs`, protobuf (`application/x-protobuf`)
+/// or JSON: every string of each log record's body at any depth and its attribute
+/// values; resource and scope attribute values with the route's
+/// `otlp: {resource_attributes: true, scope_attributes: true}`.
+pub const OTLP_LOGS: Preset = Preset {
+    name: "otlp_logs",
+    body: BodyFormat::OtlpLogs,
+    anonymize: &[],
     restore: &[],
     restore_stream: &[],
 };
@@ -124,7 +135,7 @@ pub const PRESETS: &[&Preset] = &[
     &ELASTICSEARCH_BULK,
     &SPLUNK_HEC,
     &SPLUNK_HEC_RAW,
-    &OTLP_LOGS_JSON,
+    &OTLP_LOGS,
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {

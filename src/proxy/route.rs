@@ -5,6 +5,9 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::format::logs::loki::LokiFields;
+use super::format::logs::otlp::OtlpFields;
+use super::format::logs::LogFields;
 use super::format::BodyFormat;
 use super::jsonpath::JsonPath;
 use super::presets;
@@ -72,6 +75,13 @@ pub struct RouteConfig {
     /// De-identification method; default = the service default.
     #[serde(default)]
     pub method: Option<String>,
+    /// OTLP logs routes: which attribute values are anonymized besides record bodies
+    /// (`log_attributes` on, `resource_attributes` and `scope_attributes` off by default).
+    #[serde(default)]
+    pub otlp: OtlpFields,
+    /// Loki push routes: `structured_metadata` values too (off by default).
+    #[serde(default)]
+    pub loki: LokiFields,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Default)]
@@ -161,6 +171,8 @@ pub struct Route {
     pub session: Option<CompiledSession>,
     /// Detection and method options; `None` fields fall back to the service defaults.
     pub options: Options,
+    /// Which texts of log messages (OTLP, Loki) are anonymized.
+    pub log_fields: LogFields,
 }
 
 #[derive(Debug, Clone)]
@@ -212,7 +224,7 @@ impl Route {
 
     /// Whether request bodies are rewritten at all.
     pub fn rewrites_request(&self) -> bool {
-        !self.anonymize.is_empty()
+        !self.anonymize.is_empty() || self.body.chooses_texts()
     }
 }
 
@@ -390,6 +402,10 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             on_unparsed: config.on_unparsed,
             session,
             options,
+            log_fields: LogFields {
+                otlp: config.otlp,
+                loki: config.loki,
+            },
         }),
         _ => Err(errors),
     }

@@ -25,6 +25,8 @@ mod proxy;
 mod proxy_examples;
 /// Log shippers' traffic (Elasticsearch bulk, Splunk HEC) and refusals.
 mod proxy_logs;
+// Real shippers' recorded requests replayed through the server (issue 12).
+mod proxy_shippers;
 /// Streamed (SSE) answers restored as they stream.
 mod proxy_stream;
 /// The README against the code.

@@ -303,7 +303,7 @@ fn log_presets_deliver_no_personal_data_to_the_sink() {
             "{\"index\":{\"_index\":\"logs\"}}\n{\"message\":\"from [EMAIL_ADDRESS_1]\",\"level\":\"info\"}\n".to_owned(),
         ),
         (
-            "otlp_logs_json",
+            "otlp_logs",
             "/v1/logs",
             json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{"body": {"stringValue": format!("user {EMAIL}")}}]}]}]}).to_string(),
             json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{"body": {"stringValue": "user [EMAIL_ADDRESS_1]"}}]}]}]}).to_string(),

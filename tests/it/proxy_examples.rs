@@ -17,7 +17,7 @@ fn cases() -> Vec<(&'static str, &'static str, String)> {
         ("loki_push", "/loki/api/v1/push", json!({"streams": [{"stream": {}, "values": [["1", EMAIL]]}]}).to_string()),
         ("elasticsearch_bulk", "/_bulk", format!("{{\"index\":{{}}}}\n{{\"message\":\"{EMAIL}\"}}\n")),
         ("splunk_hec", "/services/collector/event", json!({"event": EMAIL}).to_string()),
-        ("otlp_logs_json", "/v1/logs", json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{"body": {"stringValue": EMAIL}}]}]}]}).to_string()),
+        ("otlp_logs", "/v1/logs", json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{"body": {"stringValue": EMAIL}}]}]}]}).to_string()),
     ]
 }
 

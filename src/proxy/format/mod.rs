@@ -3,14 +3,17 @@
 //! its own file; the exhaustive `match` in [`BodyFormat::parse`] is the one place that
 //! dispatches on it. Formats see decoded bytes only (`encoding` runs before and after).
 //!
-//! Every format parses into [`Parsed`]: a list of [`Segment`]s, kept bytes between the
-//! parts that carry text. Parsing fails on the first part that does not fit the format,
+//! JSON-framed formats parse into a list of [`Segment`]s, kept bytes between the
+//! parts that carry text. Log wire formats whose texts no JSON path names (OTLP logs,
+//! Loki push; protobuf or JSON) parse into a [`logs::Message`] that lists its own texts
+//! and encodes itself again. Parsing fails on the first part that does not fit the format,
 //! so a body is rewritten whole or not at all. Parts nothing was changed in keep their
 //! exact bytes.
 
 mod bulk;
 mod json;
 mod lines;
+pub mod logs;
 
 use std::fmt;
 
@@ -18,6 +21,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::jsonpath::{visit_all_strings, JsonPath};
+use logs::{Kind, LogFields, Message};
 
 /// How a body is framed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -32,6 +36,17 @@ pub enum BodyFormat {
     ElasticsearchBulk,
     /// Plain text, each line anonymized as one text (Splunk HEC `raw`).
     Lines,
+    /// OTLP/HTTP logs `ExportLogsServiceRequest`: protobuf, or JSON by its content type
+    /// (then read as [`BodyFormat::OtlpLogsJson`]). The texts are the format's own
+    /// (`logs::otlp`); JSON paths add nothing.
+    OtlpLogs,
+    /// OTLP/HTTP logs in JSON only.
+    OtlpLogsJson,
+    /// Loki `PushRequest`: protobuf in a snappy block, or JSON by its content type (then
+    /// read as [`BodyFormat::LokiPushJson`]). Every line (`logs::loki`).
+    LokiPush,
+    /// Loki push in JSON only.
+    LokiPushJson,
 }
 
 impl BodyFormat {
@@ -42,6 +57,45 @@ impl BodyFormat {
             BodyFormat::Ndjson => "ndjson",
             BodyFormat::ElasticsearchBulk => "elasticsearch_bulk",
             BodyFormat::Lines => "lines",
+            BodyFormat::OtlpLogs => "otlp_logs",
+            BodyFormat::OtlpLogsJson => "otlp_logs_json",
+            BodyFormat::LokiPush => "loki_push",
+            BodyFormat::LokiPushJson => "loki_push_json",
+        }
+    }
+
+    /// Whether the format finds its texts itself: a route on it anonymizes with no
+    /// JSON path given.
+    pub fn chooses_texts(&self) -> bool {
+        self.message_kind().is_some()
+    }
+
+    /// The format a body of this `Content-Type` (lower case) is read with: a protobuf
+    /// route reads the JSON encoding of the same protocol too.
+    pub fn for_content_type(self, content_type: &str) -> BodyFormat {
+        match self {
+            BodyFormat::OtlpLogs if content_type.contains("json") => BodyFormat::OtlpLogsJson,
+            BodyFormat::LokiPush if content_type.contains("json") => BodyFormat::LokiPushJson,
+            other => other,
+        }
+    }
+
+    /// Whether the body is a Loki protobuf push, which is one snappy block whatever its
+    /// `Content-Encoding` says (the block is undone and redone with the codings).
+    pub fn is_snappy_framed(&self) -> bool {
+        *self == BodyFormat::LokiPush
+    }
+
+    fn message_kind(&self) -> Option<Kind> {
+        match self {
+            BodyFormat::OtlpLogs => Some(Kind::OtlpProtobuf),
+            BodyFormat::OtlpLogsJson => Some(Kind::OtlpJson),
+            BodyFormat::LokiPush => Some(Kind::LokiProtobuf),
+            BodyFormat::LokiPushJson => Some(Kind::LokiJson),
+            BodyFormat::Json
+            | BodyFormat::Ndjson
+            | BodyFormat::ElasticsearchBulk
+            | BodyFormat::Lines => None,
         }
     }
 
@@ -58,6 +112,11 @@ impl BodyFormat {
             }
             // Raw lines are whatever the shipper says they are; only UTF-8 is required.
             BodyFormat::Lines => true,
+            // `application/x-protobuf` (OTLP, Loki) or `application/protobuf`.
+            BodyFormat::OtlpLogs | BodyFormat::LokiPush => {
+                content_type.contains("protobuf") || content_type.contains("json")
+            }
+            BodyFormat::OtlpLogsJson | BodyFormat::LokiPushJson => content_type.contains("json"),
         }
     }
 
@@ -70,13 +129,47 @@ impl BodyFormat {
         body: &'a [u8],
         paths: &'a [JsonPath],
     ) -> Result<Parsed<'a>, FormatError> {
+        self.parse_with(body, paths, &LogFields::default())
+    }
+
+    /// [`BodyFormat::parse`] with a route's choice of log message fields.
+    ///
+    /// # Errors
+    /// As [`BodyFormat::parse`].
+    pub fn parse_with<'a>(
+        &self,
+        body: &'a [u8],
+        paths: &'a [JsonPath],
+        fields: &LogFields,
+    ) -> Result<Parsed<'a>, FormatError> {
         let segments = match self {
             BodyFormat::Json => json::document(body)?,
             BodyFormat::Ndjson => json::stream(body)?,
             BodyFormat::ElasticsearchBulk => bulk::segments(body)?,
             BodyFormat::Lines => lines::segments(body)?,
+            BodyFormat::OtlpLogs
+            | BodyFormat::OtlpLogsJson
+            | BodyFormat::LokiPush
+            | BodyFormat::LokiPushJson => {
+                let kind = self.message_kind().ok_or(FormatError::Incomplete)?;
+                let message =
+                    Message::decode(kind, body, fields).map_err(|_| FormatError::NotMessage {
+                        what: self.message_name(),
+                    })?;
+                return Ok(Parsed::message(message));
+            }
         };
         Ok(Parsed::new(segments, paths, self.skips_protocol_keys()))
+    }
+
+    /// What a body of a message format must be, for refusals.
+    fn message_name(&self) -> &'static str {
+        match self {
+            BodyFormat::OtlpLogs => "not a protobuf OTLP ExportLogsServiceRequest",
+            BodyFormat::OtlpLogsJson => "not a JSON OTLP ExportLogsServiceRequest",
+            BodyFormat::LokiPush => "not a protobuf Loki PushRequest",
+            _ => "not a JSON Loki push",
+        }
     }
 
     /// Whether `type`, `role`, `id`… below a selected object are left alone. They are
@@ -84,7 +177,13 @@ impl BodyFormat {
     fn skips_protocol_keys(&self) -> bool {
         match self {
             BodyFormat::Json => true,
-            BodyFormat::Ndjson | BodyFormat::ElasticsearchBulk | BodyFormat::Lines => false,
+            BodyFormat::Ndjson
+            | BodyFormat::ElasticsearchBulk
+            | BodyFormat::Lines
+            | BodyFormat::OtlpLogs
+            | BodyFormat::OtlpLogsJson
+            | BodyFormat::LokiPush
+            | BodyFormat::LokiPushJson => false,
         }
     }
 }
@@ -99,6 +198,8 @@ pub enum FormatError {
     NotText { part: usize },
     /// Part `part` is JSON but not what the format expects there.
     Unexpected { part: usize, why: &'static str },
+    /// The body is not the log message the format reads (`what` says which).
+    NotMessage { what: &'static str },
     /// The replacements do not match the texts (a bug): nothing is written.
     Incomplete,
 }
@@ -110,7 +211,7 @@ impl FormatError {
             FormatError::NotJson { part }
             | FormatError::NotText { part }
             | FormatError::Unexpected { part, .. } => Some(*part),
-            FormatError::Incomplete => None,
+            FormatError::NotMessage { .. } | FormatError::Incomplete => None,
         }
     }
 }
@@ -120,7 +221,9 @@ impl fmt::Display for FormatError {
         match self {
             FormatError::NotJson { .. } => f.write_str("not valid JSON"),
             FormatError::NotText { .. } => f.write_str("not UTF-8 text"),
-            FormatError::Unexpected { why, .. } => f.write_str(why),
+            FormatError::Unexpected { why, .. } | FormatError::NotMessage { what: why } => {
+                f.write_str(why)
+            }
             FormatError::Incomplete => f.write_str("the rewrite was incomplete"),
         }
     }
@@ -144,15 +247,25 @@ enum Segment<'a> {
     Text(&'a str),
 }
 
-/// A body cut into segments, with the texts to transform in body order.
+/// A body read by its format, with the texts to transform in body order.
 #[derive(Debug)]
 pub struct Parsed<'a> {
-    segments: Vec<Segment<'a>>,
-    paths: &'a [JsonPath],
-    skip: bool,
-    /// Texts per segment, in order.
-    counts: Vec<usize>,
+    body: Body<'a>,
     texts: Vec<String>,
+}
+
+#[derive(Debug)]
+enum Body<'a> {
+    /// JSON-framed formats.
+    Segments {
+        segments: Vec<Segment<'a>>,
+        paths: &'a [JsonPath],
+        skip: bool,
+        /// Texts per segment, in order.
+        counts: Vec<usize>,
+    },
+    /// A log message that lists its own texts.
+    Message(Message),
 }
 
 impl<'a> Parsed<'a> {
@@ -174,10 +287,26 @@ impl<'a> Parsed<'a> {
             counts.push(texts.len() - before);
         }
         Self {
-            segments,
-            paths,
-            skip,
-            counts,
+            body: Body::Segments {
+                segments,
+                paths,
+                skip,
+                counts,
+            },
+            texts,
+        }
+    }
+
+    fn message(mut message: Message) -> Self {
+        // Copied, not moved out: the visitors skip empty strings, so the write pass
+        // must find the same texts in place to find the same slots.
+        let texts = message
+            .texts()
+            .into_iter()
+            .map(|s| s.clone())
+            .collect::<Vec<String>>();
+        Self {
+            body: Body::Message(message),
             texts,
         }
     }
@@ -195,9 +324,27 @@ impl<'a> Parsed<'a> {
         if replacements.len() != self.texts.len() {
             return Err(FormatError::Incomplete);
         }
+        let (segments, paths, skip, counts) = match self.body {
+            Body::Segments {
+                segments,
+                paths,
+                skip,
+                counts,
+            } => (segments, paths, skip, counts),
+            Body::Message(mut message) => {
+                let slots = message.texts();
+                if slots.len() != replacements.len() {
+                    return Err(FormatError::Incomplete);
+                }
+                for (slot, text) in slots.into_iter().zip(replacements) {
+                    slot.clone_from(text);
+                }
+                return Ok(message.encode());
+            }
+        };
         let mut out = Vec::new();
         let mut next = 0;
-        for (segment, count) in self.segments.into_iter().zip(self.counts) {
+        for (segment, count) in segments.into_iter().zip(counts) {
             let range = next..next + count;
             next += count;
             let (new, old) = (&replacements[range.clone()], &self.texts[range]);
@@ -212,7 +359,7 @@ impl<'a> Parsed<'a> {
                     mut value, scopes, ..
                 } => {
                     let mut iter = new.iter();
-                    for_each_selected(self.paths, self.skip, &mut value, scopes, &mut |s| {
+                    for_each_selected(paths, skip, &mut value, scopes, &mut |s| {
                         if let Some(r) = iter.next() {
                             s.clone_from(r);
                         }

@@ -136,3 +136,46 @@ fn wrong_counts_write_nothing() {
     let parsed = BodyFormat::Json.parse(br#"{"a":"x"}"#, &p).unwrap();
     assert_eq!(parsed.write(&[]), Err(FormatError::Incomplete));
 }
+
+#[test]
+fn log_messages_are_read_by_content_type_and_list_their_own_texts() {
+    let json = "application/json; charset=utf-8";
+    assert_eq!(
+        BodyFormat::OtlpLogs.for_content_type(json),
+        BodyFormat::OtlpLogsJson
+    );
+    assert_eq!(
+        BodyFormat::OtlpLogs.for_content_type("application/x-protobuf"),
+        BodyFormat::OtlpLogs
+    );
+    assert_eq!(
+        BodyFormat::LokiPush.for_content_type(json),
+        BodyFormat::LokiPushJson
+    );
+    assert!(BodyFormat::LokiPush.accepts("application/x-protobuf"));
+    assert!(!BodyFormat::LokiPushJson.accepts("application/x-protobuf"));
+    assert!(!BodyFormat::OtlpLogs.accepts(""));
+    // Empty texts are no texts: the write pass must find the same slots.
+    let body =
+        br#"{"streams":[{"stream":{"app":"a"},"values":[["1","",{"k":"meta"}],["2","hi ann"]]}]}"#;
+    assert_eq!(
+        upper(BodyFormat::LokiPushJson, body, &[]).unwrap(),
+        r#"{"streams":[{"stream":{"app":"a"},"values":[["1","",{"k":"meta"}],["2","HI ANN"]]}]}"#
+    );
+    let fields = logs::LogFields {
+        loki: logs::loki::LokiFields {
+            structured_metadata: true,
+        },
+        ..logs::LogFields::default()
+    };
+    let parsed = BodyFormat::LokiPushJson
+        .parse_with(body, &[], &fields)
+        .unwrap();
+    assert_eq!(parsed.texts(), ["meta", "hi ann"]);
+    assert_eq!(
+        BodyFormat::OtlpLogs.parse(b"\xff\xff", &[]).unwrap_err(),
+        FormatError::NotMessage {
+            what: "not a protobuf OTLP ExportLogsServiceRequest"
+        }
+    );
+}
