@@ -97,7 +97,15 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
     labelled.sort();
     candidates.retain(|c| {
         let exempt = always_personal(text, c);
-        let shielded = overlaps(&scan.machinery, c.span) && !exempt;
+        // A span whose ends are proven (a URL, an IBAN) is shielded only when it lies
+        // within machinery: a URL holding `?t=0` is still a URL, while a guessed date
+        // that touches a `ts` value is the timestamp.
+        let shielded = !exempt
+            && if c.proof.is_exact() {
+                inside(&scan.machinery, c.span)
+            } else {
+                overlaps(&scan.machinery, c.span)
+            };
         let straddles = overlaps(&personal, c.span) && !inside(&personal, c.span);
         // On exactly a value's span the key names the label (a model may call the IP
         // under `remote_addr` a phone number), unless a grammar, a checksum or an `@` says

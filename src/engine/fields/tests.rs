@@ -281,3 +281,12 @@ fn on_exactly_a_values_span_the_key_names_the_label() {
         ])
     );
 }
+
+#[test]
+fn a_url_whose_query_holds_machinery_is_still_a_url_but_a_guess_touching_a_timestamp_is_not() {
+    assert_eq!(
+        flagged("open https://aa.com?t=0 now"),
+        want(&[("https://aa.com?t=0", "URL")])
+    );
+    assert_eq!(flagged("ts=2024-03-14T09:30:00Z level=info"), want(&[]));
+}
