@@ -111,6 +111,60 @@ fn turn_two_on_another_replica_continues_turn_one_and_restores_exactly() {
     );
 }
 
+/// What must never reach Redis: the values, the session id, the tenant, placeholders.
+const NEEDLES: [&[u8]; 8] = [
+    b"alice",
+    b"example.com",
+    b"4111",
+    b"555-0132",
+    b"secret-session-id",
+    b"test",
+    b"EMAIL_ADDRESS",
+    b"[CREDIT",
+];
+
+#[test]
+fn redis_monitor_sees_no_original_value_tenant_or_session_id() {
+    let redis = RedisServer::start();
+    let (a, b) = two_replicas(&redis);
+    let mut monitor = redis.client();
+    monitor
+        .send_packed_command(&redis::cmd("MONITOR").get_packed_command())
+        .unwrap();
+    let _: redis::Value = monitor.recv_response().unwrap();
+    let r = anonymize(
+        &a,
+        KEY,
+        "secret-session-id",
+        &["alice@example.com, 4111 1111 1111 1111, +1 415-555-0132"],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = deanonymize(&b, KEY, "secret-session-id", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["alice@example.com"]));
+    monitor
+        .set_read_timeout(Some(Duration::from_millis(300)))
+        .unwrap();
+    let mut seen = Vec::new();
+    while let Ok(line) = monitor.recv_response() {
+        if let redis::Value::SimpleString(line) = line {
+            seen.push(line);
+        }
+    }
+    assert!(
+        seen.iter()
+            .filter(|l| l.contains("\"evalsha\"") || l.contains("\"EVALSHA\""))
+            .count()
+            >= 3,
+        "MONITOR saw the session's scripts: {seen:?}"
+    );
+    for line in &seen {
+        for needle in NEEDLES {
+            let needle = String::from_utf8_lossy(needle);
+            assert!(!line.contains(needle.as_ref()), "MONITOR shows {needle:?}");
+        }
+    }
+}
+
 #[test]
 fn redis_holds_no_original_value_tenant_or_session_id() {
     let redis = RedisServer::start();
@@ -124,16 +178,7 @@ fn redis_holds_no_original_value_tenant_or_session_id() {
     assert_eq!(r.status, 200, "{}", r.text);
     let dump = redis.dump();
     assert_eq!(dump.len(), 1, "one session, one key");
-    let needles: [&[u8]; 8] = [
-        b"alice",
-        b"example.com",
-        b"4111",
-        b"555-0132",
-        b"secret-session-id",
-        b"test",
-        b"EMAIL_ADDRESS",
-        b"[",
-    ];
+    let needles = NEEDLES;
     for (key, values) in &dump {
         let key_text = String::from_utf8_lossy(key);
         assert!(key_text.starts_with("anonymizer:session:"), "{key_text}");
