@@ -129,11 +129,12 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
     })
 }
 
+/// A session store and, for the memory store, its sweeper.
+type Sessions = (Arc<dyn SessionStore<Memory>>, Option<SweeperHandle>);
+
 /// The session store the settings name: in memory (with its sweeper), or the shared
 /// Redis store, sealed with keys from the master secret (the settings require one).
-fn build_sessions(
-    settings: &Settings,
-) -> Result<(Arc<dyn SessionStore<Memory>>, Option<SweeperHandle>), StartError> {
+fn build_sessions(settings: &Settings) -> Result<Sessions, StartError> {
     match (&settings.session_store, &settings.master_secret) {
         (SessionBackend::Redis(redis), Some(secret)) => {
             let store =

@@ -345,7 +345,10 @@ impl<S: SessionState> SessionStore<S> for RedisStore<S> {
             }
             std::thread::sleep(pause);
         }
-        Err(self.failed(None))
+        // Contention, not an unreachable Redis: counted, but `/readyz` stays as it is.
+        self.counters.failures.fetch_add(1, Ordering::Relaxed);
+        tracing::warn!("a session stayed contended past the session store timeout");
+        Err(StoreUnavailable)
     }
 
     fn read(&self, key: &SessionKey, f: &mut dyn FnMut(&S)) -> Result<bool, StoreUnavailable> {

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::support::redis::RedisServer;
+use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::{base_config, Response, TestServer, KEY, OTHER_KEY};
 
 const SECRET: &str = "replicas-share-this-secret-0123456789";
@@ -400,4 +401,62 @@ fn the_redis_store_needs_a_master_secret_and_a_redis_url() {
     assert!(text.contains("sessions.redis.url"), "{text}");
     assert!(text.contains("secrets.master_secret"), "{text}");
     assert!(!text.contains("hunter2"), "the URL is never quoted: {text}");
+}
+
+#[test]
+fn proxied_turns_share_a_session_across_replicas_and_a_dead_redis_forwards_nothing() {
+    let mut redis = RedisServer::start();
+    let up = Upstream::start(|req: &Received| {
+        let body = req.json();
+        let last = body["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("")
+            .to_owned();
+        Reply::json(
+            &json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": format!("You said: {last}")}}]}),
+        )
+    });
+    let config = format!(
+        "{}routes:\n  - name: chat\n    match: {{path_prefix: /v1/chat/completions}}\n    upstream: {{url: '{}'}}\n    preset: openai_chat\n    auth: passthrough\n    session: {{header: x-conversation}}\n",
+        replica_config(&redis, ""),
+        up.url()
+    );
+    let (a, b) = (TestServer::start(&config), TestServer::start(&config));
+    let turn = |s: &TestServer, content: &str| {
+        s.post_raw(
+            "/v1/chat/completions",
+            &json!({"messages": [{"role": "user", "content": content}]}).to_string(),
+            &[("x-conversation", "c-1")],
+        )
+    };
+    let r = turn(&a, "I am alice@example.com");
+    assert_eq!(
+        texts(&r, "choices")[0]["message"]["content"],
+        "You said: I am alice@example.com"
+    );
+    let r = turn(&b, "cc bob@example.org and alice@example.com");
+    assert_eq!(
+        texts(&r, "choices")[0]["message"]["content"],
+        "You said: cc bob@example.org and alice@example.com"
+    );
+    let sent = up.received();
+    assert_eq!(
+        sent[0].json()["messages"][0]["content"],
+        "I am [EMAIL_ADDRESS_1]"
+    );
+    assert_eq!(
+        sent[1].json()["messages"][0]["content"],
+        "cc [EMAIL_ADDRESS_2] and [EMAIL_ADDRESS_1]"
+    );
+
+    redis.kill();
+    turn(&a, "I am alice@example.com").assert_error(503, "session_store_unavailable");
+    assert_eq!(up.received().len(), 2, "nothing was forwarded");
+    let want =
+        "anonymizer_proxy_refusals_total{reason=\"session_store_unavailable\",route=\"chat\"} 1"
+            .to_owned();
+    let m = a.metrics_with(std::slice::from_ref(&want));
+    assert!(m.contains(&want), "{m}");
 }
