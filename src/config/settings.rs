@@ -784,6 +784,51 @@ detection:
     }
 
     #[test]
+    fn the_session_store_is_memory_unless_redis_is_asked_for_by_file_or_env() {
+        let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
+        assert_eq!(s.session_store, SessionBackend::Memory);
+        let secret = "s".repeat(32);
+        let url = "redis://app:pa55word@redis.internal:6380/2";
+        let env = |name: &str| match name {
+            "ANONYMIZER_SESSION_STORE" => Some("redis".to_owned()),
+            "ANONYMIZER_REDIS_URL" => Some(url.to_owned()),
+            "ANONYMIZER_SECRET" => Some(secret.clone()),
+            _ => None,
+        };
+        let s = Settings::from_yaml("sessions:\n  redis:\n    timeout_ms: 250\n", &env).unwrap();
+        let SessionBackend::Redis(redis) = &s.session_store else {
+            panic!("redis store expected");
+        };
+        assert_eq!(redis.url, RedisUrl::new(url));
+        assert_eq!(redis.timeout, std::time::Duration::from_millis(250));
+        assert!(
+            !format!("{s:?}").contains("pa55word"),
+            "Debug hides the URL"
+        );
+        let errs = Settings::from_yaml(
+            "sessions:\n  store: disk\n  redis: {url: 'x:pa55word'}\n",
+            &no_env,
+        )
+        .unwrap_err();
+        assert_eq!(errs[0].path, "sessions.store");
+        let errs = Settings::from_yaml(
+            "sessions:\n  store: redis\n  redis: {url: 'x:pa55word', pool_size: 0}\n",
+            &no_env,
+        )
+        .unwrap_err();
+        let paths: Vec<&str> = errs.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "sessions.redis.url",
+                "sessions.redis.pool_size",
+                "secrets.master_secret"
+            ]
+        );
+        assert!(errs.iter().all(|e| !e.message.contains("pa55word")));
+    }
+
+    #[test]
     fn the_default_model_is_ours_and_rampart_comes_with_its_own_file() {
         let models = std::path::Path::new("models");
         let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
