@@ -186,12 +186,13 @@ impl<S: SessionState> RedisStore<S> {
             // than its own deadline.
             .set_number_of_retries(1)
             .set_max_delay(Duration::from_secs(1));
-        let _guard = runtime.handle.enter();
+        // The connection managers find their runtime from the current context.
+        let entered = runtime.handle.enter();
         let connections = (0..redis.pool_size.max(1))
             .map(|_| ConnectionManager::new_lazy_with_config(client.clone(), config.clone()))
             .collect::<RedisResult<Vec<_>>>()
             .map_err(|_| RedisSetupError("cannot set up the Redis connections"))?;
-        drop(_guard);
+        drop(entered);
         let reachable = Arc::new(AtomicBool::new(false));
         runtime.handle.spawn(ping_forever(
             connections[0].clone(),
