@@ -37,6 +37,8 @@ echo "== 1. added latency per session request (1 KB, 10 entities, sequential)"
 python3 "$here/latency.py" 18181 18182
 echo "== 2. throughput, rules only, $CONNS connections per wrk, $DURATION"
 one=$(wrk -t1 -c"$CONNS" -d"$DURATION" -s "$here/anonymize.lua" http://127.0.0.1:18181 | awk '/Requests\/sec/ {print $2}')
+oner=$(wrk -t1 -c"$CONNS" -d"$DURATION" -s "$here/anonymize.lua" http://127.0.0.1:18182 | awk '/Requests\/sec/ {print $2}')
+echo "one replica, Redis store: $oner req/s"
 wrk -t1 -c"$CONNS" -d"$DURATION" -s "$here/anonymize.lua" http://127.0.0.1:18182 > "$tmp/a.txt" &
 first=$!
 wrk -t1 -c"$CONNS" -d"$DURATION" -s "$here/anonymize.lua" http://127.0.0.1:18183 > "$tmp/b.txt"
