@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::engine::{DetectError, Detection, Engine};
 use crate::methods::{encrypt, KeyRing, Memory, MemoryFull, Method, Replacer, TenantKeys};
 use crate::restore::{MapEntry, MapError, MatchMode, Restorer, TokenOpener};
-use crate::session::{SessionKey, SessionState, SessionStore};
+use crate::session::{SessionKey, SessionState, SessionStore, StoreHealth, StoreUnavailable};
 use crate::text::{CharIndex, CharSpan, Label, LabelSet};
 
 /// Defaults applied when a request leaves an option out (from config).
@@ -110,6 +110,8 @@ pub enum AnonymizeError {
     SessionFull,
     /// A detection tier failed (the model errored or timed out).
     DetectionFailed(DetectError),
+    /// The request has a session and the session store could not be reached in time.
+    SessionStoreUnavailable,
 }
 
 impl fmt::Display for AnonymizeError {
@@ -119,6 +121,7 @@ impl fmt::Display for AnonymizeError {
                 f.write_str("the session holds its maximum number of entries")
             }
             AnonymizeError::DetectionFailed(e) => e.fmt(f),
+            AnonymizeError::SessionStoreUnavailable => StoreUnavailable.fmt(f),
         }
     }
 }
@@ -130,6 +133,45 @@ impl From<DetectError> for AnonymizeError {
 }
 
 impl std::error::Error for AnonymizeError {}
+
+impl From<StoreUnavailable> for AnonymizeError {
+    fn from(_: StoreUnavailable) -> Self {
+        AnonymizeError::SessionStoreUnavailable
+    }
+}
+
+/// Why no restorer could be built.
+#[derive(Debug)]
+pub enum RestoreError {
+    /// The given map is unusable (empty or ambiguous replacements).
+    Map(MapError),
+    /// The map was to come from the session, and the session store could not be reached
+    /// in time: restoring with no map would return placeholders as if none were known.
+    SessionStoreUnavailable,
+}
+
+impl fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RestoreError::Map(e) => e.fmt(f),
+            RestoreError::SessionStoreUnavailable => StoreUnavailable.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RestoreError {}
+
+impl From<MapError> for RestoreError {
+    fn from(e: MapError) -> Self {
+        RestoreError::Map(e)
+    }
+}
+
+impl From<StoreUnavailable> for RestoreError {
+    fn from(_: StoreUnavailable) -> Self {
+        RestoreError::SessionStoreUnavailable
+    }
+}
 
 impl From<MemoryFull> for AnonymizeError {
     fn from(_: MemoryFull) -> Self {
@@ -149,6 +191,14 @@ impl SessionState for Memory {
 
     fn byte_size(&self) -> usize {
         Memory::byte_size(self)
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        Memory::to_bytes(self)
+    }
+
+    fn from_bytes(bytes: &[u8], max_entries: usize) -> Option<Self> {
+        Memory::from_bytes(bytes, max_entries)
     }
 }
 
@@ -200,6 +250,18 @@ impl Anonymizer {
         self
     }
 
+    /// The session store's kind and reachability, for `/readyz`; without a store,
+    /// what a memory store would say.
+    pub fn session_health(&self) -> StoreHealth {
+        match &self.sessions {
+            Some(store) => store.health(),
+            None => StoreHealth {
+                kind: "memory",
+                reachable: true,
+            },
+        }
+    }
+
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
@@ -248,7 +310,7 @@ impl Anonymizer {
         match (&self.sessions, scope.session_key()) {
             (Some(store), Some(key)) if method.is_remembered() => {
                 let mut result = Err(AnonymizeError::SessionFull);
-                store.update(&key, &mut |memory| result = replace_all(memory));
+                store.update(&key, &mut |memory| result = replace_all(memory))?;
                 result
             }
             _ => replace_all(&mut Memory::default()),
@@ -260,13 +322,14 @@ impl Anonymizer {
     /// to `restore::stream`.
     ///
     /// # Errors
-    /// When `map` is unusable (empty or ambiguous replacements).
+    /// When `map` is unusable (empty or ambiguous replacements), or the session's map is
+    /// needed and the store cannot be reached.
     pub fn restorer(
         &self,
         scope: &Scope<'_>,
         map: Option<&[MapEntry]>,
         mode: MatchMode,
-    ) -> Result<Restorer, MapError> {
+    ) -> Result<Restorer, RestoreError> {
         let opener = Arc::new(TenantOpener(self.keys.tenant(scope.tenant)));
         let restorer = match (map, &self.sessions, scope.session_key()) {
             (Some(map), _, _) if !map.is_empty() => Restorer::with_mode(map, mode)?,
@@ -280,7 +343,7 @@ impl Anonymizer {
                             anonymized: anonymized.to_owned(),
                         })
                         .collect();
-                });
+                })?;
                 Restorer::with_mode(&entries, mode)?
             }
             _ => Restorer::empty(),
@@ -291,14 +354,14 @@ impl Anonymizer {
     /// Restores `texts`; see [`Anonymizer::restorer`] for where the map comes from.
     ///
     /// # Errors
-    /// When `map` is unusable (empty or ambiguous replacements).
+    /// As [`Anonymizer::restorer`].
     pub fn deanonymize(
         &self,
         scope: &Scope<'_>,
         texts: &[String],
         map: Option<&[MapEntry]>,
         mode: MatchMode,
-    ) -> Result<Deanonymized, MapError> {
+    ) -> Result<Deanonymized, RestoreError> {
         let restorer = self.restorer(scope, map, mode)?;
         let texts = texts.iter().map(|t| restorer.restore(t)).collect();
         let failed_tokens = restorer.failed_tokens();

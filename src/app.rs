@@ -8,6 +8,7 @@ use pingora::server::Server;
 use crate::anonymizer::Anonymizer;
 use crate::api::Api;
 use crate::config::settings::Secret;
+use crate::config::settings::SessionBackend;
 use crate::config::{ApiKey, Settings};
 use crate::engine::ner::NerRecognizer;
 use crate::engine::{BuildError, Engine};
@@ -16,6 +17,7 @@ use crate::server::auth::KeyRing;
 use crate::server::limits::RateLimiter;
 use crate::server::ApiService;
 use crate::session::memory::SweeperHandle;
+use crate::session::redis::RedisStore;
 use crate::session::{MemoryStore, SessionStore};
 use crate::telemetry::metrics;
 
@@ -29,8 +31,8 @@ pub struct App {
     pub tiers: Vec<&'static str>,
     /// The loaded models' names, versions and checksums (logged at start).
     pub models: Vec<crate::engine::ner::ModelIdentity>,
-    /// Sweeps expired sessions until dropped.
-    _sweeper: SweeperHandle,
+    /// Sweeps expired sessions until dropped (memory store only; Redis expires its own).
+    _sweeper: Option<SweeperHandle>,
 }
 
 /// Why the service cannot start; the message names no configured value.
@@ -69,14 +71,11 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
     );
     let keys = MethodKeys::new(settings.master_secret.clone());
     let generated_secret = keys.is_generated();
-    let sessions = Arc::new(MemoryStore::<Memory>::new(settings.sessions));
-    let sweeper = sessions
-        .start_sweeper()
-        .map_err(|e| StartError(format!("cannot start the session sweeper: {e}")))?;
+    let (sessions, sweeper) = build_sessions(settings)?;
     let anonymizer = Arc::new(
         Anonymizer::new(engine, defaults)
             .with_keys(keys)
-            .with_sessions(Arc::clone(&sessions) as Arc<dyn SessionStore<Memory>>),
+            .with_sessions(Arc::clone(&sessions)),
     );
     let api = Arc::new(Api::new(Arc::clone(&anonymizer), settings.limits.clone()));
 
@@ -128,6 +127,32 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
         models,
         _sweeper: sweeper,
     })
+}
+
+/// A session store and, for the memory store, its sweeper.
+type Sessions = (Arc<dyn SessionStore<Memory>>, Option<SweeperHandle>);
+
+/// The session store the settings name: in memory (with its sweeper), or the shared
+/// Redis store, sealed with keys from the master secret (the settings require one).
+fn build_sessions(settings: &Settings) -> Result<Sessions, StartError> {
+    match (&settings.session_store, &settings.master_secret) {
+        (SessionBackend::Redis(redis), Some(secret)) => {
+            let store =
+                RedisStore::<Memory>::new(redis.clone(), settings.sessions, secret.as_bytes())
+                    .map_err(|e| StartError(e.to_string()))?;
+            Ok((Arc::new(store), None))
+        }
+        (SessionBackend::Redis(_), None) => Err(StartError(
+            "sessions.store: redis needs a configured master secret".into(),
+        )),
+        (SessionBackend::Memory, _) => {
+            let store = Arc::new(MemoryStore::<Memory>::new(settings.sessions));
+            let sweeper = store
+                .start_sweeper()
+                .map_err(|e| StartError(format!("cannot start the session sweeper: {e}")))?;
+            Ok((store, Some(sweeper)))
+        }
+    }
 }
 
 /// The detection engine the settings describe: patterns, dictionaries, and the model

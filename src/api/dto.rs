@@ -79,6 +79,17 @@ pub struct ReadyResponse<'a> {
     pub tiers: Vec<&'static str>,
     /// Every loaded model's name, version and weights checksum.
     pub models: Vec<&'a ModelIdentity>,
+    /// Where sessions live and whether it answers. A Redis that does not leaves the
+    /// replica ready: requests without a session still work, and every replica shares
+    /// the one Redis, so taking them all out of service would help nobody.
+    pub session_store: SessionStoreDto,
+}
+
+#[derive(Serialize)]
+pub struct SessionStoreDto {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub reachable: bool,
 }
 
 #[derive(Serialize)]

@@ -22,6 +22,7 @@ pub enum ErrorCode {
     Internal,
     BadGateway,
     DetectionUnavailable,
+    SessionStoreUnavailable,
     UpstreamTimeout,
 }
 
@@ -39,6 +40,7 @@ impl ErrorCode {
         ErrorCode::Internal,
         ErrorCode::BadGateway,
         ErrorCode::DetectionUnavailable,
+        ErrorCode::SessionStoreUnavailable,
         ErrorCode::UpstreamTimeout,
     ];
 
@@ -54,7 +56,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => 429,
             ErrorCode::Internal => 500,
             ErrorCode::BadGateway => 502,
-            ErrorCode::DetectionUnavailable => 503,
+            ErrorCode::DetectionUnavailable | ErrorCode::SessionStoreUnavailable => 503,
             ErrorCode::UpstreamTimeout => 504,
         }
     }
@@ -73,6 +75,7 @@ impl ErrorCode {
             ErrorCode::Internal => "internal",
             ErrorCode::BadGateway => "bad_gateway",
             ErrorCode::DetectionUnavailable => "detection_unavailable",
+            ErrorCode::SessionStoreUnavailable => "session_store_unavailable",
             ErrorCode::UpstreamTimeout => "upstream_timeout",
         }
     }
@@ -93,6 +96,9 @@ impl ErrorCode {
             ErrorCode::BadGateway => "the upstream could not be reached",
             ErrorCode::DetectionUnavailable => {
                 "the detection model is unavailable; nothing was anonymized"
+            }
+            ErrorCode::SessionStoreUnavailable => {
+                "the session store is unavailable; nothing was anonymized or restored"
             }
             ErrorCode::UpstreamTimeout => "the upstream did not answer in time",
         }

@@ -7,11 +7,12 @@ use serde_json::{Map, Value};
 
 use super::dto::{
     AnonymizeResponse, DeanonymizeResponse, EntitiesResponse, EntityDto, LabelDto, ReadyResponse,
+    SessionStoreDto,
 };
 use super::error::{ApiError, ErrorCode};
 use super::validate::{join, optional_object, reject_unknown, string_array, Problems};
 use super::Limits;
-use crate::anonymizer::{AnonymizeError, Anonymizer, Options, Scope};
+use crate::anonymizer::{AnonymizeError, Anonymizer, Options, RestoreError, Scope};
 use crate::methods::Method;
 use crate::restore::{MapEntry, MapErrorKind, MatchMode};
 use crate::text::{Label, LabelSet};
@@ -124,6 +125,9 @@ impl Api {
                     ApiError::validation(p.0)
                 }
                 AnonymizeError::DetectionFailed(e) => e.into(),
+                AnonymizeError::SessionStoreUnavailable => {
+                    ApiError::new(ErrorCode::SessionStoreUnavailable)
+                }
             })?;
         let mut outcome = Outcome {
             texts: texts.len(),
@@ -190,6 +194,12 @@ impl Api {
             .anonymizer
             .deanonymize(&caller.scope(), &texts, entries.as_deref(), mode)
             .map_err(|e| {
+                let e = match e {
+                    RestoreError::Map(e) => e,
+                    RestoreError::SessionStoreUnavailable => {
+                        return ApiError::new(ErrorCode::SessionStoreUnavailable)
+                    }
+                };
                 let reason = match e.kind() {
                     MapErrorKind::EmptyReplacement => "must not be empty",
                     MapErrorKind::Ambiguous => {
@@ -219,11 +229,16 @@ impl Api {
     /// otherwise), so it reports what is loaded rather than probing it.
     pub fn readyz(&self) -> Outcome {
         let engine = self.anonymizer.engine();
+        let store = self.anonymizer.session_health();
         Outcome {
             body: to_json(&ReadyResponse {
                 status: "ready",
                 tiers: engine.tiers(),
                 models: engine.models(),
+                session_store: SessionStoreDto {
+                    kind: store.kind,
+                    reachable: store.reachable,
+                },
             }),
             ..Outcome::default()
         }

@@ -8,6 +8,11 @@ pub const API_KEYS: &str = "ANONYMIZER_API_KEYS";
 pub const CONFIG: &str = "ANONYMIZER_CONFIG";
 /// Master secret for `HASH` and `ENCRYPT` keys; overrides `secrets.master_secret`.
 pub const SECRET: &str = "ANONYMIZER_SECRET";
+/// Session store, `memory` or `redis`; overrides `sessions.store`.
+pub const SESSION_STORE: &str = "ANONYMIZER_SESSION_STORE";
+/// Redis URL of the shared session store (may hold a password); overrides
+/// `sessions.redis.url`.
+pub const REDIS_URL: &str = "ANONYMIZER_REDIS_URL";
 
 /// Reads a variable from the process environment.
 pub fn process_lookup(name: &str) -> Option<String> {

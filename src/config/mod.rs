@@ -271,6 +271,10 @@ pub struct SessionsSection {
     pub max_total_bytes: usize,
     /// Seconds between sweeps for expired sessions.
     pub sweep_interval_secs: u64,
+    /// Where sessions live: `memory` (this process) or `redis` (shared by replicas).
+    pub store: String,
+    /// The shared store, when `store: redis`.
+    pub redis: RedisSection,
 }
 
 impl Default for SessionsSection {
@@ -281,7 +285,49 @@ impl Default for SessionsSection {
             max_entries_per_session: 10_000,
             max_total_bytes: 268_435_456,
             sweep_interval_secs: 60,
+            store: "memory".into(),
+            redis: RedisSection::default(),
         }
+    }
+}
+
+/// The Redis session store. `Debug` never prints the URL (it may hold a password).
+#[derive(Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedisSection {
+    /// `redis://[user:password@]host:port/db`, `rediss://` for TLS.
+    pub url: String,
+    /// Multiplexed connections per replica.
+    pub pool_size: usize,
+    /// Longest wait for a connection, in milliseconds.
+    pub connect_timeout_ms: u64,
+    /// Longest a request waits for its session, retries included; past it, 503.
+    pub timeout_ms: u64,
+    /// Prefix of every key written.
+    pub key_prefix: String,
+}
+
+impl Default for RedisSection {
+    fn default() -> Self {
+        Self {
+            url: "redis://127.0.0.1:6379".into(),
+            pool_size: 4,
+            connect_timeout_ms: 1000,
+            timeout_ms: 1000,
+            key_prefix: "anonymizer:session:".into(),
+        }
+    }
+}
+
+impl std::fmt::Debug for RedisSection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisSection")
+            .field("url", &"***")
+            .field("pool_size", &self.pool_size)
+            .field("connect_timeout_ms", &self.connect_timeout_ms)
+            .field("timeout_ms", &self.timeout_ms)
+            .field("key_prefix", &self.key_prefix)
+            .finish()
     }
 }
 

@@ -14,6 +14,7 @@ use crate::engine::ner::{ModelSettings, TagTarget};
 use crate::engine::{CustomPattern, EngineOptions};
 use crate::methods::{MasterSecret, Method};
 use crate::proxy::route::{self, Route};
+use crate::session::redis::{RedisConfig, RedisUrl};
 use crate::session::SessionConfig;
 use crate::text::{Label, LabelSet};
 
@@ -65,6 +66,13 @@ pub struct ApiKey {
     pub key: Secret,
 }
 
+/// Where sessions live (`sessions.store`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionBackend {
+    Memory,
+    Redis(RedisConfig),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RateLimit {
     pub requests_per_sec: f64,
@@ -85,6 +93,8 @@ pub struct Settings {
     pub rate_limit: Option<RateLimit>,
     pub defaults: Defaults,
     pub sessions: SessionConfig,
+    /// Where sessions live.
+    pub session_store: SessionBackend,
     /// `None`: nothing configured; the app generates one and warns (see
     /// `methods::KeyRing::is_generated`).
     pub master_secret: Option<MasterSecret>,
@@ -288,11 +298,13 @@ impl Settings {
             max_total_bytes: sc.max_total_bytes,
             sweep_interval: std::time::Duration::from_secs(sc.sweep_interval_secs),
         };
+        let session_store = compile_session_store(sc, lookup, &mut errors);
 
         let (secret_path, secret) = match lookup(env::SECRET).filter(|s| !s.is_empty()) {
             Some(value) => (env::SECRET, value),
             None => ("secrets.master_secret", config.secrets.master_secret),
         };
+        let secret_missing = secret.is_empty();
         let master_secret = if secret.is_empty() {
             None
         } else if secret.len() < MIN_SECRET_LEN {
@@ -304,6 +316,14 @@ impl Settings {
         } else {
             Some(MasterSecret::new(secret.into_bytes()))
         };
+        if matches!(session_store, SessionBackend::Redis(_)) && secret_missing {
+            // Sessions are sealed and named with keys derived from the secret: every
+            // replica needs the same one, and a generated one would differ per start.
+            errors.push(ConfigError::new(
+                secret_path,
+                "is required with sessions.store: redis (the same on every replica)",
+            ));
+        }
         let model = compile_model(config.model, "model", &mut errors);
         let extra_models = config
             .extra_models
@@ -365,6 +385,7 @@ impl Settings {
                 method,
             },
             sessions,
+            session_store,
             master_secret,
             model,
             extra_models,
@@ -600,6 +621,54 @@ fn yaml_error(e: &serde_yaml::Error) -> ConfigError {
     ConfigError::new(path, message)
 }
 
+/// `sessions.store` and `sessions.redis`, with `ANONYMIZER_SESSION_STORE` and
+/// `ANONYMIZER_REDIS_URL` overriding them. The URL is never quoted in an error.
+fn compile_session_store(
+    sc: &super::SessionsSection,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    errors: &mut Vec<ConfigError>,
+) -> SessionBackend {
+    let (store_path, store) = match lookup(env::SESSION_STORE).filter(|s| !s.is_empty()) {
+        Some(value) => (env::SESSION_STORE, value),
+        None => ("sessions.store", sc.store.clone()),
+    };
+    match store.to_ascii_lowercase().as_str() {
+        "memory" => return SessionBackend::Memory,
+        "redis" => {}
+        _ => {
+            errors.push(ConfigError::new(store_path, "must be memory or redis"));
+            return SessionBackend::Memory;
+        }
+    }
+    let rc = &sc.redis;
+    let (url_path, url) = match lookup(env::REDIS_URL).filter(|s| !s.is_empty()) {
+        Some(value) => (env::REDIS_URL, value),
+        None => ("sessions.redis.url", rc.url.clone()),
+    };
+    if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
+        errors.push(ConfigError::new(
+            url_path,
+            "must start with redis:// or rediss:// (TLS)",
+        ));
+    }
+    for (path, value) in [
+        ("sessions.redis.pool_size", rc.pool_size as u64),
+        ("sessions.redis.connect_timeout_ms", rc.connect_timeout_ms),
+        ("sessions.redis.timeout_ms", rc.timeout_ms),
+    ] {
+        if value == 0 {
+            errors.push(ConfigError::new(path, "must be greater than 0"));
+        }
+    }
+    SessionBackend::Redis(RedisConfig {
+        url: RedisUrl::new(url),
+        pool_size: rc.pool_size,
+        connect_timeout: std::time::Duration::from_millis(rc.connect_timeout_ms),
+        timeout: std::time::Duration::from_millis(rc.timeout_ms),
+        key_prefix: rc.key_prefix.clone(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -712,6 +781,51 @@ detection:
         assert!(!errs[0].message.contains("short-file-secret"));
         let errs = Settings::from_yaml("sessions:\n  ttl_secs: 0\n", &no_env).unwrap_err();
         assert_eq!(errs[0].path, "sessions.ttl_secs");
+    }
+
+    #[test]
+    fn the_session_store_is_memory_unless_redis_is_asked_for_by_file_or_env() {
+        let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
+        assert_eq!(s.session_store, SessionBackend::Memory);
+        let secret = "s".repeat(32);
+        let url = "redis://app:pa55word@redis.internal:6380/2";
+        let env = |name: &str| match name {
+            "ANONYMIZER_SESSION_STORE" => Some("redis".to_owned()),
+            "ANONYMIZER_REDIS_URL" => Some(url.to_owned()),
+            "ANONYMIZER_SECRET" => Some(secret.clone()),
+            _ => None,
+        };
+        let s = Settings::from_yaml("sessions:\n  redis:\n    timeout_ms: 250\n", &env).unwrap();
+        let SessionBackend::Redis(redis) = &s.session_store else {
+            panic!("redis store expected");
+        };
+        assert_eq!(redis.url, RedisUrl::new(url));
+        assert_eq!(redis.timeout, std::time::Duration::from_millis(250));
+        assert!(
+            !format!("{s:?}").contains("pa55word"),
+            "Debug hides the URL"
+        );
+        let errs = Settings::from_yaml(
+            "sessions:\n  store: disk\n  redis: {url: 'x:pa55word'}\n",
+            &no_env,
+        )
+        .unwrap_err();
+        assert_eq!(errs[0].path, "sessions.store");
+        let errs = Settings::from_yaml(
+            "sessions:\n  store: redis\n  redis: {url: 'x:pa55word', pool_size: 0}\n",
+            &no_env,
+        )
+        .unwrap_err();
+        let paths: Vec<&str> = errs.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "sessions.redis.url",
+                "sessions.redis.pool_size",
+                "secrets.master_secret"
+            ]
+        );
+        assert!(errs.iter().all(|e| !e.message.contains("pa55word")));
     }
 
     #[test]

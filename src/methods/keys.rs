@@ -27,6 +27,11 @@ impl MasterSecret {
         Self(bytes)
     }
 
+    /// The secret's bytes, for deriving other keys (the shared session store's).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
     /// A fresh random secret: tokens made with it do not survive a restart.
     pub fn generate() -> Self {
         let mut bytes = vec![0u8; GENERATED_LEN];

@@ -180,6 +180,92 @@ impl Memory {
     }
 }
 
+/// What a memory keeps between requests, as serialised for a store outside the
+/// process. Per-request bookkeeping (`fresh`, `rejected`) and the random source are
+/// not kept: a restored memory draws fresh randomness, which changes no replacement
+/// already handed out.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Snapshot {
+    /// Format version; another one is not read.
+    v: u8,
+    numbering: Vec<(String, u32)>,
+    /// (method, label, original, replacement).
+    assigned: Vec<(String, String, String, String)>,
+    /// replacement → original (kept apart: on a HASH collision the first one wins).
+    originals: Vec<(String, String)>,
+    pseudonyms: Vec<String>,
+    reserved: Vec<String>,
+    date_offset_days: i64,
+    bytes: usize,
+}
+
+const SNAPSHOT_VERSION: u8 = 1;
+
+impl Memory {
+    /// The memory as bytes (JSON), for a session store outside the process, which seals
+    /// them before they leave it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let snapshot = Snapshot {
+            v: SNAPSHOT_VERSION,
+            numbering: self
+                .numbering
+                .counters()
+                .map(|(label, n)| (label.as_str().to_owned(), n))
+                .collect(),
+            assigned: self
+                .assigned
+                .iter()
+                .map(|((method, label, original), replacement)| {
+                    (
+                        method.as_str().to_owned(),
+                        label.as_str().to_owned(),
+                        original.clone(),
+                        replacement.clone(),
+                    )
+                })
+                .collect(),
+            originals: self
+                .originals
+                .iter()
+                .map(|(r, o)| (r.clone(), o.clone()))
+                .collect(),
+            pseudonyms: self.pseudonyms.clone(),
+            reserved: self.reserved.iter().cloned().collect(),
+            date_offset_days: self.date_offset_days,
+            bytes: self.bytes,
+        };
+        // Serialising plain strings and numbers cannot fail.
+        serde_json::to_vec(&snapshot).unwrap_or_default()
+    }
+
+    /// The memory [`Memory::to_bytes`] wrote, holding at most `capacity` entries; `None`
+    /// when `bytes` is not one (another version, a label or method this build lacks).
+    pub fn from_bytes(bytes: &[u8], capacity: usize) -> Option<Self> {
+        let s: Snapshot = serde_json::from_slice(bytes).ok()?;
+        if s.v != SNAPSHOT_VERSION {
+            return None;
+        }
+        let mut numbering = Vec::with_capacity(s.numbering.len());
+        for (label, n) in s.numbering {
+            numbering.push((Label::parse(&label)?, n));
+        }
+        let mut assigned = HashMap::with_capacity(s.assigned.len());
+        for (method, label, original, replacement) in s.assigned {
+            let key = (Method::parse(&method)?, Label::parse(&label)?, original);
+            assigned.insert(key, replacement);
+        }
+        let mut memory = Memory::new(capacity);
+        memory.numbering = Numbering::from_counters(numbering);
+        memory.assigned = assigned;
+        memory.originals = s.originals.into_iter().collect();
+        memory.pseudonyms = s.pseudonyms;
+        memory.reserved = s.reserved.into_iter().collect();
+        memory.date_offset_days = s.date_offset_days;
+        memory.bytes = s.bytes;
+        Some(memory)
+    }
+}
+
 impl Memory {
     /// Starts a request: forgets the previous request's bookkeeping.
     pub(super) fn begin_request(&mut self) {

@@ -76,6 +76,18 @@ impl Numbering {
         }
     }
 
+    /// `(label, last number handed out)`, for a session kept outside the process.
+    pub(crate) fn counters(&self) -> impl Iterator<Item = (Label, u32)> + '_ {
+        self.next.iter().map(|(label, n)| (*label, *n))
+    }
+
+    /// The numbering [`Numbering::counters`] listed.
+    pub(crate) fn from_counters(counters: impl IntoIterator<Item = (Label, u32)>) -> Self {
+        Self {
+            next: counters.into_iter().collect(),
+        }
+    }
+
     /// Labels in use, for the memory's size estimate.
     pub fn len(&self) -> usize {
         self.next.len()

@@ -105,3 +105,32 @@ fn memory_debug_never_shows_entity_text() {
         .unwrap();
     assert!(!format!("{m:?}").contains("Secret"));
 }
+
+#[test]
+fn a_memory_survives_its_bytes_with_numbering_literals_pseudonyms_and_date_shift() {
+    let keys = keys();
+    let inputs = vec!["see [PERSON_1]".to_owned()];
+    let mut m = Memory::seeded(5, 7);
+    let r = Replacer::new(Method::Redact, &keys, &inputs);
+    r.prepare(&mut m);
+    assert_eq!(r.replace(&mut m, person(), "Ann").unwrap(), "[PERSON_2]");
+    let fake = Replacer::new(Method::Pseudonymize, &keys, &[])
+        .replace(&mut m, person(), "Bob Stone")
+        .unwrap();
+    let mut back = Memory::from_bytes(&m.to_bytes(), 5).expect("reads its own bytes");
+    let mut want: Vec<(&str, &str)> = m.entries().collect();
+    let mut got: Vec<(&str, &str)> = back.entries().collect();
+    want.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, want);
+    assert_eq!(back.date_offset_days(), m.date_offset_days());
+    assert_eq!((back.len(), back.byte_size()), (m.len(), m.byte_size()));
+    // The numbering continues, the literal stays reserved, the pseudonym is kept.
+    let r = Replacer::new(Method::Redact, &keys, &[]);
+    assert_eq!(r.replace(&mut back, person(), "Cid").unwrap(), "[PERSON_3]");
+    assert_eq!(r.replace(&mut back, person(), "Ann").unwrap(), "[PERSON_2]");
+    let p = Replacer::new(Method::Pseudonymize, &keys, &[]);
+    assert_eq!(p.replace(&mut back, person(), "Bob Stone").unwrap(), fake);
+    assert!(Memory::from_bytes(b"not a memory", 5).is_none());
+    assert!(Memory::from_bytes(br#"{"v":9}"#, 5).is_none());
+}

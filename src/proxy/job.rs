@@ -14,7 +14,7 @@ use super::format::FormatError;
 use super::jsonpath::JsonPath;
 use super::refusal::{Reason, Refusal};
 use super::route::{CompiledSession, Route};
-use crate::anonymizer::{AnonymizeError, Anonymizer, Scope};
+use crate::anonymizer::{AnonymizeError, Anonymizer, RestoreError, Scope};
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::{MatchMode, Restorer};
 
@@ -108,6 +108,10 @@ impl AnonymizeJob {
                     AnonymizeError::DetectionFailed(e) => {
                         Refusal::new(Reason::DetectionFailed, e.into())
                     }
+                    AnonymizeError::SessionStoreUnavailable => Refusal::code(
+                        Reason::SessionStoreUnavailable,
+                        ErrorCode::SessionStoreUnavailable,
+                    ),
                 })?;
             let mut entities = BTreeMap::new();
             for e in &result.entities {
@@ -127,7 +131,13 @@ impl AnonymizeJob {
         };
         let restorer = anonymizer
             .restorer(&scope, map, MatchMode::Exact)
-            .map_err(|_| Refusal::internal())?;
+            .map_err(|e| match e {
+                RestoreError::SessionStoreUnavailable => Refusal::code(
+                    Reason::SessionStoreUnavailable,
+                    ErrorCode::SessionStoreUnavailable,
+                ),
+                RestoreError::Map(_) => Refusal::internal(),
+            })?;
         Ok(AnonymizedBody {
             body: Bytes::from(body),
             restorer,

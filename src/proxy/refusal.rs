@@ -26,6 +26,8 @@ pub enum Reason {
     SessionFull,
     /// A detection tier failed: nothing was anonymized.
     DetectionFailed,
+    /// The session store was unreachable or too slow: nothing was anonymized.
+    SessionStoreUnavailable,
     /// A response we must restore comes in a form we cannot read.
     UnreadableResponse,
     /// A bug.
@@ -43,6 +45,7 @@ impl Reason {
         Reason::BadSession,
         Reason::SessionFull,
         Reason::DetectionFailed,
+        Reason::SessionStoreUnavailable,
         Reason::UnreadableResponse,
         Reason::Internal,
     ];
@@ -58,6 +61,7 @@ impl Reason {
             Reason::BadSession => "bad_session",
             Reason::SessionFull => "session_full",
             Reason::DetectionFailed => "detection_failed",
+            Reason::SessionStoreUnavailable => "session_store_unavailable",
             Reason::UnreadableResponse => "unreadable_response",
             Reason::Internal => "internal",
         }

@@ -643,6 +643,7 @@ impl ProxyHttp for ApiService {
             misses: c.misses,
             expirations: c.expirations,
             evictions: c.evictions,
+            store_failures: c.failures,
         });
         metrics::set_failed_tokens(self.anonymizer.failed_tokens_total());
         metrics::set_detection_failures(self.anonymizer.detection_failures_total());

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
 
-use super::{SessionCounters, SessionKey, SessionState, SessionStore};
+use super::{SessionCounters, SessionKey, SessionState, SessionStore, StoreUnavailable};
 
 /// Bounds and timing of the store (from config `sessions:`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -293,7 +293,7 @@ impl Drop for SweeperHandle {
 }
 
 impl<S: SessionState> SessionStore<S> for MemoryStore<S> {
-    fn update(&self, key: &SessionKey, f: &mut dyn FnMut(&mut S)) {
+    fn update(&self, key: &SessionKey, f: &mut dyn FnMut(&mut S)) -> Result<(), StoreUnavailable> {
         loop {
             let existing = self.sessions.get(key).map(|e| Arc::clone(e.value()));
             let (slot, created) = match existing {
@@ -352,14 +352,14 @@ impl<S: SessionState> SessionStore<S> for MemoryStore<S> {
             drop(inner);
             let max_bytes = self.config.max_total_bytes;
             self.evict_while(Some(key), &|| self.total_bytes() > max_bytes);
-            return;
+            return Ok(());
         }
     }
 
-    fn read(&self, key: &SessionKey, f: &mut dyn FnMut(&S)) -> bool {
+    fn read(&self, key: &SessionKey, f: &mut dyn FnMut(&S)) -> Result<bool, StoreUnavailable> {
         let Some(slot) = self.sessions.get(key).map(|e| Arc::clone(e.value())) else {
             self.counters.misses.fetch_add(1, Ordering::Relaxed);
-            return false;
+            return Ok(false);
         };
         let now = self.clock.now();
         let mut inner = lock(&slot);
@@ -369,12 +369,12 @@ impl<S: SessionState> SessionStore<S> for MemoryStore<S> {
                 !i.removed && self.expired(i.last_access, now)
             });
             self.counters.misses.fetch_add(1, Ordering::Relaxed);
-            return false;
+            return Ok(false);
         }
         self.counters.hits.fetch_add(1, Ordering::Relaxed);
         inner.last_access = now;
         f(&inner.state);
-        true
+        Ok(true)
     }
 
     fn counters(&self) -> SessionCounters {
@@ -388,6 +388,7 @@ impl<S: SessionState> SessionStore<S> for MemoryStore<S> {
             misses: c.misses.load(Ordering::Relaxed),
             expirations: c.expirations.load(Ordering::Relaxed),
             evictions: c.evictions.load(Ordering::Relaxed),
+            failures: 0,
         }
     }
 }

@@ -1,13 +1,14 @@
 //! Sessions: the entity-map cache that keeps replacements consistent across the
 //! requests of one (tenant, `X-Session-Id`).
 //!
-//! [`SessionStore`] is the small seam a shared store (for several replicas) can
-//! implement later; [`memory::MemoryStore`] is the in-process one (dashmap, sliding TTL,
-//! bounds, sweeper). The store does not know what a session holds: any
-//! [`SessionState`] (the anonymizer uses `methods::Memory`). Knows nothing about HTTP,
-//! methods or metrics registries.
+//! [`SessionStore`] is the seam both stores implement: [`memory::MemoryStore`] is the
+//! in-process one (dashmap, sliding TTL, bounds, sweeper) and [`redis::RedisStore`] the
+//! shared one several replicas use (sealed blobs, compare-and-set in a Lua script). The
+//! store does not know what a session holds: any [`SessionState`] (the anonymizer uses
+//! `methods::Memory`). Knows nothing about HTTP, methods or metrics registries.
 
 pub mod memory;
+pub mod redis;
 
 use std::fmt;
 
@@ -72,6 +73,35 @@ pub trait SessionState: Send + 'static {
     fn entry_count(&self) -> usize;
     /// Estimated heap bytes held now.
     fn byte_size(&self) -> usize;
+    /// The state as bytes, for a store outside the process (sealed before it leaves).
+    fn to_bytes(&self) -> Vec<u8>;
+    /// The state [`SessionState::to_bytes`] wrote, or `None` when `bytes` is not one.
+    fn from_bytes(bytes: &[u8], max_entries: usize) -> Option<Self>
+    where
+        Self: Sized;
+}
+
+/// The session store cannot be reached, or did not answer in time. The request that
+/// needed its session must fail closed: nothing of it may be anonymized or restored
+/// with a map that might be incomplete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreUnavailable;
+
+impl fmt::Display for StoreUnavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the session store is unavailable")
+    }
+}
+
+impl std::error::Error for StoreUnavailable {}
+
+/// What `/readyz` says about the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreHealth {
+    /// `memory` or `redis`.
+    pub kind: &'static str,
+    /// Whether the last contact with the store succeeded (always true in memory).
+    pub reachable: bool,
 }
 
 /// A snapshot of the store's counters, for the telemetry module to export. Gauges
@@ -85,17 +115,35 @@ pub struct SessionCounters {
     pub misses: u64,
     pub expirations: u64,
     pub evictions: u64,
+    /// Requests refused because the store was unreachable or too slow.
+    pub failures: u64,
 }
 
 /// The session cache seam.
 pub trait SessionStore<S: SessionState>: Send + Sync {
     /// Runs `f` with exclusive access to the session's state, creating it (a miss) when
     /// absent or expired. Calls for one session are serialised, so two concurrent
-    /// requests never hand out the same placeholder number.
-    fn update(&self, key: &SessionKey, f: &mut dyn FnMut(&mut S));
+    /// requests never hand out the same placeholder number. A shared store may run `f`
+    /// more than once (on a newer state each time, when another replica wrote first);
+    /// only the last run's state is kept, so `f` must overwrite what it reports.
+    ///
+    /// # Errors
+    /// [`StoreUnavailable`] when the store cannot be reached in time; nothing is kept.
+    fn update(&self, key: &SessionKey, f: &mut dyn FnMut(&mut S)) -> Result<(), StoreUnavailable>;
 
     /// Runs `f` on the session's state if it exists (a hit) and returns whether it did.
-    fn read(&self, key: &SessionKey, f: &mut dyn FnMut(&S)) -> bool;
+    ///
+    /// # Errors
+    /// [`StoreUnavailable`] when the store cannot be reached in time.
+    fn read(&self, key: &SessionKey, f: &mut dyn FnMut(&S)) -> Result<bool, StoreUnavailable>;
 
     fn counters(&self) -> SessionCounters;
+
+    /// For `/readyz`; never waits for the network.
+    fn health(&self) -> StoreHealth {
+        StoreHealth {
+            kind: "memory",
+            reachable: true,
+        }
+    }
 }

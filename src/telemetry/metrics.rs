@@ -139,6 +139,8 @@ pub struct SessionStats {
     pub misses: u64,
     pub expirations: u64,
     pub evictions: u64,
+    /// Requests refused because the session store was unreachable or too slow.
+    pub store_failures: u64,
 }
 
 /// `anonymizer_sessions{what}`: current sessions, entries and bytes held.
@@ -157,6 +159,16 @@ pub static SESSION_EVENTS: LazyLock<IntCounterVec> = LazyLock::new(|| {
         "anonymizer_session_events_total",
         "Session cache events: hit | miss | expiration | eviction",
         &["event"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_session_store_failures_total`: session-store calls that failed or timed
+/// out (each refused its request with 503 `session_store_unavailable`).
+pub static SESSION_STORE_FAILURES: LazyLock<IntCounter> = LazyLock::new(|| {
+    register_int_counter!(
+        "anonymizer_session_store_failures_total",
+        "Session store calls that failed or timed out (the request was refused with 503)"
     )
     .expect("metric registered once")
 });
@@ -199,6 +211,7 @@ pub fn set_session_stats(stats: &SessionStats) {
     ] {
         set_counter(&SESSION_EVENTS.with_label_values(&[event]), value);
     }
+    set_counter(&SESSION_STORE_FAILURES, stats.store_failures);
 }
 
 /// Publishes the running total of failed ENCRYPT tokens.
@@ -235,6 +248,7 @@ pub fn init() {
     LazyLock::force(&PROXY_UNRESOLVED);
     LazyLock::force(&SESSION_GAUGES);
     LazyLock::force(&SESSION_EVENTS);
+    LazyLock::force(&SESSION_STORE_FAILURES);
     LazyLock::force(&FAILED_TOKENS);
     LazyLock::force(&DETECTION_FAILURES);
 }

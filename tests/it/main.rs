@@ -35,3 +35,5 @@ mod readme;
 mod regression;
 /// No input panics; spans and round trips hold for arbitrary texts.
 mod robustness;
+/// The shared Redis session store: two replicas, a real redis-server.
+mod sessions_redis;

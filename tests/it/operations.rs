@@ -14,7 +14,8 @@ fn health_and_readiness_need_no_key_and_entities_does() {
         (r.status, r.json()),
         (
             200,
-            json!({"status": "ready", "tiers": ["patterns", "dictionary"], "models": []})
+            json!({"status": "ready", "tiers": ["patterns", "dictionary"], "models": [],
+                "session_store": {"type": "memory", "reachable": true}})
         )
     );
     s.get("/v1/entities", &[])

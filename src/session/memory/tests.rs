@@ -28,6 +28,22 @@ impl SessionState for Counter {
     fn byte_size(&self) -> usize {
         self.given.len() * 100
     }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        self.given.iter().flat_map(|n| n.to_le_bytes()).collect()
+    }
+
+    fn from_bytes(bytes: &[u8], max_entries: usize) -> Option<Self> {
+        let given: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Some(Self {
+            next: given.last().copied().unwrap_or(0),
+            given,
+            capacity: max_entries,
+        })
+    }
 }
 
 impl Counter {
@@ -48,13 +64,17 @@ fn store(config: SessionConfig) -> (MemoryStore<Counter>, Arc<ManualClock>) {
 
 fn take(store: &MemoryStore<Counter>, key: &SessionKey) -> Option<u32> {
     let mut got = None;
-    store.update(key, &mut |c| got = c.take());
+    store
+        .update(key, &mut |c| got = c.take())
+        .expect("the memory store is always available");
     got
 }
 
 fn numbers(store: &MemoryStore<Counter>, key: &SessionKey) -> Option<Vec<u32>> {
     let mut got = None;
-    store.read(key, &mut |c| got = Some(c.given.clone()));
+    store
+        .read(key, &mut |c| got = Some(c.given.clone()))
+        .expect("the memory store is always available");
     got
 }
 

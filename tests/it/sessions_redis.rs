@@ -1,0 +1,463 @@
+//! The shared session store against a real `redis-server`: two service processes (two
+//! replicas) share one Redis; placeholders stay consistent across them, also under
+//! concurrency; Redis holds no original value; a dead or slow Redis fails session
+//! requests closed (503) and the service recovers when it is back; sessions expire.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::support::redis::RedisServer;
+use crate::support::upstream::{Received, Reply, Upstream};
+use crate::support::{base_config, Response, TestServer, KEY, OTHER_KEY};
+
+const SECRET: &str = "replicas-share-this-secret-0123456789";
+
+fn replica_config(redis: &RedisServer, extra: &str) -> String {
+    format!(
+        "{}secrets:\n  master_secret: {SECRET}\nsessions:\n  store: redis\n  redis:\n    url: {}\n    timeout_ms: 500\n    connect_timeout_ms: 300\n{extra}",
+        base_config(),
+        redis.url()
+    )
+}
+
+fn two_replicas(redis: &RedisServer) -> (TestServer, TestServer) {
+    let config = replica_config(redis, "");
+    (TestServer::start(&config), TestServer::start(&config))
+}
+
+fn anonymize(s: &TestServer, key: &str, session: &str, texts: &[&str]) -> Response {
+    s.post_raw(
+        "/v1/anonymize",
+        &json!({"text": texts}).to_string(),
+        &[("x-api-key", key), ("x-session-id", session)],
+    )
+}
+
+fn deanonymize(s: &TestServer, key: &str, session: &str, texts: &[&str]) -> Response {
+    s.post_raw(
+        "/v1/deanonymize",
+        &json!({"anonymized_text": texts}).to_string(),
+        &[("x-api-key", key), ("x-session-id", session)],
+    )
+}
+
+fn texts(r: &Response, field: &str) -> Value {
+    assert_eq!(r.status, 200, "body: {}", r.text);
+    r.json()[field].clone()
+}
+
+#[test]
+fn turn_two_on_another_replica_continues_turn_one_and_restores_exactly() {
+    let redis = RedisServer::start();
+    let (a, b) = two_replicas(&redis);
+    let r = anonymize(&a, KEY, "chat-1", &["Mail alice@example.com now"]);
+    assert_eq!(
+        texts(&r, "anonymized_text"),
+        json!(["Mail [EMAIL_ADDRESS_1] now"])
+    );
+    let r = anonymize(
+        &b,
+        KEY,
+        "chat-1",
+        &["Cc bob@example.org and alice@example.com"],
+    );
+    assert_eq!(
+        texts(&r, "anonymized_text"),
+        json!(["Cc [EMAIL_ADDRESS_2] and [EMAIL_ADDRESS_1]"])
+    );
+    let r = deanonymize(
+        &b,
+        KEY,
+        "chat-1",
+        &["[EMAIL_ADDRESS_1] wrote to [EMAIL_ADDRESS_2]."],
+    );
+    assert_eq!(
+        texts(&r, "deanonymized_text"),
+        json!(["alice@example.com wrote to bob@example.org."])
+    );
+    let r = deanonymize(&a, KEY, "chat-1", &["[EMAIL_ADDRESS_2]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["bob@example.org"]));
+
+    // Another tenant with the same session id sees nothing of it, and starts afresh.
+    let r = deanonymize(&b, OTHER_KEY, "chat-1", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
+    let r = anonymize(&a, OTHER_KEY, "chat-1", &["Mail carol@example.net"]);
+    assert_eq!(
+        texts(&r, "anonymized_text"),
+        json!(["Mail [EMAIL_ADDRESS_1]"])
+    );
+    let r = deanonymize(&b, KEY, "chat-1", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["alice@example.com"]));
+    let r = deanonymize(&b, OTHER_KEY, "chat-1", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["carol@example.net"]));
+
+    // Pseudonyms are shared too: B restores the fake A made.
+    let body = json!({"text": ["Call Maria Garcia"], "anonymization_config": {"deidentification_method": "PSEUDONYMIZE"}});
+    let r = a.post_raw(
+        "/v1/anonymize",
+        &body.to_string(),
+        &[("x-api-key", KEY), ("x-session-id", "chat-2")],
+    );
+    let fake = texts(&r, "anonymized_text")[0].as_str().unwrap().to_owned();
+    assert_ne!(fake, "Call Maria Garcia");
+    let r = deanonymize(&b, KEY, "chat-2", &[&fake]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["Call Maria Garcia"]));
+    let r = b.get("/readyz", &[]);
+    assert_eq!(
+        r.json()["session_store"],
+        json!({"type": "redis", "reachable": true})
+    );
+}
+
+/// What must never reach Redis: the values, the session id, the tenant, placeholders.
+const NEEDLES: [&[u8]; 8] = [
+    b"alice",
+    b"example.com",
+    b"4111",
+    b"555-0132",
+    b"secret-session-id",
+    b"test",
+    b"EMAIL_ADDRESS",
+    b"[CREDIT",
+];
+
+#[test]
+fn redis_monitor_sees_no_original_value_tenant_or_session_id() {
+    let redis = RedisServer::start();
+    let (a, b) = two_replicas(&redis);
+    let mut monitor = redis.client();
+    monitor
+        .send_packed_command(&redis::cmd("MONITOR").get_packed_command())
+        .unwrap();
+    let _: redis::Value = monitor.recv_response().unwrap();
+    let r = anonymize(
+        &a,
+        KEY,
+        "secret-session-id",
+        &["alice@example.com, 4111 1111 1111 1111, +1 415-555-0132"],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = deanonymize(&b, KEY, "secret-session-id", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["alice@example.com"]));
+    monitor
+        .set_read_timeout(Some(Duration::from_millis(300)))
+        .unwrap();
+    let mut seen = Vec::new();
+    while let Ok(line) = monitor.recv_response() {
+        if let redis::Value::SimpleString(line) = line {
+            seen.push(line);
+        }
+    }
+    assert!(
+        seen.iter()
+            .filter(|l| l.contains("\"evalsha\"") || l.contains("\"EVALSHA\""))
+            .count()
+            >= 3,
+        "MONITOR saw the session's scripts: {seen:?}"
+    );
+    for line in &seen {
+        for needle in NEEDLES {
+            let needle = String::from_utf8_lossy(needle);
+            assert!(!line.contains(needle.as_ref()), "MONITOR shows {needle:?}");
+        }
+    }
+}
+
+#[test]
+fn redis_holds_no_original_value_tenant_or_session_id() {
+    let redis = RedisServer::start();
+    let (a, _b) = two_replicas(&redis);
+    let r = anonymize(
+        &a,
+        KEY,
+        "secret-session-id",
+        &["alice@example.com, 4111 1111 1111 1111, +1 415-555-0132"],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let dump = redis.dump();
+    assert_eq!(dump.len(), 1, "one session, one key");
+    let needles = NEEDLES;
+    for (key, values) in &dump {
+        let key_text = String::from_utf8_lossy(key);
+        assert!(key_text.starts_with("anonymizer:session:"), "{key_text}");
+        assert_eq!(key_text.len(), "anonymizer:session:".len() + 64);
+        for bytes in std::iter::once(&key["anonymizer:session:".len()..].to_vec()).chain(values) {
+            for needle in needles {
+                assert!(
+                    !bytes.windows(needle.len()).any(|w| w == needle),
+                    "Redis holds {:?}",
+                    String::from_utf8_lossy(needle)
+                );
+            }
+        }
+        // Fields: the version and the sealed state (HGETALL's order is Redis's own).
+        assert_eq!(values.len(), 4);
+        let mut fields = [values[0].as_slice(), values[2].as_slice()];
+        fields.sort();
+        assert_eq!(fields, [b"d".as_slice(), b"v".as_slice()]);
+    }
+}
+
+#[test]
+fn concurrent_requests_over_two_replicas_never_share_or_split_a_placeholder() {
+    let redis = RedisServer::start();
+    let (a, b) = two_replicas(&redis);
+    let servers = Arc::new([a, b]);
+    let pairs: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let servers = Arc::clone(&servers);
+            let pairs = Arc::clone(&pairs);
+            std::thread::spawn(move || {
+                for i in 0..25 {
+                    // Each request names three of 40 addresses; every thread alternates
+                    // replicas, so both write the one session all the time.
+                    let n = |k: usize| (t * 7 + i * 3 + k * 13) % 40;
+                    let emails: Vec<String> = (0..3)
+                        .map(|k| format!("user{}@example.com", n(k)))
+                        .collect();
+                    let text = emails.join(" ; ");
+                    let r = anonymize(&servers[(t + i) % 2], KEY, "hot", &[&text]);
+                    assert_eq!(r.status, 200, "{}", r.text);
+                    for e in r.json()["detected_entities"].as_array().unwrap() {
+                        pairs.lock().unwrap().push((
+                            e["text"].as_str().unwrap().to_owned(),
+                            e["anonymized_text"].as_str().unwrap().to_owned(),
+                        ));
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("client thread");
+    }
+    let pairs = pairs.lock().unwrap();
+    assert_eq!(pairs.len(), 8 * 25 * 3);
+    let mut by_value: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    let mut by_placeholder: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (value, placeholder) in pairs.iter() {
+        by_value.entry(value).or_default().insert(placeholder);
+        by_placeholder.entry(placeholder).or_default().insert(value);
+    }
+    assert!(
+        by_value.values().all(|p| p.len() == 1),
+        "a value got two placeholders"
+    );
+    assert!(
+        by_placeholder.values().all(|v| v.len() == 1),
+        "a placeholder got two values"
+    );
+    // Numbering is dense: 40 values, [EMAIL_ADDRESS_1] … [EMAIL_ADDRESS_40].
+    let want: BTreeSet<String> = (1..=40).map(|n| format!("[EMAIL_ADDRESS_{n}]")).collect();
+    let got: BTreeSet<String> = by_placeholder.keys().map(|p| p.to_string()).collect();
+    assert_eq!(got, want);
+}
+
+/// Polls `f` every 50 ms until it holds or `limit` passes.
+fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    loop {
+        if f() {
+            return true;
+        }
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_dead_redis_fails_session_requests_closed_and_a_restarted_one_recovers() {
+    let mut redis = RedisServer::start();
+    let (a, _b) = two_replicas(&redis);
+    assert_eq!(anonymize(&a, KEY, "s", &["alice@example.com"]).status, 200);
+    redis.kill();
+
+    let started = Instant::now();
+    anonymize(&a, KEY, "s", &["alice@example.com"]).assert_error(503, "session_store_unavailable");
+    deanonymize(&a, KEY, "s", &["[EMAIL_ADDRESS_1]"])
+        .assert_error(503, "session_store_unavailable");
+    // timeout_ms is 500 per request; two requests, with room for a loaded machine.
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    let r = a.post_raw(
+        "/v1/anonymize",
+        &json!({"text": ["bob@example.org"]}).to_string(),
+        &[("x-api-key", KEY)],
+    );
+    assert_eq!(texts(&r, "anonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
+    let want = [
+        "anonymizer_session_store_failures_total ".to_owned(),
+        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"503\",tenant=\"test\"} 1"
+            .to_owned(),
+    ];
+    let m = a.metrics_with(&want);
+    assert!(m.contains(&want[1]), "{m}");
+    let failures: u64 = m
+        .lines()
+        .find_map(|l| l.strip_prefix("anonymizer_session_store_failures_total "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("failures counted");
+    assert!(failures >= 2, "{failures}");
+    assert!(eventually(Duration::from_secs(5), || {
+        a.get("/readyz", &[]).json()["session_store"]["reachable"] == json!(false)
+    }));
+    assert!(!a.log().contains("alice"), "no entity in the log");
+
+    redis.restart();
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            anonymize(&a, KEY, "s", &["carol@example.net"]).status == 200
+        }),
+        "recovers once Redis is back; log:\n{}",
+        a.log()
+    );
+    assert!(eventually(Duration::from_secs(5), || {
+        a.get("/readyz", &[]).json()["session_store"]["reachable"] == json!(true)
+    }));
+}
+
+#[test]
+fn a_slow_redis_fails_session_requests_within_the_timeout() {
+    let redis = RedisServer::start();
+    let a = TestServer::start(&replica_config(&redis, ""));
+    assert_eq!(anonymize(&a, KEY, "s", &["alice@example.com"]).status, 200);
+    let mut con = redis.client();
+    let sleeper = std::thread::spawn(move || {
+        let _: redis::RedisResult<()> = redis::cmd("DEBUG").arg("SLEEP").arg(2).query(&mut con);
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    anonymize(&a, KEY, "s", &["alice@example.com"]).assert_error(503, "session_store_unavailable");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(400) && took < Duration::from_millis(1500),
+        "{took:?}"
+    );
+    sleeper.join().unwrap();
+    assert!(eventually(Duration::from_secs(5), || {
+        anonymize(&a, KEY, "s", &["alice@example.com"]).status == 200
+    }));
+    let r = anonymize(&a, KEY, "s", &["alice@example.com"]);
+    assert_eq!(texts(&r, "anonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
+}
+
+#[test]
+fn sessions_expire_in_redis_after_their_ttl_and_use_restarts_it() {
+    let redis = RedisServer::start();
+    let a = TestServer::start(&replica_config(&redis, "  ttl_secs: 1\n"));
+    assert_eq!(anonymize(&a, KEY, "s", &["alice@example.com"]).status, 200);
+    let mut con = redis.client();
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut con).unwrap();
+    assert_eq!(keys.len(), 1);
+    let pttl: i64 = redis::cmd("PTTL").arg(&keys[0]).query(&mut con).unwrap();
+    assert!(pttl > 0 && pttl <= 1000, "{pttl}");
+    // Use restarts the TTL (sliding): 0.6 s, a read, 0.6 s later it is still there.
+    std::thread::sleep(Duration::from_millis(600));
+    let r = deanonymize(&a, KEY, "s", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["alice@example.com"]));
+    std::thread::sleep(Duration::from_millis(600));
+    let r = deanonymize(&a, KEY, "s", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["alice@example.com"]));
+    // Left alone, it expires in Redis.
+    assert!(eventually(Duration::from_secs(3), || {
+        redis::cmd("EXISTS")
+            .arg(&keys[0])
+            .query::<i64>(&mut con)
+            .unwrap()
+            == 0
+    }));
+    let r = deanonymize(&a, KEY, "s", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
+}
+
+#[test]
+fn the_redis_store_needs_a_master_secret_and_a_redis_url() {
+    let dir = crate::support::scratch_dir();
+    let path = dir.join("c.yaml");
+    std::fs::write(
+        &path,
+        "sessions:\n  store: redis\n  redis:\n    url: http://user:hunter2-password@host\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_anonymizer"))
+        .args(["check-config", "--config"])
+        .arg(&path)
+        .env_remove("ANONYMIZER_SECRET")
+        .env_remove("ANONYMIZER_REDIS_URL")
+        .env_remove("ANONYMIZER_SESSION_STORE")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("sessions.redis.url"), "{text}");
+    assert!(text.contains("secrets.master_secret"), "{text}");
+    assert!(!text.contains("hunter2"), "the URL is never quoted: {text}");
+}
+
+#[test]
+fn proxied_turns_share_a_session_across_replicas_and_a_dead_redis_forwards_nothing() {
+    let mut redis = RedisServer::start();
+    let up = Upstream::start(|req: &Received| {
+        let body = req.json();
+        let last = body["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("")
+            .to_owned();
+        Reply::json(
+            &json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": format!("You said: {last}")}}]}),
+        )
+    });
+    let config = format!(
+        "{}routes:\n  - name: chat\n    match: {{path_prefix: /v1/chat/completions}}\n    upstream: {{url: '{}'}}\n    preset: openai_chat\n    auth: passthrough\n    session: {{header: x-conversation}}\n",
+        replica_config(&redis, ""),
+        up.url()
+    );
+    let (a, b) = (TestServer::start(&config), TestServer::start(&config));
+    let turn = |s: &TestServer, content: &str| {
+        s.post_raw(
+            "/v1/chat/completions",
+            &json!({"messages": [{"role": "user", "content": content}]}).to_string(),
+            &[("x-conversation", "c-1")],
+        )
+    };
+    let r = turn(&a, "I am alice@example.com");
+    assert_eq!(
+        texts(&r, "choices")[0]["message"]["content"],
+        "You said: I am alice@example.com"
+    );
+    let r = turn(&b, "cc bob@example.org and alice@example.com");
+    assert_eq!(
+        texts(&r, "choices")[0]["message"]["content"],
+        "You said: cc bob@example.org and alice@example.com"
+    );
+    let sent = up.received();
+    assert_eq!(
+        sent[0].json()["messages"][0]["content"],
+        "I am [EMAIL_ADDRESS_1]"
+    );
+    assert_eq!(
+        sent[1].json()["messages"][0]["content"],
+        "cc [EMAIL_ADDRESS_2] and [EMAIL_ADDRESS_1]"
+    );
+
+    redis.kill();
+    turn(&a, "I am alice@example.com").assert_error(503, "session_store_unavailable");
+    assert_eq!(up.received().len(), 2, "nothing was forwarded");
+    let want =
+        "anonymizer_proxy_refusals_total{reason=\"session_store_unavailable\",route=\"chat\"} 1"
+            .to_owned();
+    let m = a.metrics_with(std::slice::from_ref(&want));
+    assert!(m.contains(&want), "{m}");
+}
