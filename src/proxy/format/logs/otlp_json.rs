@@ -1,8 +1,8 @@
 //! OTLP/HTTP logs in JSON (`POST /v1/logs`, `application/json`): the same texts as the
-//! protobuf encoding ([`OtlpFields`]), found in the OTLP JSON mapping. The
-//! `otlp_logs_json` preset's JSON path reaches only `body.stringValue`; this visitor also
-//! reaches arrays and key-value lists at any depth and attribute values, and it never
-//! touches keys, `bytesValue` or `intValue` (a string in JSON, but a number).
+//! protobuf encoding ([`OtlpFields`]), found in the OTLP JSON mapping: bodies with arrays
+//! and key-value lists at any depth, and attribute values (a JSON path to
+//! `body.stringValue` would miss all but the first); it never touches keys, `bytesValue`
+//! or `intValue` (a string in JSON, but a number).
 //!
 //! Field names are matched in lowerCamelCase and in the `.proto`'s snake_case: the
 //! protobuf JSON mapping lets a sender use either, and a spelling we skipped would be
