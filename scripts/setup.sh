@@ -16,6 +16,16 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# Real Python clients the tests drive (official SDKs, Schemathesis): a venv at .venv/,
+# reinstalled only when tests/clients/requirements.txt changes.
+req=tests/clients/requirements.txt
+if [ -f "$req" ] && ! cmp -s "$req" .venv/.installed 2>/dev/null; then
+  echo "setup: installing the Python test clients into .venv/" >&2
+  python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r "$req"
+  cp "$req" .venv/.installed
+fi
+
 mkdir -p models
 
 # Third-party model files: ONNX Runtime, and Rampart when ANONYMIZER_FETCH_RAMPART=1
