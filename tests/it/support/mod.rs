@@ -264,6 +264,7 @@ impl From<reqwest::blocking::Response> for Response {
 /// The Python of `.venv/` (made by `scripts/setup.sh` from `tests/clients/requirements.txt`),
 /// which runs the real SDKs and fuzzers. Missing, it fails the test: a client is tested
 /// for real or the suite does not pass.
+#[allow(dead_code)] // until the first SDK test lands
 pub fn python() -> PathBuf {
     let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
     assert!(
