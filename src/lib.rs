@@ -5,6 +5,7 @@
 //! `server → {api, proxy} → anonymizer → {engine, methods, restore, session} → text`;
 //! `proxy` (the reverse proxy as a pingora-free exchange) also reads `api`'s errors.
 //! `app` wires them together; `config` and `telemetry` are read by `app` and `server`.
+//! `secret` (the redacting wrapper of keys and passwords) imports nothing and is used by all.
 #![forbid(unsafe_code)]
 
 pub mod anonymizer;
@@ -16,6 +17,7 @@ pub mod eval;
 pub mod methods;
 pub mod proxy;
 pub mod restore;
+pub mod secret;
 pub mod server;
 pub mod session;
 pub mod telemetry;

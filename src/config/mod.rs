@@ -7,10 +7,14 @@
 pub mod env;
 pub mod settings;
 
+#[cfg(test)]
+mod redaction_tests;
+
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+pub use crate::secret::Secret;
 pub use settings::{ApiKey, ConfigError, RateLimit, Settings};
 
 /// The default configuration file, compiled in.
@@ -79,7 +83,7 @@ pub struct ApiKeyEntry {
     #[serde(default = "default_tenant")]
     pub tenant: String,
     /// The key itself (at least 16 characters).
-    pub key: String,
+    pub key: Secret<String>,
 }
 
 pub fn default_tenant() -> String {
@@ -291,12 +295,12 @@ impl Default for SessionsSection {
     }
 }
 
-/// The Redis session store. `Debug` never prints the URL (it may hold a password).
-#[derive(Clone, PartialEq, Deserialize)]
+/// The Redis session store. The URL is a [`Secret`]: it may hold a password.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RedisSection {
     /// `redis://[user:password@]host:port/db`, `rediss://` for TLS.
-    pub url: String,
+    pub url: Secret<String>,
     /// Multiplexed connections per replica.
     pub pool_size: usize,
     /// Longest wait for a connection, in milliseconds.
@@ -310,7 +314,7 @@ pub struct RedisSection {
 impl Default for RedisSection {
     fn default() -> Self {
         Self {
-            url: "redis://127.0.0.1:6379".into(),
+            url: Secret::new("redis://127.0.0.1:6379".into()),
             pool_size: 4,
             connect_timeout_ms: 1000,
             timeout_ms: 1000,
@@ -319,38 +323,13 @@ impl Default for RedisSection {
     }
 }
 
-impl std::fmt::Debug for RedisSection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RedisSection")
-            .field("url", &"***")
-            .field("pool_size", &self.pool_size)
-            .field("connect_timeout_ms", &self.connect_timeout_ms)
-            .field("timeout_ms", &self.timeout_ms)
-            .field("key_prefix", &self.key_prefix)
-            .finish()
-    }
-}
-
-/// Key material. `Debug` never prints it.
-#[derive(Clone, PartialEq, Deserialize, Default)]
+/// Key material, a [`Secret`].
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct SecretsSection {
     /// Master secret that `HASH` and `ENCRYPT` keys are derived from (at least 32
     /// characters); empty = `ANONYMIZER_SECRET`, or a random one per start.
-    pub master_secret: String,
-}
-
-impl std::fmt::Debug for SecretsSection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let set = if self.master_secret.is_empty() {
-            "<unset>"
-        } else {
-            "***"
-        };
-        f.debug_struct("SecretsSection")
-            .field("master_secret", &set)
-            .finish()
-    }
+    pub master_secret: Secret<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -384,7 +363,7 @@ mod tests {
     #[test]
     fn secrets_debug_print_redacted() {
         let section = SecretsSection {
-            master_secret: "do-not-print-this-secret-value-0123".into(),
+            master_secret: Secret::new("do-not-print-this-secret-value-0123".into()),
         };
         assert!(!format!("{section:?}").contains("do-not-print"));
     }

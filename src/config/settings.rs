@@ -14,7 +14,7 @@ use crate::engine::ner::{ModelSettings, TagTarget};
 use crate::engine::{CustomPattern, EngineOptions};
 use crate::methods::{MasterSecret, Method};
 use crate::proxy::route::{self, Route};
-use crate::session::redis::{RedisConfig, RedisUrl};
+use crate::session::redis::RedisConfig;
 use crate::session::SessionConfig;
 use crate::text::{Label, LabelSet};
 
@@ -40,30 +40,12 @@ impl fmt::Display for ConfigError {
     }
 }
 
-/// A key that `Debug`-prints redacted, so it never reaches a log by accident.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: String) -> Self {
-        Self(value)
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
+pub use crate::secret::Secret;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiKey {
     pub tenant: String,
-    pub key: Secret,
+    pub key: Secret<String>,
 }
 
 /// Where sessions live (`sessions.store`).
@@ -168,10 +150,10 @@ impl Settings {
 
         let mut api_keys = Vec::new();
         for (i, entry) in config.auth.api_keys.into_iter().enumerate() {
-            match check_key(&entry.tenant, &entry.key) {
+            match check_key(&entry.tenant, entry.key.expose()) {
                 Ok(()) => api_keys.push(ApiKey {
                     tenant: entry.tenant,
-                    key: Secret::new(entry.key),
+                    key: entry.key,
                 }),
                 Err(message) => {
                     errors.push(ConfigError::new(format!("auth.api_keys[{i}]"), message))
@@ -301,20 +283,20 @@ impl Settings {
         let session_store = compile_session_store(sc, lookup, &mut errors);
 
         let (secret_path, secret) = match lookup(env::SECRET).filter(|s| !s.is_empty()) {
-            Some(value) => (env::SECRET, value),
+            Some(value) => (env::SECRET, Secret::new(value)),
             None => ("secrets.master_secret", config.secrets.master_secret),
         };
-        let secret_missing = secret.is_empty();
-        let master_secret = if secret.is_empty() {
+        let secret_missing = secret.expose().is_empty();
+        let master_secret = if secret_missing {
             None
-        } else if secret.len() < MIN_SECRET_LEN {
+        } else if secret.expose().len() < MIN_SECRET_LEN {
             errors.push(ConfigError::new(
                 secret_path,
                 format!("must be at least {MIN_SECRET_LEN} bytes"),
             ));
             None
         } else {
-            Some(MasterSecret::new(secret.into_bytes()))
+            Some(MasterSecret::new(secret.expose().as_bytes().to_vec()))
         };
         if matches!(session_store, SessionBackend::Redis(_)) && secret_missing {
             // Sessions are sealed and named with keys derived from the secret: every
@@ -642,10 +624,10 @@ fn compile_session_store(
     }
     let rc = &sc.redis;
     let (url_path, url) = match lookup(env::REDIS_URL).filter(|s| !s.is_empty()) {
-        Some(value) => (env::REDIS_URL, value),
+        Some(value) => (env::REDIS_URL, Secret::new(value)),
         None => ("sessions.redis.url", rc.url.clone()),
     };
-    if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
+    if !(url.expose().starts_with("redis://") || url.expose().starts_with("rediss://")) {
         errors.push(ConfigError::new(
             url_path,
             "must start with redis:// or rediss:// (TLS)",
@@ -661,7 +643,7 @@ fn compile_session_store(
         }
     }
     SessionBackend::Redis(RedisConfig {
-        url: RedisUrl::new(url),
+        url,
         pool_size: rc.pool_size,
         connect_timeout: std::time::Duration::from_millis(rc.connect_timeout_ms),
         timeout: std::time::Duration::from_millis(rc.timeout_ms),
@@ -799,7 +781,7 @@ detection:
         let SessionBackend::Redis(redis) = &s.session_store else {
             panic!("redis store expected");
         };
-        assert_eq!(redis.url, RedisUrl::new(url));
+        assert_eq!(redis.url.expose(), url);
         assert_eq!(redis.timeout, std::time::Duration::from_millis(250));
         assert!(
             !format!("{s:?}").contains("pa55word"),

@@ -12,37 +12,33 @@ use hkdf::Hkdf;
 use rand::RngCore;
 use sha2::Sha256;
 
+use crate::secret::Secret;
+
 /// Bytes of a generated master secret.
 const GENERATED_LEN: usize = 32;
 /// HKDF salt: fixed, versioned, so changing the derivation is a visible decision.
 const SALT: &[u8] = b"anonymizer/keys/v1";
 
 /// The one secret every tenant key is derived from.
-#[derive(Clone, PartialEq, Eq)]
-pub struct MasterSecret(Vec<u8>);
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MasterSecret(Secret<Vec<u8>>);
 
 impl MasterSecret {
     /// Uses `bytes` as the secret (e.g. the UTF-8 of a configured string).
     pub fn new(bytes: Vec<u8>) -> Self {
-        Self(bytes)
+        Self(Secret::new(bytes))
     }
 
     /// The secret's bytes, for deriving other keys (the shared session store's).
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        self.0.expose()
     }
 
     /// A fresh random secret: tokens made with it do not survive a restart.
     pub fn generate() -> Self {
         let mut bytes = vec![0u8; GENERATED_LEN];
         rand::rngs::OsRng.fill_bytes(&mut bytes);
-        Self(bytes)
-    }
-}
-
-impl fmt::Debug for MasterSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("MasterSecret(***)")
+        Self::new(bytes)
     }
 }
 
@@ -63,7 +59,7 @@ impl fmt::Debug for TenantKeys {
 impl TenantKeys {
     /// Derives the keys of `tenant` from `master`.
     pub fn derive(master: &MasterSecret, tenant: &str) -> Self {
-        let hk = Hkdf::<Sha256>::new(Some(SALT), &master.0);
+        let hk = Hkdf::<Sha256>::new(Some(SALT), master.as_bytes());
         let mut hash = [0u8; 64];
         let mut encrypt = [0u8; 64];
         // HKDF-SHA256 can output up to 255 * 32 bytes; 64 is always fine.
@@ -142,7 +138,7 @@ mod tests {
     #[test]
     fn debug_never_prints_key_material() {
         let secret = MasterSecret::new(b"super-secret-value".to_vec());
-        assert_eq!(format!("{secret:?}"), "MasterSecret(***)");
+        assert_eq!(format!("{secret:?}"), "MasterSecret(Secret(<redacted>))");
         let keys = TenantKeys::derive(&secret, "t");
         assert_eq!(format!("{keys:?}"), "TenantKeys(***)");
     }

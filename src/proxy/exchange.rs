@@ -196,7 +196,7 @@ impl Exchange {
         let host = HeaderValue::from_str(&host).map_err(|_| Refusal::internal())?;
         edits.insert(http::header::HOST, host);
         for (name, value) in &up.add_headers {
-            edits.insert(name.clone(), value.clone());
+            edits.insert(name.clone(), value.expose().clone());
         }
         if self.plan.restores {
             // We must read what comes back: ask for it uncompressed.

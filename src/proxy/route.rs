@@ -13,6 +13,7 @@ use super::jsonpath::JsonPath;
 use super::presets;
 use crate::anonymizer::Options;
 use crate::methods::Method;
+use crate::secret::Secret;
 use crate::text::{Label, LabelSet};
 
 /// How callers of a route authenticate.
@@ -114,9 +115,9 @@ pub struct UpstreamConfig {
     #[serde(default)]
     pub rewrite_prefix: Option<String>,
     /// Headers set on every forwarded request, e.g. the provider's API key from
-    /// `${PROVIDER_KEY}` when callers authenticate with our key.
+    /// `${PROVIDER_KEY}` when callers authenticate with our key. Values are secrets.
     #[serde(default)]
-    pub add_headers: std::collections::BTreeMap<String, String>,
+    pub add_headers: std::collections::BTreeMap<String, Secret<String>>,
 }
 
 fn default_connect_ms() -> u64 {
@@ -150,7 +151,9 @@ pub struct Upstream {
     pub connect_timeout: Duration,
     pub read_timeout: Duration,
     pub rewrite_prefix: Option<String>,
-    pub add_headers: Vec<(http::HeaderName, http::HeaderValue)>,
+    /// Values are provider credentials: secrets, and marked sensitive for HTTP/2's
+    /// header compression.
+    pub add_headers: Vec<(http::HeaderName, Secret<http::HeaderValue>)>,
 }
 
 /// A compiled route.
@@ -372,10 +375,13 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
     for (name, value) in &config.upstream.add_headers {
         let parsed = (
             http::HeaderName::from_bytes(name.as_bytes()),
-            http::HeaderValue::from_str(value),
+            http::HeaderValue::from_str(value.expose()),
         );
         match (parsed, upstream.as_mut()) {
-            ((Ok(n), Ok(v)), Some(up)) => up.add_headers.push((n, v)),
+            ((Ok(n), Ok(mut v)), Some(up)) => {
+                v.set_sensitive(true);
+                up.add_headers.push((n, Secret::new(v)));
+            }
             ((Ok(_), Ok(_)), None) => {}
             _ => errors.push((
                 "upstream.add_headers".into(),
@@ -421,6 +427,10 @@ fn parse_upstream(config: &UpstreamConfig) -> Result<Upstream, &'static str> {
         Some("https") => true,
         _ => return Err("must be an http:// or https:// URL"),
     };
+    if uri.authority().is_some_and(|a| a.as_str().contains('@')) {
+        // Credentials in the URL would be dropped silently and are not kept secret.
+        return Err("must not hold credentials (use add_headers)");
+    }
     let host = uri.host().ok_or("must name a host")?;
     let host = host
         .trim_start_matches('[')

@@ -60,25 +60,8 @@ return 1
 /// How often the background ping checks Redis (for `/readyz` and reconnection).
 const PING_INTERVAL: Duration = Duration::from_secs(1);
 
-/// A Redis URL; it may hold a password, so `Debug` never prints it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct RedisUrl(String);
-
-impl RedisUrl {
-    pub fn new(url: impl Into<String>) -> Self {
-        Self(url.into())
-    }
-
-    fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for RedisUrl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("RedisUrl(***)")
-    }
-}
+/// A Redis URL; it may hold a password, so it is a [`Secret`](crate::secret::Secret).
+pub type RedisUrl = crate::secret::Secret<String>;
 
 /// How to reach Redis (from config `sessions.redis`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +81,7 @@ pub struct RedisConfig {
 impl Default for RedisConfig {
     fn default() -> Self {
         Self {
-            url: RedisUrl::new("redis://127.0.0.1:6379"),
+            url: RedisUrl::new("redis://127.0.0.1:6379".into()),
             pool_size: 4,
             connect_timeout: Duration::from_millis(1000),
             timeout: Duration::from_millis(1000),
@@ -176,7 +159,7 @@ impl<S: SessionState> RedisStore<S> {
         sessions: SessionConfig,
         master_secret: &[u8],
     ) -> Result<Self, RedisSetupError> {
-        let client = redis::Client::open(redis.url.expose())
+        let client = redis::Client::open(redis.url.expose().as_str())
             .map_err(|_| RedisSetupError("sessions.redis.url is not a valid Redis URL"))?;
         let runtime = start_runtime()?;
         let config = ConnectionManagerConfig::new()

@@ -35,5 +35,7 @@ mod readme;
 mod regression;
 /// No input panics; spans and round trips hold for arbitrary texts.
 mod robustness;
+/// Secrets never print: logs, errors, metrics, check-config.
+mod secrets;
 /// The shared Redis session store: two replicas, a real redis-server.
 mod sessions_redis;
