@@ -270,6 +270,14 @@ impl Api {
         }
     }
 
+    /// `GET /v1/openapi.json`: the description of this API.
+    pub fn openapi(&self) -> Outcome {
+        Outcome {
+            body: super::openapi::V1.as_bytes().to_vec(),
+            ..Outcome::default()
+        }
+    }
+
     fn labels(&self, dc: &Map<String, Value>, p: &mut Problems) -> Option<LabelSet> {
         let path = "detection_config.entities";
         let value = match dc.get("entities") {

@@ -4,6 +4,7 @@
 pub mod dto;
 pub mod error;
 pub mod handlers;
+pub mod openapi;
 mod validate;
 
 pub use error::{ApiError, ErrorCode};

@@ -186,6 +186,7 @@ impl Exchange {
         let mut edits = HeaderEdits::default();
         edits.remove_hop_by_hop(headers);
         edits.remove_present(headers, API_KEY_HEADER);
+        edits.mark_credentials_sensitive(headers);
         let up = &self.route.upstream;
         let default_port = if up.tls { 443 } else { 80 };
         let host = if up.port == default_port {

@@ -16,6 +16,9 @@ const HOP_BY_HOP: &[&str] = &[
     "upgrade",
 ];
 
+/// Request headers that carry a caller's own credentials on to the upstream.
+const CREDENTIALS: &[&str] = &["authorization", "cookie", "api-key", "x-goog-api-key"];
+
 /// Removals first, then insertions (each replacing every value of its name).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct HeaderEdits {
@@ -35,6 +38,20 @@ impl HeaderEdits {
 
     pub fn insert(&mut self, name: HeaderName, value: HeaderValue) {
         self.insert.push((name, value));
+    }
+
+    /// Forwards the caller's credential headers unchanged but marked sensitive, so a
+    /// debug log of the forwarded request (pingora's) prints `Sensitive`, not the key.
+    /// A name with several values is left alone (an insertion would merge them).
+    pub fn mark_credentials_sensitive(&mut self, headers: &HeaderMap) {
+        for name in CREDENTIALS {
+            let mut values = headers.get_all(*name).iter();
+            if let (Some(value), None) = (values.next(), values.next()) {
+                let mut value = value.clone();
+                value.set_sensitive(true);
+                self.insert(HeaderName::from_static(name), value);
+            }
+        }
     }
 
     /// Removes the hop-by-hop headers present, including those `Connection` names.

@@ -7,6 +7,7 @@ pub enum Endpoint {
     Anonymize,
     Deanonymize,
     Entities,
+    OpenApi,
     Healthz,
     Readyz,
     /// Forwarded to a proxy route's upstream.
@@ -21,6 +22,7 @@ impl Endpoint {
             Endpoint::Anonymize => "anonymize",
             Endpoint::Deanonymize => "deanonymize",
             Endpoint::Entities => "entities",
+            Endpoint::OpenApi => "openapi",
             Endpoint::Healthz => "healthz",
             Endpoint::Readyz => "readyz",
             Endpoint::Proxy => "proxy",
@@ -32,7 +34,7 @@ impl Endpoint {
     pub fn needs_key(&self) -> bool {
         matches!(
             self,
-            Endpoint::Anonymize | Endpoint::Deanonymize | Endpoint::Entities
+            Endpoint::Anonymize | Endpoint::Deanonymize | Endpoint::Entities | Endpoint::OpenApi
         )
     }
 }
@@ -53,6 +55,7 @@ const TABLE: &[(&str, Endpoint, &str)] = &[
     ("/v1/anonymize", Endpoint::Anonymize, "POST"),
     ("/v1/deanonymize", Endpoint::Deanonymize, "POST"),
     ("/v1/entities", Endpoint::Entities, "GET"),
+    ("/v1/openapi.json", Endpoint::OpenApi, "GET"),
     ("/healthz", Endpoint::Healthz, "GET"),
     ("/readyz", Endpoint::Readyz, "GET"),
 ];

@@ -104,6 +104,7 @@ impl ApiService {
             }),
             Endpoint::Readyz => Ok(self.api.readyz()),
             Endpoint::Entities => Ok(self.api.entities()),
+            Endpoint::OpenApi => Ok(self.api.openapi()),
             Endpoint::Anonymize | Endpoint::Deanonymize => {
                 let caller = caller.ok_or_else(|| ApiError::new(ErrorCode::Internal))?;
                 check_content_type(session)?;

@@ -17,6 +17,8 @@ mod exact_spans;
 mod log_payloads;
 /// Every method, sessions and lenient restore over HTTP.
 mod methods;
+/// The OpenAPI description: served, true to every answer, and Schemathesis.
+mod openapi;
 /// Health, readiness, entities, metrics, logs, shutdown, CLI.
 mod operations;
 /// Reverse-proxy mode against real local upstreams.

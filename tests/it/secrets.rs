@@ -22,6 +22,8 @@ const HEADER_VALUE: &str = "provider-key-5555eeee";
 const HEADER_FROM_ENV: &str = "provider-env-key-6666ffff";
 const FILE_REDIS_PASSWORD: &str = "file-redis-pass-7777gggg";
 const ENV_REDIS_PASSWORD: &str = "env-redis-pass-8888hhhh";
+/// Not configured: a caller's own provider key, forwarded on a passthrough route.
+const CALLER_KEY: &str = "caller-provider-key-9999iiii";
 
 const ALL: &[&str] = &[
     FILE_KEY,
@@ -32,6 +34,7 @@ const ALL: &[&str] = &[
     HEADER_FROM_ENV,
     FILE_REDIS_PASSWORD,
     ENV_REDIS_PASSWORD,
+    CALLER_KEY,
 ];
 
 fn assert_hides_all(what: &str, text: &str) {
@@ -56,7 +59,9 @@ fn config(upstream: &str, dead_redis_port: u16) -> String {
          timeout_ms: 300\n    connect_timeout_ms: 200\n\
          routes:\n  - name: chat\n    match: {{path_prefix: /v1/chat/completions}}\n    preset: openai_chat\n    \
          upstream:\n      url: '{upstream}'\n      add_headers:\n        authorization: Bearer {HEADER_VALUE}\n        \
-         x-provider-key: ${{PROVIDER_KEY}}\n"
+         x-provider-key: ${{PROVIDER_KEY}}\n  \
+         - name: pass\n    match: {{path_prefix: /v2/chat/completions}}\n    preset: openai_chat\n    \
+         auth: passthrough\n    upstream: {{url: '{upstream}'}}\n"
     )
 }
 
@@ -153,6 +158,19 @@ fn no_log_line_error_metric_or_check_config_output_shows_a_secret() {
     );
     assert_eq!(got[0].header("x-provider-key"), Some(HEADER_FROM_ENV));
     assert_eq!(got[0].header("x-api-key"), None, "our key stays here");
+    // A caller's own key on a passthrough route goes upstream as it came.
+    let r = server.post_raw(
+        "/v2/chat/completions",
+        &chat.to_string(),
+        &[("authorization", &format!("Bearer {CALLER_KEY}"))],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    record("passthrough", &r);
+    let got = upstream.received();
+    assert_eq!(
+        got[1].header("authorization"),
+        Some(format!("Bearer {CALLER_KEY}").as_str())
+    );
 
     // Give the Redis health pings time to fail and be logged.
     std::thread::sleep(Duration::from_millis(1500));

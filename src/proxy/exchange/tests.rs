@@ -184,6 +184,9 @@ fn the_upstream_request_drops_our_key_and_hop_headers_and_goes_chunked() {
     );
     assert_eq!(forwarded["host"], "up.test:8080");
     assert_eq!(forwarded["transfer-encoding"], "chunked");
+    // The caller's credentials go on unchanged, marked so that no debug log prints them.
+    assert_eq!(forwarded["authorization"], "Bearer theirs");
+    assert!(forwarded["authorization"].is_sensitive());
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+pub mod openapi;
 pub mod redis;
 pub mod upstream;
 
@@ -130,7 +131,10 @@ impl TestServer {
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
-        Response::from(req.send().expect("request"))
+        let r = Response::from(req.send().expect("request"));
+        // Every answer of a described operation conforms to openapi/v1.json.
+        openapi::check("POST", path, r.status, &r.headers, &r.text);
+        r
     }
 
     pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> Response {
@@ -138,7 +142,9 @@ impl TestServer {
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
-        Response::from(req.send().expect("request"))
+        let r = Response::from(req.send().expect("request"));
+        openapi::check("GET", path, r.status, &r.headers, &r.text);
+        r
     }
 
     pub fn metrics(&self) -> String {
