@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 use crate::support::openapi::{check, doc};
 use crate::support::{base_config, free_port, python, scratch_dir, TestServer, KEY};
 
-/// Sends a request with `content_type` and checks the answer against the description.
+/// Sends a request (a body with its `Content-Type`) and checks the answer against the
+/// description.
 /// Returns (status, error code or "").
 fn send(
     server: &TestServer,

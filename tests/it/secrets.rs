@@ -77,19 +77,26 @@ fn env(dead_redis_port: u16) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn check_config(yaml: &str, env: &[(&str, String)]) -> (Option<i32>, String) {
-    let path = scratch_dir().join("check.yaml");
+/// Runs the binary with `args` and a config; returns its exit code and output.
+fn run(args: &[&str], yaml: &str, env: &[(&str, String)]) -> (Option<i32>, String) {
+    let path = scratch_dir().join("config.yaml");
     std::fs::write(&path, yaml).expect("write config");
     let out = Command::new(env!("CARGO_BIN_EXE_anonymizer"))
-        .args(["check-config", "--config"])
+        .args(args)
+        .arg("--config")
         .arg(&path)
         .env_remove("ANONYMIZER_API_KEYS")
         .env_remove("ANONYMIZER_SECRET")
         .env_remove("ANONYMIZER_REDIS_URL")
         .env_remove("ANONYMIZER_SESSION_STORE")
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .env("ANONYMIZER_LISTEN", format!("127.0.0.1:{}", free_port()))
+        .env(
+            "ANONYMIZER_METRICS_LISTEN",
+            format!("127.0.0.1:{}", free_port()),
+        )
         .output()
-        .expect("run check-config");
+        .expect("run anonymizer");
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code(), text)
@@ -186,7 +193,7 @@ fn no_log_line_error_metric_or_check_config_output_shows_a_secret() {
     assert_hides_all("the log", &log);
 
     let yaml = config(&upstream.url(), dead_redis);
-    let (code, text) = check_config(&yaml, &env);
+    let (code, text) = run(&["check-config"], &yaml, &env);
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("is valid"), "{text}");
     assert_hides_all("check-config", &text);
@@ -211,7 +218,7 @@ fn no_log_line_error_metric_or_check_config_output_shows_a_secret() {
         .chain(short_master)
         .chain([("ANONYMIZER_API_KEYS", format!("bad tenant:{ENV_KEY}"))])
         .collect();
-    let (code, text) = check_config(&bad, &env_bad);
+    let (code, text) = run(&["check-config"], &bad, &env_bad);
     assert_eq!(code, Some(2), "{text}");
     for path in [
         "auth.api_keys[0]",
@@ -225,4 +232,20 @@ fn no_log_line_error_metric_or_check_config_output_shows_a_secret() {
     }
     assert_hides_all("check-config errors", &text);
     assert!(!text.contains(&ENV_MASTER[..20]), "{text}");
+
+    // A Redis URL that passes the config check but not the client's parser stops the
+    // start with a message that names the key, not the URL.
+    let env_unparsable: Vec<(&str, String)> = env
+        .iter()
+        .filter(|(k, _)| *k != "ANONYMIZER_REDIS_URL")
+        .cloned()
+        .chain([(
+            "ANONYMIZER_REDIS_URL",
+            format!("redis://:{ENV_REDIS_PASSWORD}@[::1/0"),
+        )])
+        .collect();
+    let (code, text) = run(&[], &yaml, &env_unparsable);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("sessions.redis.url"), "{text}");
+    assert_hides_all("a failed start", &text);
 }
