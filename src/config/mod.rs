@@ -305,6 +305,9 @@ pub struct RedisSection {
     pub timeout_ms: u64,
     /// Prefix of every key written.
     pub key_prefix: String,
+    /// PEM file of the CA a `rediss://` server's certificate must chain to; empty =
+    /// the built-in web roots.
+    pub ca_file: String,
 }
 
 impl Default for RedisSection {
@@ -315,6 +318,7 @@ impl Default for RedisSection {
             connect_timeout_ms: 1000,
             timeout_ms: 1000,
             key_prefix: "anonymizer:session:".into(),
+            ca_file: String::new(),
         }
     }
 }
@@ -327,6 +331,7 @@ impl std::fmt::Debug for RedisSection {
             .field("connect_timeout_ms", &self.connect_timeout_ms)
             .field("timeout_ms", &self.timeout_ms)
             .field("key_prefix", &self.key_prefix)
+            .field("ca_file", &self.ca_file)
             .finish()
     }
 }
