@@ -297,7 +297,7 @@ impl Default for SessionsSection {
 pub struct RedisSection {
     /// `redis://[user:password@]host:port/db`, `rediss://` for TLS.
     pub url: String,
-    /// Multiplexed connections per replica.
+    /// Most connections per replica; a request holds one for one round trip.
     pub pool_size: usize,
     /// Longest wait for a connection, in milliseconds.
     pub connect_timeout_ms: u64,

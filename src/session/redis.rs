@@ -225,7 +225,11 @@ impl<S: SessionState> RedisStore<S> {
     }
 
     /// The sealed state of `redis_key` (`None`: no session), its TTL restarted.
-    fn load(&self, deadline: Instant, redis_key: &str) -> Result<Option<Vec<u8>>, StoreUnavailable> {
+    fn load(
+        &self,
+        deadline: Instant,
+        redis_key: &str,
+    ) -> Result<Option<Vec<u8>>, StoreUnavailable> {
         let ttl = self.ttl_millis();
         let data = self
             .pool

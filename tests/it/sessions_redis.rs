@@ -16,7 +16,11 @@ use crate::support::{base_config, Response, TestServer, KEY, OTHER_KEY};
 const SECRET: &str = "replicas-share-this-secret-0123456789";
 
 fn replica_config(redis: &RedisServer, extra: &str) -> String {
-    store_config(&redis.url(), "    timeout_ms: 500\n    connect_timeout_ms: 300\n", extra)
+    store_config(
+        &redis.url(),
+        "    timeout_ms: 500\n    connect_timeout_ms: 300\n",
+        extra,
+    )
 }
 
 /// A replica on the Redis at `url`; `redis` adds keys to `sessions.redis`, `extra` to
@@ -485,7 +489,10 @@ fn rediss_with_a_private_ca_an_acl_user_and_a_database_number() {
         ..Security::default()
     });
     let url = redis.url_with("app", "app-pa55word", 3);
-    assert!(url.starts_with("rediss://app:app-pa55word@127.0.0.1:"), "{url}");
+    assert!(
+        url.starts_with("rediss://app:app-pa55word@127.0.0.1:"),
+        "{url}"
+    );
     let tls = format!(
         "    ca_file: '{}'\n    timeout_ms: 3000\n",
         redis.ca_file().display()
@@ -495,13 +502,21 @@ fn rediss_with_a_private_ca_an_acl_user_and_a_database_number() {
         TestServer::start(&store_config(&url, &tls, "")),
     );
     let r = anonymize(&a, KEY, "tls-chat", &["Mail alice@example.com"]);
-    assert_eq!(texts(&r, "anonymized_text"), json!(["Mail [EMAIL_ADDRESS_1]"]));
+    assert_eq!(
+        texts(&r, "anonymized_text"),
+        json!(["Mail [EMAIL_ADDRESS_1]"])
+    );
     let r = anonymize(&b, KEY, "tls-chat", &["bob@example.org, alice@example.com"]);
     assert_eq!(
         texts(&r, "anonymized_text"),
         json!(["[EMAIL_ADDRESS_2], [EMAIL_ADDRESS_1]"])
     );
-    let r = deanonymize(&a, KEY, "tls-chat", &["[EMAIL_ADDRESS_2] [EMAIL_ADDRESS_1]"]);
+    let r = deanonymize(
+        &a,
+        KEY,
+        "tls-chat",
+        &["[EMAIL_ADDRESS_2] [EMAIL_ADDRESS_1]"],
+    );
     assert_eq!(
         texts(&r, "deanonymized_text"),
         json!(["bob@example.org alice@example.com"])
@@ -530,7 +545,10 @@ fn rediss_with_a_private_ca_an_acl_user_and_a_database_number() {
     }));
     for s in [&a, &b, &untrusted, &refused] {
         let log = s.log();
-        assert!(!log.contains("pa55word") && !log.contains("not-the-password"), "{log}");
+        assert!(
+            !log.contains("pa55word") && !log.contains("not-the-password"),
+            "{log}"
+        );
         assert!(!log.contains("alice"), "{log}");
     }
 }
@@ -551,7 +569,8 @@ fn a_password_protected_redis_on_database_two() {
     assert_eq!(keys_on(&redis, 0), Vec::<String>::new());
 
     let b = TestServer::start(&store_config(&redis.url(), "", ""));
-    deanonymize(&b, KEY, "s", &["[EMAIL_ADDRESS_1]"]).assert_error(503, "session_store_unavailable");
+    deanonymize(&b, KEY, "s", &["[EMAIL_ADDRESS_1]"])
+        .assert_error(503, "session_store_unavailable");
     assert!(!a.log().contains("requirepass-secret"));
 }
 
@@ -561,7 +580,10 @@ fn the_sessions_gauge_counts_what_every_replica_shares() {
     let config = replica_config(&redis, "  sweep_interval_secs: 1\n");
     let (a, b) = (TestServer::start(&config), TestServer::start(&config));
     for (s, session) in [(&a, "one"), (&a, "two"), (&b, "three")] {
-        assert_eq!(anonymize(s, KEY, session, &["alice@example.com"]).status, 200);
+        assert_eq!(
+            anonymize(s, KEY, session, &["alice@example.com"]).status,
+            200
+        );
     }
     let sealed: u64 = redis
         .dump()
@@ -598,7 +620,10 @@ fn the_sessions_gauge_counts_what_every_replica_shares() {
     }
     // An expired or deleted session leaves the count.
     let key = keys_on(&redis, 0).remove(0);
-    let _: i64 = redis::cmd("DEL").arg(&key).query(&mut redis.client()).unwrap();
+    let _: i64 = redis::cmd("DEL")
+        .arg(&key)
+        .query(&mut redis.client())
+        .unwrap();
     assert!(eventually(Duration::from_secs(10), || {
         gauges(&a).contains(&"anonymizer_sessions{what=\"sessions\"} 2".to_owned())
     }));

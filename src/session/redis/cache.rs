@@ -176,7 +176,10 @@ mod tests {
         cache.put("big", A, State(95));
         assert_eq!(cache.len(), 1, "bytes bound: the others went");
         cache.put("huge", A, State(101));
-        assert!(cache.take("huge", &A).is_none(), "larger than the bound: not kept");
+        assert!(
+            cache.take("huge", &A).is_none(),
+            "larger than the bound: not kept"
+        );
 
         let cache = StateCache::new(10, 100, Duration::from_millis(20));
         cache.put("a", A, State(1));
