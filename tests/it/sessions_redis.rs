@@ -396,7 +396,7 @@ fn the_redis_store_needs_a_master_secret_and_a_redis_url() {
     let path = dir.join("c.yaml");
     std::fs::write(
         &path,
-        "sessions:\n  store: redis\n  redis:\n    url: http://user:hunter2-password@host\n",
+        "sessions:\n  store: redis\n  redis:\n    url: http://user:hunter2-password@host\n    ca_file: /etc/ca.pem\n",
     )
     .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_anonymizer"))
@@ -412,6 +412,10 @@ fn the_redis_store_needs_a_master_secret_and_a_redis_url() {
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("sessions.redis.url"), "{text}");
     assert!(text.contains("secrets.master_secret"), "{text}");
+    assert!(
+        text.contains("sessions.redis.ca_file"),
+        "only with rediss://: {text}"
+    );
     assert!(!text.contains("hunter2"), "the URL is never quoted: {text}");
 }
 
