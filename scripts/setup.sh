@@ -8,6 +8,7 @@ need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)   # pingora's zlib-ng build
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)   # the shared session store's tests
+command -v openssl >/dev/null 2>&1 || need+=(openssl)   # certificates for the rediss:// test
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   sudo_cmd=""

@@ -301,7 +301,7 @@ impl Default for SessionsSection {
 pub struct RedisSection {
     /// `redis://[user:password@]host:port/db`, `rediss://` for TLS.
     pub url: Secret<String>,
-    /// Multiplexed connections per replica.
+    /// Most connections per replica; a request holds one for one round trip.
     pub pool_size: usize,
     /// Longest wait for a connection, in milliseconds.
     pub connect_timeout_ms: u64,
@@ -309,6 +309,9 @@ pub struct RedisSection {
     pub timeout_ms: u64,
     /// Prefix of every key written.
     pub key_prefix: String,
+    /// PEM file of the CA a `rediss://` server's certificate must chain to; empty =
+    /// the built-in web roots.
+    pub ca_file: String,
 }
 
 impl Default for RedisSection {
@@ -319,6 +322,7 @@ impl Default for RedisSection {
             connect_timeout_ms: 1000,
             timeout_ms: 1000,
             key_prefix: "anonymizer:session:".into(),
+            ca_file: String::new(),
         }
     }
 }

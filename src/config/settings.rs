@@ -633,6 +633,12 @@ fn compile_session_store(
             "must start with redis:// or rediss:// (TLS)",
         ));
     }
+    if !rc.ca_file.is_empty() && !url.expose().starts_with("rediss://") {
+        errors.push(ConfigError::new(
+            "sessions.redis.ca_file",
+            "is only used with a rediss:// URL",
+        ));
+    }
     for (path, value) in [
         ("sessions.redis.pool_size", rc.pool_size as u64),
         ("sessions.redis.connect_timeout_ms", rc.connect_timeout_ms),
@@ -648,6 +654,7 @@ fn compile_session_store(
         connect_timeout: std::time::Duration::from_millis(rc.connect_timeout_ms),
         timeout: std::time::Duration::from_millis(rc.timeout_ms),
         key_prefix: rc.key_prefix.clone(),
+        ca_file: (!rc.ca_file.is_empty()).then(|| std::path::PathBuf::from(&rc.ca_file)),
     })
 }
 

@@ -638,7 +638,7 @@ impl ProxyHttp for ApiService {
         let c = self.sessions.counters();
         metrics::set_session_stats(&metrics::SessionStats {
             sessions: c.sessions,
-            entries: c.entries,
+            entries: c.entries_counted.then_some(c.entries),
             bytes: c.bytes,
             hits: c.hits,
             misses: c.misses,

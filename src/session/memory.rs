@@ -383,6 +383,7 @@ impl<S: SessionState> SessionStore<S> for MemoryStore<S> {
         SessionCounters {
             sessions: self.sessions.len() as u64,
             entries: gauge(&c.entries),
+            entries_counted: true,
             bytes: gauge(&c.bytes),
             hits: c.hits.load(Ordering::Relaxed),
             misses: c.misses.load(Ordering::Relaxed),

@@ -110,6 +110,9 @@ pub struct StoreHealth {
 pub struct SessionCounters {
     pub sessions: u64,
     pub entries: u64,
+    /// Whether `entries` was counted: a store that holds sessions sealed (Redis)
+    /// cannot, and its `entries` is not to be published.
+    pub entries_counted: bool,
     pub bytes: u64,
     pub hits: u64,
     pub misses: u64,

@@ -1,64 +1,67 @@
 //! The shared session store: every replica keeps its sessions in one Redis, so turn 2
 //! of a conversation finds turn 1's placeholders whichever replica it lands on.
 //!
-//! A session is one Redis hash, `{v: version, d: sealed state}`, under a key derived
-//! from a digest of (tenant, session id) (see [`seal`]). An update reads the state
-//! (refreshing the sliding TTL), runs the caller's closure on it here, seals the result
-//! and writes it back with a compare-and-set Lua script that only succeeds when the
-//! version is still the one read. When another replica wrote first, the update runs
-//! again on the newer state. So allocation is atomic on the server side: two replicas
-//! can never hand one placeholder to two values, or two placeholders to one value,
-//! and every method (numbering, pseudonyms, reserved literals, the date shift) keeps
-//! exactly the memory store's semantics. Redis sees only digests and sealed bytes.
+//! A session is one Redis string under a key derived from a digest of (tenant,
+//! session id): its state, sealed ([`seal`]), whose random nonce doubles as the tag
+//! that tells one written state from any other. A request costs one round trip when
+//! it allocates nothing (`GETEX`: the sealed state, TTL restarted), two when it does:
+//! the caller's closure runs here on the state read, and the result is written back
+//! by a compare-and-set Lua script that only succeeds when the stored tag is still
+//! the one read; otherwise the script answers with the newer state (no further read)
+//! and the closure runs again on it. So allocation is atomic on the server side: two
+//! replicas can never hand one placeholder to two values, or two placeholders to one
+//! value, and every method (numbering, pseudonyms, reserved literals, the date shift)
+//! keeps exactly the memory store's semantics. Redis sees only digests and sealed
+//! bytes. (Allocating inside the script instead would need the map in clear in Redis.)
 //!
-//! The seam is synchronous (the anonymizer runs on blocking threads): each round trip
-//! is spawned on a small runtime of this store's own and waited for with a deadline,
+//! The seam is synchronous and so is the I/O: the thread serving the request writes
+//! the command and reads the answer on a pooled connection ([`pool`]), all within
 //! `timeout` for the whole call, retries included. Past it, or with Redis unreachable,
-//! the call fails with [`StoreUnavailable`] and the request fails closed. The
-//! connection manager reconnects by itself; a background ping keeps `/readyz` current.
+//! the call fails with [`StoreUnavailable`] and the request fails closed. A failed
+//! connection is replaced by the next caller; a background thread ([`watch`]) pings
+//! for `/readyz` and counts the shared sessions for the metrics.
 //!
 //! Bounds: entries per session as in memory (the state refuses more); the number and
 //! bytes of sessions are Redis's to bound (`maxmemory`, with `volatile-lru`: every key
 //! has a TTL).
 
+pub mod cache;
+pub mod pool;
 pub mod seal;
+pub mod watch;
 
 use std::fmt;
-use std::future::Future;
-use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::Rng;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{RedisResult, Script};
+use redis::{Script, Value};
 
+use self::cache::{tag_of, StateCache};
+use self::pool::{Pool, PoolError};
 use self::seal::SealKeys;
+use self::watch::{Observed, Watch, WatchHandle};
 use super::{
     SessionConfig, SessionCounters, SessionKey, SessionState, SessionStore, StoreHealth,
     StoreUnavailable,
 };
 
-/// Reads a session and restarts its TTL, atomically. KEYS[1] session; ARGV[1] TTL ms.
-const LOAD: &str = r"
-local r = redis.call('HMGET', KEYS[1], 'v', 'd')
-if r[1] then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return r
-";
-
-/// Writes a session only if its version is still ARGV[1] (0 = absent): returns 1, else
-/// 0 and writes nothing. ARGV[2] sealed state; ARGV[3] TTL ms.
+/// Writes a session only if it still holds the state read: KEYS[1] session; ARGV[1]
+/// the nonce of the state read ('' = there was none); ARGV[2] the new sealed state;
+/// ARGV[3] TTL ms. (16 is [`seal::NONCE_LEN`].) Answers 1 when written; else the state now held (nil = none),
+/// its TTL restarted, for the caller to run again on.
 const STORE: &str = r"
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if v ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'v', v + 1, 'd', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local cur = redis.call('GET', KEYS[1])
+local tag = cur and string.sub(cur, 1, 16) or ''
+if tag ~= ARGV[1] then
+  if cur then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+  return cur
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1
 ";
-
-/// How often the background ping checks Redis (for `/readyz` and reconnection).
-const PING_INTERVAL: Duration = Duration::from_secs(1);
 
 /// A Redis URL; it may hold a password, so it is a [`Secret`](crate::secret::Secret).
 pub type RedisUrl = crate::secret::Secret<String>;
@@ -68,7 +71,7 @@ pub type RedisUrl = crate::secret::Secret<String>;
 pub struct RedisConfig {
     /// `redis://[user:password@]host:port/db` or `rediss://…` (TLS).
     pub url: RedisUrl,
-    /// Multiplexed connections requests are spread over.
+    /// Most connections open at once; a request takes one per round trip.
     pub pool_size: usize,
     /// Longest wait for a connection.
     pub connect_timeout: Duration,
@@ -76,6 +79,9 @@ pub struct RedisConfig {
     pub timeout: Duration,
     /// Prefix of every key this service writes.
     pub key_prefix: String,
+    /// PEM file of the CA(s) a `rediss://` server's certificate must chain to, instead
+    /// of the built-in web roots (a private CA).
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for RedisConfig {
@@ -86,6 +92,7 @@ impl Default for RedisConfig {
             connect_timeout: Duration::from_millis(1000),
             timeout: Duration::from_millis(1000),
             key_prefix: "anonymizer:session:".into(),
+            ca_file: None,
         }
     }
 }
@@ -109,34 +116,23 @@ struct Counters {
     failures: AtomicU64,
 }
 
-/// Owns the store's runtime thread; dropping it stops the runtime.
-struct RuntimeThread {
-    handle: tokio::runtime::Handle,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Drop for RuntimeThread {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
+/// What a compare-and-set write did.
+enum Written {
+    Yes,
+    /// Another replica wrote first; this is the state now held (`None`: none).
+    Superseded(Option<Vec<u8>>),
 }
 
 pub struct RedisStore<S> {
-    runtime: RuntimeThread,
-    connections: Vec<ConnectionManager>,
-    next: AtomicUsize,
-    load: Arc<Script>,
-    store: Arc<Script>,
+    pool: Pool,
+    store: Script,
     keys: SealKeys,
     redis: RedisConfig,
     sessions: SessionConfig,
-    reachable: Arc<AtomicBool>,
+    observed: Arc<Observed>,
+    cache: Arc<StateCache<S>>,
     counters: Counters,
-    state: PhantomData<fn() -> S>,
+    _watch: WatchHandle,
 }
 
 impl<S> fmt::Debug for RedisStore<S> {
@@ -153,133 +149,112 @@ impl<S: SessionState> RedisStore<S> {
     /// `master_secret`. Connects lazily: Redis may come up after the service.
     ///
     /// # Errors
-    /// An unreadable URL, or no thread for the store's runtime.
+    /// An unreadable URL or CA file, or no thread for the background watch.
     pub fn new(
         redis: RedisConfig,
         sessions: SessionConfig,
         master_secret: &[u8],
     ) -> Result<Self, RedisSetupError> {
-        let client = redis::Client::open(redis.url.expose().as_str())
-            .map_err(|_| RedisSetupError("sessions.redis.url is not a valid Redis URL"))?;
-        let runtime = start_runtime()?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(redis.connect_timeout))
-            .set_response_timeout(Some(redis.timeout))
-            // Reconnection happens in the background; a request never waits for more
-            // than its own deadline.
-            .set_number_of_retries(1)
-            .set_max_delay(Duration::from_secs(1));
-        // The connection managers find their runtime from the current context.
-        let entered = runtime.handle.enter();
-        let connections = (0..redis.pool_size.max(1))
-            .map(|_| ConnectionManager::new_lazy_with_config(client.clone(), config.clone()))
-            .collect::<RedisResult<Vec<_>>>()
-            .map_err(|_| RedisSetupError("cannot set up the Redis connections"))?;
-        drop(entered);
-        let reachable = Arc::new(AtomicBool::new(false));
-        runtime.handle.spawn(ping_forever(
-            connections[0].clone(),
-            Arc::downgrade(&reachable),
-            redis.timeout,
+        let client = client(&redis)?;
+        let observed = Arc::new(Observed::default());
+        let cache = Arc::new(StateCache::new(
+            sessions.max_sessions,
+            sessions.max_total_bytes,
+            sessions.ttl,
         ));
+        let swept = Arc::downgrade(&cache);
+        let watch = Watch {
+            client: client.clone(),
+            timeout: redis.timeout,
+            key_prefix: redis.key_prefix.clone(),
+            stats_interval: sessions.sweep_interval,
+            sweep: Box::new(move || {
+                if let Some(cache) = swept.upgrade() {
+                    cache.sweep();
+                }
+            }),
+        }
+        .start(&observed)
+        .map_err(|_| RedisSetupError("cannot start the session store's watch thread"))?;
         Ok(Self {
-            runtime,
-            connections,
-            next: AtomicUsize::new(0),
-            load: Arc::new(Script::new(LOAD)),
-            store: Arc::new(Script::new(STORE)),
+            pool: Pool::new(client, redis.pool_size, redis.connect_timeout),
+            store: Script::new(STORE),
             keys: SealKeys::new(master_secret),
             redis,
             sessions,
-            reachable,
+            observed,
+            cache,
             counters: Counters::default(),
-            state: PhantomData,
+            _watch: watch,
         })
-    }
-
-    fn connection(&self) -> ConnectionManager {
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.connections.len();
-        self.connections[i].clone()
     }
 
     fn ttl_millis(&self) -> u64 {
         u64::try_from(self.sessions.ttl.as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Runs `fut` on the store's runtime and waits for it until `deadline`.
-    fn call<T: Send + 'static>(
-        &self,
-        deadline: Instant,
-        fut: impl Future<Output = RedisResult<T>> + Send + 'static,
-    ) -> Result<T, StoreUnavailable> {
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        if remaining.is_zero() {
-            return Err(self.failed(None));
-        }
-        let (tx, rx) = mpsc::sync_channel(1);
-        self.runtime.handle.spawn(async move {
-            let result = tokio::time::timeout(remaining, fut).await;
-            let _ = tx.send(result);
-        });
-        // The runtime's own timeout answers first; this one only guards a stalled runtime.
-        match rx.recv_timeout(remaining + Duration::from_millis(100)) {
-            Ok(Ok(Ok(value))) => {
-                self.reachable.store(true, Ordering::Relaxed);
-                Ok(value)
-            }
-            Ok(Ok(Err(e))) => Err(self.failed(Some(e.kind()))),
-            Ok(Err(_)) | Err(_) => Err(self.failed(None)),
-        }
-    }
-
-    fn failed(&self, kind: Option<redis::ErrorKind>) -> StoreUnavailable {
+    fn failed(&self, error: &PoolError) -> StoreUnavailable {
         self.counters.failures.fetch_add(1, Ordering::Relaxed);
-        if kind.is_none_or(|k| k == redis::ErrorKind::Io) {
-            self.reachable.store(false, Ordering::Relaxed);
+        if error.is_unreachable() {
+            self.observed.reachable.store(false, Ordering::Relaxed);
         }
         // The kind only: a Redis error's text could name the server or the user.
-        tracing::warn!(kind = ?kind, "session store call failed or timed out");
+        tracing::warn!(error = ?error, "session store call failed or timed out");
         StoreUnavailable
     }
 
-    /// `(version, sealed state)` of `redis_key`, refreshing its TTL; version 0 = absent.
+    fn reached(&self) {
+        self.observed.reachable.store(true, Ordering::Relaxed);
+    }
+
+    /// The sealed state of `redis_key` (`None`: no session), its TTL restarted.
     fn load(
         &self,
         deadline: Instant,
         redis_key: &str,
-    ) -> Result<(u64, Option<Vec<u8>>), StoreUnavailable> {
-        let script = Arc::clone(&self.load);
-        let mut con = self.connection();
-        let key = redis_key.to_owned();
+    ) -> Result<Option<Vec<u8>>, StoreUnavailable> {
         let ttl = self.ttl_millis();
-        let (version, data): (Option<u64>, Option<Vec<u8>>) = self.call(deadline, async move {
-            script.key(key).arg(ttl).invoke_async(&mut con).await
-        })?;
-        Ok((version.unwrap_or(0), data))
+        let data = self
+            .pool
+            .run(deadline, |con| {
+                redis::cmd("GETEX")
+                    .arg(redis_key)
+                    .arg("PX")
+                    .arg(ttl)
+                    .query::<Option<Vec<u8>>>(con)
+            })
+            .map_err(|e| self.failed(&e))?;
+        self.reached();
+        Ok(data)
     }
 
-    /// Writes `sealed` if the version is still `version`; whether it did.
+    /// Writes `sealed` if the session still holds the state tagged `tag`.
     fn store(
         &self,
         deadline: Instant,
         redis_key: &str,
-        version: u64,
-        sealed: Vec<u8>,
-    ) -> Result<bool, StoreUnavailable> {
-        let script = Arc::clone(&self.store);
-        let mut con = self.connection();
-        let key = redis_key.to_owned();
+        tag: &[u8],
+        sealed: &[u8],
+    ) -> Result<Written, StoreUnavailable> {
         let ttl = self.ttl_millis();
-        let written: i64 = self.call(deadline, async move {
-            script
-                .key(key)
-                .arg(version)
-                .arg(sealed)
-                .arg(ttl)
-                .invoke_async(&mut con)
-                .await
-        })?;
-        Ok(written == 1)
+        let answer = self
+            .pool
+            .run(deadline, |con| {
+                self.store
+                    .key(redis_key)
+                    .arg(tag)
+                    .arg(sealed)
+                    .arg(ttl)
+                    .invoke::<Value>(con)
+            })
+            .map_err(|e| self.failed(&e))?;
+        self.reached();
+        match answer {
+            Value::Int(1) => Ok(Written::Yes),
+            Value::BulkString(current) => Ok(Written::Superseded(Some(current))),
+            Value::Nil => Ok(Written::Superseded(None)),
+            _ => Err(self.failed(&PoolError::Redis(redis::ErrorKind::UnexpectedReturnType))),
+        }
     }
 
     /// The state sealed in `data`; a state that does not open (another master secret,
@@ -294,20 +269,56 @@ impl<S: SessionState> RedisStore<S> {
                 StoreUnavailable
             })
     }
+
+    /// The state `data` holds: this replica's opened copy when it is still the one
+    /// Redis holds, else `data` opened; a new state when there is no `data`.
+    fn state_of(
+        &self,
+        key: &SessionKey,
+        redis_key: &str,
+        data: Option<&[u8]>,
+    ) -> Result<S, StoreUnavailable> {
+        let Some(data) = data else {
+            return Ok(S::with_capacity(self.sessions.max_entries_per_session));
+        };
+        match tag_of(data).and_then(|tag| self.cache.take(redis_key, &tag)) {
+            Some(state) => Ok(state),
+            None => self.open(key, redis_key, data),
+        }
+    }
+
+    fn redis_key(&self, key: &SessionKey) -> String {
+        self.keys
+            .redis_key(&self.redis.key_prefix, key.tenant.as_str(), key.id.as_str())
+    }
+}
+
+/// The client for `redis.url`, trusting `redis.ca_file` when set.
+fn client(redis: &RedisConfig) -> Result<redis::Client, RedisSetupError> {
+    const BAD_URL: RedisSetupError = RedisSetupError("sessions.redis.url is not a valid Redis URL");
+    match &redis.ca_file {
+        None => redis::Client::open(redis.url.expose().as_str()).map_err(|_| BAD_URL),
+        Some(path) => {
+            let pem = std::fs::read(path)
+                .map_err(|_| RedisSetupError("cannot read sessions.redis.ca_file"))?;
+            let certificates = redis::TlsCertificates {
+                client_tls: None,
+                root_cert: Some(pem),
+            };
+            redis::Client::build_with_tls(redis.url.expose().as_str(), certificates)
+                .map_err(|_| BAD_URL)
+        }
+    }
 }
 
 impl<S: SessionState> SessionStore<S> for RedisStore<S> {
     fn update(&self, key: &SessionKey, f: &mut dyn FnMut(&mut S)) -> Result<(), StoreUnavailable> {
         let deadline = Instant::now() + self.redis.timeout;
-        let redis_key =
-            self.keys
-                .redis_key(&self.redis.key_prefix, key.tenant.as_str(), key.id.as_str());
+        let redis_key = self.redis_key(key);
+        let mut data = self.load(deadline, &redis_key)?;
         for attempt in 0u32.. {
-            let (version, data) = self.load(deadline, &redis_key)?;
-            let mut state = match &data {
-                Some(data) => self.open(key, &redis_key, data)?,
-                None => S::with_capacity(self.sessions.max_entries_per_session),
-            };
+            let mut state = self.state_of(key, &redis_key, data.as_deref())?;
+            let read_tag = data.as_deref().and_then(tag_of);
             let before = data.as_ref().map(|_| state.to_bytes());
             f(&mut state);
             let plain = state.to_bytes();
@@ -315,20 +326,31 @@ impl<S: SessionState> SessionStore<S> for RedisStore<S> {
                 // Nothing new was allocated (every value was known): the answer was
                 // made from the state as read, which is as consistent as a write
                 // would have been, and the read already restarted the TTL.
+                if let Some(tag) = read_tag {
+                    self.cache.put(&redis_key, tag, state);
+                }
                 self.counters.hits.fetch_add(1, Ordering::Relaxed);
                 return Ok(());
             }
             let sealed = self.keys.seal(key.tenant.as_str(), &redis_key, &plain);
-            if self.store(deadline, &redis_key, version, sealed)? {
-                match data {
-                    Some(_) => &self.counters.hits,
-                    None => &self.counters.misses,
+            let expected = read_tag.as_ref().map_or(&[][..], |t| &t[..]);
+            match self.store(deadline, &redis_key, expected, &sealed)? {
+                Written::Yes => {
+                    if let Some(tag) = tag_of(&sealed) {
+                        self.cache.put(&redis_key, tag, state);
+                    }
+                    match data {
+                        Some(_) => &self.counters.hits,
+                        None => &self.counters.misses,
+                    }
+                    .fetch_add(1, Ordering::Relaxed);
+                    return Ok(());
                 }
-                .fetch_add(1, Ordering::Relaxed);
-                return Ok(());
+                Written::Superseded(current) => data = current,
             }
             // Another replica wrote first: back off a little (randomised, growing) so
-            // writers of one hot session do not keep colliding, then start over.
+            // writers of one hot session do not keep colliding, then run again on the
+            // state the script sent back.
             let most = 200u64 << attempt.min(5);
             let pause = Duration::from_micros(rand::thread_rng().gen_range(0..most));
             if Instant::now() + pause >= deadline {
@@ -344,24 +366,27 @@ impl<S: SessionState> SessionStore<S> for RedisStore<S> {
 
     fn read(&self, key: &SessionKey, f: &mut dyn FnMut(&S)) -> Result<bool, StoreUnavailable> {
         let deadline = Instant::now() + self.redis.timeout;
-        let redis_key =
-            self.keys
-                .redis_key(&self.redis.key_prefix, key.tenant.as_str(), key.id.as_str());
-        let (_, data) = self.load(deadline, &redis_key)?;
-        let Some(data) = data else {
+        let redis_key = self.redis_key(key);
+        let Some(data) = self.load(deadline, &redis_key)? else {
             self.counters.misses.fetch_add(1, Ordering::Relaxed);
             return Ok(false);
         };
-        let state = self.open(key, &redis_key, &data)?;
+        let state = self.state_of(key, &redis_key, Some(&data))?;
         self.counters.hits.fetch_add(1, Ordering::Relaxed);
         f(&state);
+        if let Some(tag) = tag_of(&data) {
+            self.cache.put(&redis_key, tag, state);
+        }
         Ok(true)
     }
 
     fn counters(&self) -> SessionCounters {
-        // Sessions, entries and bytes live in Redis, shared by every replica; this
-        // replica reports only what it did.
+        // Sessions and their bytes are Redis's, shared by every replica: the watch
+        // thread's last count (every replica reports the same figure). Entries are
+        // sealed, so Redis cannot count them. Events are this replica's own.
         SessionCounters {
+            sessions: self.observed.sessions.load(Ordering::Relaxed),
+            bytes: self.observed.bytes.load(Ordering::Relaxed),
             hits: self.counters.hits.load(Ordering::Relaxed),
             misses: self.counters.misses.load(Ordering::Relaxed),
             failures: self.counters.failures.load(Ordering::Relaxed),
@@ -372,54 +397,19 @@ impl<S: SessionState> SessionStore<S> for RedisStore<S> {
     fn health(&self) -> StoreHealth {
         StoreHealth {
             kind: "redis",
-            reachable: self.reachable.load(Ordering::Relaxed),
+            reachable: self.observed.reachable.load(Ordering::Relaxed),
         }
     }
 }
 
-/// A one-worker runtime on a thread of its own: the store's round trips never run on
-/// (or block) pingora's runtimes, and dropping the store anywhere is safe.
-fn start_runtime() -> Result<RuntimeThread, RedisSetupError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("session-redis")
-        .enable_all()
-        .build()
-        .map_err(|_| RedisSetupError("cannot start the session store's runtime"))?;
-    let handle = runtime.handle().clone();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let thread = std::thread::Builder::new()
-        .name("session-redis-main".into())
-        .spawn(move || {
-            runtime.block_on(async {
-                let _ = stopped.await;
-            });
-            runtime.shutdown_background();
-        })
-        .map_err(|_| RedisSetupError("cannot start the session store's runtime"))?;
-    Ok(RuntimeThread {
-        handle,
-        stop: Some(stop),
-        thread: Some(thread),
-    })
-}
+#[cfg(test)]
+mod tests {
+    use super::seal::NONCE_LEN;
+    use super::*;
 
-/// Pings Redis every [`PING_INTERVAL`] while the store lives, so `/readyz` reflects a
-/// Redis that went away or came back even without session traffic.
-async fn ping_forever(
-    mut con: ConnectionManager,
-    reachable: std::sync::Weak<AtomicBool>,
-    timeout: Duration,
-) {
-    loop {
-        let ok = matches!(
-            tokio::time::timeout(timeout, redis::cmd("PING").query_async::<String>(&mut con)).await,
-            Ok(Ok(_))
-        );
-        match reachable.upgrade() {
-            Some(flag) => flag.store(ok, Ordering::Relaxed),
-            None => return,
-        }
-        tokio::time::sleep(PING_INTERVAL).await;
+    #[test]
+    fn the_script_compares_exactly_the_nonce() {
+        assert_eq!(NONCE_LEN, 16);
+        assert!(STORE.contains("string.sub(cur, 1, 16)"));
     }
 }

@@ -133,7 +133,8 @@ pub static PROXY_REFUSALS: LazyLock<IntCounterVec> = LazyLock::new(|| {
 /// Session-cache figures, as plain numbers (telemetry knows no session types).
 pub struct SessionStats {
     pub sessions: u64,
-    pub entries: u64,
+    /// `None`: the store cannot count them (sealed in Redis); not published.
+    pub entries: Option<u64>,
     pub bytes: u64,
     pub hits: u64,
     pub misses: u64,
@@ -195,10 +196,11 @@ pub static DETECTION_FAILURES: LazyLock<IntCounter> = LazyLock::new(|| {
 /// Publishes the session cache's figures (read from the store after each request).
 pub fn set_session_stats(stats: &SessionStats) {
     for (what, value) in [
-        ("sessions", stats.sessions),
+        ("sessions", Some(stats.sessions)),
         ("entries", stats.entries),
-        ("bytes", stats.bytes),
+        ("bytes", Some(stats.bytes)),
     ] {
+        let Some(value) = value else { continue };
         SESSION_GAUGES
             .with_label_values(&[what])
             .set(i64::try_from(value).unwrap_or(i64::MAX));

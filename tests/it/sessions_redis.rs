@@ -9,17 +9,26 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::support::redis::RedisServer;
+use crate::support::redis::{RedisServer, Security};
 use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::{base_config, Response, TestServer, KEY, OTHER_KEY};
 
 const SECRET: &str = "replicas-share-this-secret-0123456789";
 
 fn replica_config(redis: &RedisServer, extra: &str) -> String {
+    store_config(
+        &redis.url(),
+        "    timeout_ms: 500\n    connect_timeout_ms: 300\n",
+        extra,
+    )
+}
+
+/// A replica on the Redis at `url`; `redis` adds keys to `sessions.redis`, `extra` to
+/// `sessions`.
+fn store_config(url: &str, redis: &str, extra: &str) -> String {
     format!(
-        "{}secrets:\n  master_secret: {SECRET}\nsessions:\n  store: redis\n  redis:\n    url: {}\n    timeout_ms: 500\n    connect_timeout_ms: 300\n{extra}",
+        "{}secrets:\n  master_secret: {SECRET}\nsessions:\n  store: redis\n  redis:\n    url: '{url}'\n{redis}{extra}",
         base_config(),
-        redis.url()
     )
 }
 
@@ -151,12 +160,17 @@ fn redis_monitor_sees_no_original_value_tenant_or_session_id() {
             seen.push(line);
         }
     }
-    assert!(
+    // Turn 1 reads (GETEX) and writes (the compare-and-set script); the restore reads.
+    let count = |command: &str| {
         seen.iter()
-            .filter(|l| l.contains("\"evalsha\"") || l.contains("\"EVALSHA\""))
+            .filter(|l| l.to_ascii_lowercase().contains(&format!("\"{command}\"")))
             .count()
-            >= 3,
-        "MONITOR saw the session's scripts: {seen:?}"
+    };
+    assert_eq!(count("getex"), 2, "MONITOR saw the reads: {seen:?}");
+    // EVALSHA, and on a Redis that does not know the script yet, SCRIPT LOAD and again.
+    assert!(
+        (1..=2).contains(&count("evalsha")),
+        "MONITOR saw the write: {seen:?}"
     );
     for line in &seen {
         for needle in NEEDLES {
@@ -193,11 +207,8 @@ fn redis_holds_no_original_value_tenant_or_session_id() {
                 );
             }
         }
-        // Fields: the version and the sealed state (HGETALL's order is Redis's own).
-        assert_eq!(values.len(), 4);
-        let mut fields = [values[0].as_slice(), values[2].as_slice()];
-        fields.sort();
-        assert_eq!(fields, [b"d".as_slice(), b"v".as_slice()]);
+        // One string: nonce ‖ AES-SIV ciphertext, nothing else.
+        assert_eq!(values.len(), 1, "a string, not a hash");
     }
 }
 
@@ -385,7 +396,7 @@ fn the_redis_store_needs_a_master_secret_and_a_redis_url() {
     let path = dir.join("c.yaml");
     std::fs::write(
         &path,
-        "sessions:\n  store: redis\n  redis:\n    url: http://user:hunter2-password@host\n",
+        "sessions:\n  store: redis\n  redis:\n    url: http://user:hunter2-password@host\n    ca_file: /etc/ca.pem\n",
     )
     .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_anonymizer"))
@@ -401,6 +412,10 @@ fn the_redis_store_needs_a_master_secret_and_a_redis_url() {
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("sessions.redis.url"), "{text}");
     assert!(text.contains("secrets.master_secret"), "{text}");
+    assert!(
+        text.contains("sessions.redis.ca_file"),
+        "only with rediss://: {text}"
+    );
     assert!(!text.contains("hunter2"), "the URL is never quoted: {text}");
 }
 
@@ -460,4 +475,160 @@ fn proxied_turns_share_a_session_across_replicas_and_a_dead_redis_forwards_nothi
             .to_owned();
     let m = a.metrics_with(std::slice::from_ref(&want));
     assert!(m.contains(&want), "{m}");
+}
+
+/// Keys of database `db`.
+fn keys_on(redis: &RedisServer, db: u8) -> Vec<String> {
+    redis::cmd("KEYS")
+        .arg("*")
+        .query(&mut redis.client_on(db))
+        .unwrap()
+}
+
+#[test]
+fn rediss_with_a_private_ca_an_acl_user_and_a_database_number() {
+    let redis = RedisServer::start_with(Security {
+        tls: true,
+        user: Some(("app".into(), "app-pa55word".into())),
+        ..Security::default()
+    });
+    let url = redis.url_with("app", "app-pa55word", 3);
+    assert!(
+        url.starts_with("rediss://app:app-pa55word@127.0.0.1:"),
+        "{url}"
+    );
+    let tls = format!(
+        "    ca_file: '{}'\n    timeout_ms: 3000\n",
+        redis.ca_file().display()
+    );
+    let (a, b) = (
+        TestServer::start(&store_config(&url, &tls, "")),
+        TestServer::start(&store_config(&url, &tls, "")),
+    );
+    let r = anonymize(&a, KEY, "tls-chat", &["Mail alice@example.com"]);
+    assert_eq!(
+        texts(&r, "anonymized_text"),
+        json!(["Mail [EMAIL_ADDRESS_1]"])
+    );
+    let r = anonymize(&b, KEY, "tls-chat", &["bob@example.org, alice@example.com"]);
+    assert_eq!(
+        texts(&r, "anonymized_text"),
+        json!(["[EMAIL_ADDRESS_2], [EMAIL_ADDRESS_1]"])
+    );
+    let r = deanonymize(
+        &a,
+        KEY,
+        "tls-chat",
+        &["[EMAIL_ADDRESS_2] [EMAIL_ADDRESS_1]"],
+    );
+    assert_eq!(
+        texts(&r, "deanonymized_text"),
+        json!(["bob@example.org alice@example.com"])
+    );
+    // The session lives in database 3 and nowhere else.
+    let in_3 = keys_on(&redis, 3);
+    assert_eq!(in_3.len(), 1, "{in_3:?}");
+    assert!(in_3[0].starts_with("anonymizer:session:"), "{in_3:?}");
+    assert_eq!(keys_on(&redis, 0), Vec::<String>::new());
+    assert_eq!(
+        b.get("/readyz", &[]).json()["session_store"],
+        json!({"type": "redis", "reachable": true})
+    );
+
+    // Without the CA, the built-in web roots do not trust the server: fail closed.
+    let untrusted = TestServer::start(&store_config(&url, "    timeout_ms: 3000\n", ""));
+    anonymize(&untrusted, KEY, "tls-chat", &["alice@example.com"])
+        .assert_error(503, "session_store_unavailable");
+    // A wrong password, with the right CA: the same.
+    let wrong = redis.url_with("app", "not-the-password", 3);
+    let refused = TestServer::start(&store_config(&wrong, &tls, ""));
+    anonymize(&refused, KEY, "tls-chat", &["alice@example.com"])
+        .assert_error(503, "session_store_unavailable");
+    assert!(eventually(Duration::from_secs(5), || {
+        refused.get("/readyz", &[]).json()["session_store"]["reachable"] == json!(false)
+    }));
+    for s in [&a, &b, &untrusted, &refused] {
+        let log = s.log();
+        assert!(
+            !log.contains("pa55word") && !log.contains("not-the-password"),
+            "{log}"
+        );
+        assert!(!log.contains("alice"), "{log}");
+    }
+}
+
+#[test]
+fn a_password_protected_redis_on_database_two() {
+    let redis = RedisServer::start_with(Security {
+        password: Some("requirepass-secret".into()),
+        ..Security::default()
+    });
+    let url = redis.url_with("", "requirepass-secret", 2);
+    let a = TestServer::start(&store_config(&url, "", ""));
+    let r = anonymize(&a, KEY, "s", &["alice@example.com"]);
+    assert_eq!(texts(&r, "anonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
+    let r = deanonymize(&a, KEY, "s", &["[EMAIL_ADDRESS_1]"]);
+    assert_eq!(texts(&r, "deanonymized_text"), json!(["alice@example.com"]));
+    assert_eq!(keys_on(&redis, 2).len(), 1);
+    assert_eq!(keys_on(&redis, 0), Vec::<String>::new());
+
+    let b = TestServer::start(&store_config(&redis.url(), "", ""));
+    deanonymize(&b, KEY, "s", &["[EMAIL_ADDRESS_1]"])
+        .assert_error(503, "session_store_unavailable");
+    assert!(!a.log().contains("requirepass-secret"));
+}
+
+#[test]
+fn the_sessions_gauge_counts_what_every_replica_shares() {
+    let redis = RedisServer::start();
+    let config = replica_config(&redis, "  sweep_interval_secs: 1\n");
+    let (a, b) = (TestServer::start(&config), TestServer::start(&config));
+    for (s, session) in [(&a, "one"), (&a, "two"), (&b, "three")] {
+        assert_eq!(
+            anonymize(s, KEY, session, &["alice@example.com"]).status,
+            200
+        );
+    }
+    let sealed: u64 = redis
+        .dump()
+        .iter()
+        .map(|(_, values)| values[0].len() as u64)
+        .sum();
+    // Gauges are published after each request: a sessionless one brings them up to date.
+    let gauges = |s: &TestServer| {
+        let r = s.post_raw(
+            "/v1/anonymize",
+            &json!({"text": ["x"]}).to_string(),
+            &[("x-api-key", KEY)],
+        );
+        assert_eq!(r.status, 200);
+        s.metrics()
+            .lines()
+            .filter(|l| l.starts_with("anonymizer_sessions{"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let want = vec![
+        format!("anonymizer_sessions{{what=\"bytes\"}} {sealed}"),
+        "anonymizer_sessions{what=\"sessions\"} 3".to_owned(),
+    ];
+    for s in [&a, &b] {
+        let mut last = Vec::new();
+        assert!(
+            eventually(Duration::from_secs(10), || {
+                last = gauges(s);
+                last == want
+            }),
+            "{last:?}"
+        );
+    }
+    // An expired or deleted session leaves the count.
+    let key = keys_on(&redis, 0).remove(0);
+    let _: i64 = redis::cmd("DEL")
+        .arg(&key)
+        .query(&mut redis.client())
+        .unwrap();
+    assert!(eventually(Duration::from_secs(10), || {
+        gauges(&a).contains(&"anonymizer_sessions{what=\"sessions\"} 2".to_owned())
+    }));
 }

@@ -12,7 +12,9 @@
 //!
 //! Knows nothing about Redis connections or what a session holds.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::RwLock;
 
 use aes_siv::siv::Aes256Siv;
 use aes_siv::KeyInit;
@@ -24,14 +26,21 @@ use sha2::Sha256;
 /// HKDF salt: fixed and versioned, like `methods::keys`, but distinct from it so a
 /// session key can never equal a HASH or ENCRYPT key.
 const SALT: &[u8] = b"anonymizer/sessions/v1";
-/// Bytes of the random nonce stored in front of each sealed state.
-const NONCE_LEN: usize = 16;
+/// Bytes of the random nonce stored in front of each sealed state. Being random per
+/// seal, it also tells one written state from any other (the compare-and-set's tag).
+pub const NONCE_LEN: usize = 16;
+/// Tenants whose derived seal key is kept; tenants come from the configured API keys,
+/// so this only guards against an unexpected number of them.
+const CACHED_TENANTS: usize = 1024;
 
 /// The keys every session key and seal is derived from.
 pub struct SealKeys {
     hkdf: Hkdf<Sha256>,
-    /// HMAC key naming sessions in Redis.
-    naming: [u8; 32],
+    /// HMAC naming sessions in Redis, already keyed (cloned per use).
+    naming: Hmac<Sha256>,
+    /// Per-tenant seal keys already derived: HKDF costs more than the sealing itself
+    /// for a conversation's small state.
+    tenants: RwLock<HashMap<String, [u8; 64]>>,
 }
 
 impl fmt::Debug for SealKeys {
@@ -47,13 +56,18 @@ impl SealKeys {
         let mut naming = [0u8; 32];
         // HKDF-SHA256 can output up to 255 * 32 bytes; 32 and 64 are always fine.
         let _ = hkdf.expand(b"session-name", &mut naming);
-        Self { hkdf, naming }
+        let naming = <Hmac<Sha256> as Mac>::new_from_slice(&naming)
+            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+        Self {
+            hkdf,
+            naming,
+            tenants: RwLock::new(HashMap::new()),
+        }
     }
 
     /// The Redis key of (tenant, session id), under `prefix`.
     pub fn redis_key(&self, prefix: &str, tenant: &str, session: &str) -> String {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.naming)
-            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+        let mut mac = self.naming.clone();
         mac.update(tenant.as_bytes());
         // A separator no tenant name contains, so ("ab", "c") ≠ ("a", "bc").
         mac.update(&[0]);
@@ -61,17 +75,34 @@ impl SealKeys {
         let digest = mac.finalize().into_bytes();
         let mut key = String::with_capacity(prefix.len() + 64);
         key.push_str(prefix);
+        const HEX: &[u8; 16] = b"0123456789abcdef";
         for b in digest {
-            key.push_str(&format!("{b:02x}"));
+            key.push(char::from(HEX[usize::from(b >> 4)]));
+            key.push(char::from(HEX[usize::from(b & 15)]));
         }
         key
     }
 
     fn cipher(&self, tenant: &str) -> Aes256Siv {
-        let mut key = [0u8; 64];
-        let _ = self
-            .hkdf
-            .expand_multi_info(&[b"session-seal\0", tenant.as_bytes()], &mut key);
+        // A poisoned lock still holds whole keys (each is inserted in one step).
+        let cached = self
+            .tenants
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(tenant)
+            .copied();
+        let key = cached.unwrap_or_else(|| {
+            let mut key = [0u8; 64];
+            let _ = self
+                .hkdf
+                .expand_multi_info(&[b"session-seal\0", tenant.as_bytes()], &mut key);
+            let mut tenants = self.tenants.write().unwrap_or_else(|e| e.into_inner());
+            if tenants.len() >= CACHED_TENANTS {
+                tenants.clear();
+            }
+            tenants.insert(tenant.to_owned(), key);
+            key
+        });
         Aes256Siv::new(&key.into())
     }
 

@@ -1,0 +1,178 @@
+//! The store's background thread: a ping every second keeps `/readyz` current without
+//! session traffic, and every `stats_interval` a `SCAN` over the store's keys counts
+//! the sessions all replicas share and the sealed bytes they hold (what
+//! `anonymizer_sessions` reports for Redis), and drops this replica's idle opened
+//! sessions.
+//!
+//! It has its own connection, so it never takes one from requests, and stops when
+//! its handle is dropped.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Weak};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use redis::{Client, Connection, RedisResult};
+
+/// How often Redis is pinged.
+const PING_INTERVAL: Duration = Duration::from_secs(1);
+/// Keys asked for per `SCAN` step: large enough to be quick, small enough that one
+/// step never blocks Redis noticeably.
+const SCAN_COUNT: usize = 1000;
+
+/// What the thread learns, read by the store.
+#[derive(Debug, Default)]
+pub struct Observed {
+    /// Whether the last contact with Redis (ping or request) succeeded.
+    pub reachable: AtomicBool,
+    /// Sessions under the store's prefix at the last count, all replicas together.
+    pub sessions: AtomicU64,
+    /// Their sealed bytes at the last count.
+    pub bytes: AtomicU64,
+}
+
+/// What the thread needs.
+pub struct Watch {
+    pub client: Client,
+    pub timeout: Duration,
+    pub key_prefix: String,
+    pub stats_interval: Duration,
+    /// Run every `stats_interval`, whether Redis answers or not (drops this replica's
+    /// idle opened sessions).
+    pub sweep: Box<dyn Fn() + Send>,
+}
+
+/// Stops the thread when dropped.
+pub struct WatchHandle {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for WatchHandle {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Watch {
+    /// Starts the thread; it writes into `observed` while that lives.
+    ///
+    /// # Errors
+    /// When the OS refuses a new thread.
+    pub fn start(self, observed: &Arc<Observed>) -> std::io::Result<WatchHandle> {
+        let observed = Arc::downgrade(observed);
+        let (stop, stopped) = mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("session-redis-watch".into())
+            .spawn(move || self.run(&observed, &stopped))?;
+        Ok(WatchHandle {
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+
+    fn run(self, observed: &Weak<Observed>, stopped: &mpsc::Receiver<()>) {
+        let mut con: Option<Connection> = None;
+        let mut next_count = Instant::now();
+        loop {
+            let Some(out) = observed.upgrade() else {
+                return;
+            };
+            let ok = self.ping(&mut con);
+            out.reachable.store(ok, Ordering::Relaxed);
+            if Instant::now() >= next_count {
+                (self.sweep)();
+            }
+            if ok && Instant::now() >= next_count {
+                if let Some((sessions, bytes)) = con.as_mut().and_then(|c| self.count(c).ok()) {
+                    out.sessions.store(sessions, Ordering::Relaxed);
+                    out.bytes.store(bytes, Ordering::Relaxed);
+                }
+                next_count = Instant::now() + self.stats_interval;
+            }
+            drop(out);
+            match stopped.recv_timeout(PING_INTERVAL) {
+                Err(RecvTimeoutError::Timeout) => {}
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    /// Pings on `con`, (re)connecting first when there is none; drops it on failure.
+    fn ping(&self, con: &mut Option<Connection>) -> bool {
+        if con.is_none() {
+            *con = self
+                .client
+                .get_connection_with_timeout(self.timeout)
+                .ok()
+                .filter(|c| {
+                    c.set_read_timeout(Some(self.timeout)).is_ok()
+                        && c.set_write_timeout(Some(self.timeout)).is_ok()
+                });
+        }
+        let ok = con
+            .as_mut()
+            .is_some_and(|c| redis::cmd("PING").query::<String>(c).is_ok());
+        if !ok {
+            *con = None;
+        }
+        ok
+    }
+
+    /// Sessions under the prefix and their bytes: `SCAN` in steps, the lengths of
+    /// each step's keys in one pipeline. A key that expires between the two counts as
+    /// 0 bytes.
+    fn count(&self, con: &mut Connection) -> RedisResult<(u64, u64)> {
+        let pattern = format!("{}*", glob_escape(&self.key_prefix));
+        let (mut cursor, mut sessions, mut bytes) = (0u64, 0u64, 0u64);
+        loop {
+            let (next, keys): (u64, Vec<Vec<u8>>) = redis::cmd("SCAN")
+                .arg(cursor)
+                .arg("MATCH")
+                .arg(&pattern)
+                .arg("COUNT")
+                .arg(SCAN_COUNT)
+                .query(con)?;
+            if !keys.is_empty() {
+                let mut pipe = redis::pipe();
+                for key in &keys {
+                    pipe.cmd("STRLEN").arg(key);
+                }
+                let lengths: Vec<u64> = pipe.query(con)?;
+                sessions += keys.len() as u64;
+                bytes += lengths.iter().sum::<u64>();
+            }
+            if next == 0 {
+                return Ok((sessions, bytes));
+            }
+            cursor = next;
+        }
+    }
+}
+
+/// `prefix` as a `SCAN MATCH` pattern that matches it literally.
+fn glob_escape(prefix: &str) -> String {
+    let mut out = String::with_capacity(prefix.len());
+    for c in prefix.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_escape;
+
+    #[test]
+    fn a_prefix_with_glob_characters_matches_only_itself() {
+        assert_eq!(glob_escape("anonymizer:session:"), "anonymizer:session:");
+        assert_eq!(glob_escape(r"a*b?[c]\d"), r"a\*b\?\[c\]\\d");
+    }
+}
