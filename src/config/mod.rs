@@ -198,8 +198,9 @@ pub struct ModelSection {
     pub max_batch_tokens: usize,
     /// Requests that may wait for a worker before callers block.
     pub queue_capacity: usize,
-    /// Milliseconds one request's inference may take, queueing included; past it the
-    /// request fails with 503 `detection_unavailable` (nothing is anonymized or forwarded).
+    /// Milliseconds one request's inference may go without progress (no window finished),
+    /// queueing included; past it the request fails with 503 `detection_unavailable`
+    /// (nothing is anonymized or forwarded).
     pub inference_timeout_ms: u64,
     /// Model entity type (tag without `B-`/`I-`) → label. A value is a label, `~` to
     /// ignore the type, or `{label: L, alone: M}`: M when no part of another type is

@@ -91,7 +91,9 @@ pub struct ModelSettings {
     pub max_batch_tokens: usize,
     /// Requests that may wait for a worker before callers block.
     pub queue_capacity: usize,
-    /// Longest wait for one inference job, queueing included; past it the job fails.
+    /// Longest an inference job may go without progress: until its first window
+    /// finishes (queueing included), then between two of its windows; past it the job
+    /// fails. A bound on a stall, not on the size of the work.
     pub inference_timeout: Duration,
 }
 
@@ -115,9 +117,8 @@ impl ModelSettings {
             window_overlap_tokens: 32,
             max_batch_tokens: 4096,
             queue_capacity: 64,
-            // Bounds a hung or overloaded runtime. The model runs at 40,000–70,000
-            // characters/s per worker on 2 cores: the largest allowed text (1,000,000
-            // characters) fits with room to spare when the worker is not shared.
+            // Bounds a hung or starved runtime: one forward pass takes well under a
+            // second on 2 cores, so a minute without one finished window is a fault.
             inference_timeout: Duration::from_secs(60),
         }
     }
@@ -141,8 +142,7 @@ impl ModelSettings {
             // (PERSON recall 0.35 at 256 tokens, 0.41 at 128, 0.45 at 64, the last with
             // more false addresses), at about the same speed.
             window_overlap_tokens: 16,
-            // At 8,000–35,000 characters/s per worker (2 shared cores), a request of
-            // more than ~100,000 characters can need more.
+            // Without one finished window for this long, the request fails closed.
             inference_timeout: Duration::from_secs(10),
             ..Self::anonymizer_ner(models)
         }

@@ -13,9 +13,13 @@
 //! intra-op threads), and at most `queue_capacity` jobs wait; a caller beyond that
 //! blocks in `infer` (back-pressure rather than unbounded memory).
 //!
-//! No caller waits longer than the pool's timeout (queueing included): a job that is
-//! not done by then fails, its windows not yet taken leave the queue, and the results of
-//! windows already running are dropped when they arrive.
+//! The pool's timeout bounds how long a job may go **without progress**: from its
+//! submission to its first finished window (queueing included), and from each finished
+//! window to the next. A hung or starved runtime fails the job within the timeout, while
+//! a large job that keeps moving (a 10 MiB request is minutes of model work on 2 cores)
+//! is never cut off for its size. A job that fails this way leaves the queue with its
+//! windows not yet taken, and the results of windows already running are dropped when
+//! they arrive.
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -44,12 +48,18 @@ pub struct WindowIds {
 
 type Reply = Result<Vec<Vec<TokenClass>>, NerError>;
 
+/// What a job's caller hears: a window finished, or the whole answer.
+enum Message {
+    Progress,
+    Done(Reply),
+}
+
 /// Where a job's results gather until the last window is done.
 struct Sink {
     results: Vec<Vec<TokenClass>>,
     remaining: usize,
     failure: Option<NerError>,
-    reply: Option<mpsc::Sender<Reply>>,
+    reply: Option<mpsc::Sender<Message>>,
 }
 
 impl Sink {
@@ -74,8 +84,10 @@ impl Sink {
                 };
                 // The caller may have given up (timed out): its receiver is gone, the
                 // send fails, and the results are dropped here.
-                let _ = reply.send(answer);
+                let _ = reply.send(Message::Done(answer));
             }
+        } else if let Some(reply) = &self.reply {
+            let _ = reply.send(Message::Progress);
         }
     }
 }
@@ -173,17 +185,17 @@ impl Pool {
         Ok(pool)
     }
 
-    /// Runs `windows` through the model; blocks until done or the pool's timeout.
-    /// Returns one result per window, each as long as the window (special tokens
-    /// included).
+    /// Runs `windows` through the model; blocks until done, or until the pool's timeout
+    /// passes without one of them finishing. Returns one result per window, each as
+    /// long as the window (special tokens included).
     ///
     /// # Errors
-    /// Inference failed or did not finish in time, or the pool has stopped.
+    /// Inference failed or stalled past the timeout, or the pool has stopped.
     pub fn infer(&self, windows: Vec<WindowIds>) -> Reply {
         if windows.is_empty() {
             return Ok(Vec::new());
         }
-        let deadline = Instant::now() + self.timeout;
+        let mut deadline = Instant::now() + self.timeout;
         let (reply, answer) = mpsc::channel();
         let count = windows.len();
         let sink = Arc::new(Mutex::new(Sink {
@@ -217,13 +229,16 @@ impl Pool {
             queue.jobs.push_back(job);
         }
         self.shared.work.notify_one();
-        match answer.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(result) => result,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                self.withdraw(&sink);
-                Err(self.timed_out())
+        loop {
+            match answer.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(Message::Progress) => deadline = Instant::now() + self.timeout,
+                Ok(Message::Done(result)) => return result,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    self.withdraw(&sink);
+                    return Err(self.timed_out());
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(stopped()),
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err(stopped()),
         }
     }
 
@@ -243,7 +258,7 @@ impl Pool {
 
     fn timed_out(&self) -> NerError {
         NerError::runtime(format!(
-            "inference did not finish within {} ms (model.inference_timeout_ms)",
+            "inference did not finish within {} ms without progress (model.inference_timeout_ms)",
             self.timeout.as_millis()
         ))
     }
@@ -370,7 +385,7 @@ fn run(model: &mut Model, mut taken: Vec<Taken>, max_batch_tokens: usize, pad: i
 mod tests {
     use super::*;
 
-    fn job(lengths: &[usize]) -> (Job, mpsc::Receiver<Reply>) {
+    fn job(lengths: &[usize]) -> (Job, mpsc::Receiver<Message>) {
         let (reply, answer) = mpsc::channel();
         let windows: Vec<WindowIds> = lengths
             .iter()
@@ -412,7 +427,7 @@ mod tests {
         assert!(started.elapsed() >= Duration::from_millis(30));
         assert_eq!(
             err.to_string(),
-            "inference did not finish within 30 ms (model.inference_timeout_ms)"
+            "inference did not finish within 30 ms without progress (model.inference_timeout_ms)"
         );
         assert!(pool.shared.lock().unwrap().jobs.is_empty(), "job withdrawn");
         // The pool keeps answering (and timing out) later callers.
@@ -456,18 +471,20 @@ mod tests {
         let (j, answer) = job(&[3, 3]);
         let mut sink = j.sink.lock().unwrap();
         sink.settle(1, Ok(vec![(1, 0.5)]));
+        assert!(matches!(answer.try_recv(), Ok(Message::Progress)));
         assert!(answer.try_recv().is_err());
         sink.settle(0, Ok(vec![(2, 0.5)]));
-        assert_eq!(
-            answer.try_recv().unwrap().unwrap(),
-            [vec![(2, 0.5)], vec![(1, 0.5)]]
-        );
+        let Ok(Message::Done(done)) = answer.try_recv() else {
+            panic!("no answer after the last window");
+        };
+        assert_eq!(done.unwrap(), [vec![(2, 0.5)], vec![(1, 0.5)]]);
         drop(sink);
 
         let (j, answer) = job(&[3, 3]);
         let mut sink = j.sink.lock().unwrap();
         sink.settle(0, Err(NerError::runtime("boom")));
         sink.settle(1, Ok(vec![]));
-        assert!(answer.try_recv().unwrap().is_err());
+        assert!(matches!(answer.try_recv(), Ok(Message::Progress)));
+        assert!(matches!(answer.try_recv(), Ok(Message::Done(Err(_)))));
     }
 }

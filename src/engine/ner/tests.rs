@@ -328,9 +328,68 @@ fn an_inference_past_its_timeout_is_an_error_and_adds_nothing() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "inference did not finish within 1 ms (model.inference_timeout_ms)"
+        "inference did not finish within 1 ms without progress (model.inference_timeout_ms)"
     );
     assert!(out.iter().all(Vec::is_empty), "{out:?}");
+}
+
+#[test]
+fn a_job_that_keeps_making_progress_outlives_the_timeout() {
+    let Some(_) = ours() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut settings = ModelSettings::anonymizer_ner(&root.join("models"));
+    // One window per forward pass: 60 passes of a few ms each take longer than the
+    // timeout in all, while each ends well within it.
+    settings.max_batch_tokens = settings.window_tokens + 2;
+    settings.inference_timeout = Duration::from_millis(150);
+    let patient = NerRecognizer::try_load(&settings).expect("loads like the first");
+    let long = SENTENCE.repeat(200);
+    let started = std::time::Instant::now();
+    let mut out = vec![Vec::new()];
+    patient
+        .recognize_many(&[&long], &all_labels(), &mut out)
+        .expect("a job that makes progress is not cut off");
+    assert!(
+        started.elapsed() > settings.inference_timeout,
+        "the job must outlast the timeout to show anything ({:?})",
+        started.elapsed()
+    );
+    assert!(out[0].len() >= 200, "{} entities", out[0].len());
+}
+
+#[test]
+fn a_request_for_labels_the_model_does_not_produce_never_runs_it() {
+    let Some(_) = ours() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut settings = ModelSettings::anonymizer_ner(&root.join("models"));
+    // Any inference would fail: success proves none ran.
+    settings.inference_timeout = Duration::from_millis(1);
+    let hurried = NerRecognizer::try_load(&settings).expect("loads");
+    let rules_only = LabelSet::new(vec![
+        Label::builtin("EMAIL_ADDRESS"),
+        Label::builtin("CREDIT_CARD"),
+    ]);
+    // Several windows in one pass: far more than 1 ms of work, were it run.
+    let long = format!("{SENTENCE} ").repeat(40);
+    let mut out = vec![Vec::new()];
+    hurried
+        .recognize_many(&[&long], &rules_only, &mut out)
+        .expect("no inference, so no timeout");
+    assert!(out[0].is_empty());
+    // The engine does not even call the tier, and the rules still answer.
+    let mut tiers = crate::engine::Engine::builtin_recognizers_beside_model().expect("rules");
+    tiers.push(Box::new(hurried));
+    let engine = crate::engine::Engine::from_recognizers(tiers);
+    let found = engine.detect(&long, &rules_only, 0.5).expect("rules only");
+    let texts: Vec<&str> = found
+        .iter()
+        .map(|d| &long[d.span.start..d.span.end])
+        .collect();
+    assert_eq!(texts, ["john@example.com"; 40]);
+    assert!(
+        engine.detect(&long, &all_labels(), 0.5).is_err(),
+        "with a model label asked for, the tier runs and times out"
+    );
 }
 
 /// The shared test recognizer as an engine tier.
