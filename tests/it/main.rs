@@ -11,6 +11,8 @@ mod architecture;
 mod auth;
 /// `/v1/anonymize` and `/v1/deanonymize` outputs, exactly.
 mod endpoints;
+/// Hostile clients and misbehaving upstreams (issue 15).
+mod hardening;
 /// Validated identifiers keep their exact spans, rules-only and with the served model.
 mod exact_spans;
 /// Log payloads: machinery kept, personal fields replaced.
