@@ -404,7 +404,7 @@ fn a_body_over_the_limit_gets_a_413_that_python_urllib_reads() {
     let script = r#"
 import json, sys, urllib.request, urllib.error
 base, key = sys.argv[1], sys.argv[2]
-body = b'{"text": ["' + b'a' * (3 * 1024 * 1024) + b'"]}'
+body = b'{"text": ["' + b'a' * (32 * 1024 * 1024) + b'"]}'
 for path in ["/v1/anonymize", "/v1/chat/completions"]:
     req = urllib.request.Request(base + path, data=body, method="POST",
         headers={"Content-Type": "application/json", "X-API-Key": key})
