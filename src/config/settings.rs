@@ -170,9 +170,15 @@ impl Settings {
         }
 
         for (path, value) in [
-            ("server.max_connections", config.server.max_connections as u64),
+            (
+                "server.max_connections",
+                config.server.max_connections as u64,
+            ),
             ("server.header_timeout_ms", config.server.header_timeout_ms),
-            ("server.keepalive_timeout_secs", config.server.keepalive_timeout_secs),
+            (
+                "server.keepalive_timeout_secs",
+                config.server.keepalive_timeout_secs,
+            ),
         ] {
             if value == 0 {
                 errors.push(ConfigError::new(path, "must be greater than 0"));

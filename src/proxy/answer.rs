@@ -40,7 +40,12 @@ pub(super) enum Answer {
 }
 
 impl Answer {
-    pub(super) fn whole(format: BodyFormat, codings: Codings, every_string: bool, limit: usize) -> Self {
+    pub(super) fn whole(
+        format: BodyFormat,
+        codings: Codings,
+        every_string: bool,
+        limit: usize,
+    ) -> Self {
         Answer::Whole {
             format,
             codings,
@@ -125,7 +130,8 @@ impl Answer {
                 } else {
                     paths
                 };
-                restore_whole(*format, &decoded, paths, restorer, tally).map(|b| Some(Bytes::from(b)))
+                restore_whole(*format, &decoded, paths, restorer, tally)
+                    .map(|b| Some(Bytes::from(b)))
             }
             Answer::Stream { sse, limit } => {
                 let mut out = match chunk {

@@ -446,9 +446,8 @@ impl From<ReadError> for Failure {
     fn from(e: ReadError) -> Self {
         match e {
             ReadError::TooLarge { drain } => Failure {
-                error: ApiError::new(ErrorCode::PayloadTooLarge).with_message(
-                    "request body is larger than limits.max_body_bytes",
-                ),
+                error: ApiError::new(ErrorCode::PayloadTooLarge)
+                    .with_message("request body is larger than limits.max_body_bytes"),
                 headers: Vec::new(),
                 // The rest of the body is unread: the connection cannot be reused.
                 close: true,

@@ -84,8 +84,9 @@ impl Upstreams {
     }
 
     /// Sends `request` with `body` and reads the final response header (1xx skipped).
-    /// A pooled connection that fails before answering is replaced: the body is in
-    /// memory, so nothing is lost by sending it again.
+    /// A pooled connection the upstream had closed (it fails before any response byte,
+    /// which pingora marks retryable on reused connections only) is replaced: the body
+    /// is in memory, so it is sent again whole.
     ///
     /// # Errors
     /// Connect, write or read failures and timeouts.
@@ -103,13 +104,13 @@ impl Upstreams {
             session.write_timeout = Some(read_timeout);
             match exchange(&mut session, request, body).await {
                 Ok(()) => return Ok(session),
-                Err(_) if reused && attempt < STALE_RETRIES => {
+                Err(mut e) => {
+                    session.shutdown().await;
+                    e.retry.decide_reuse(reused);
+                    if !(e.retry() && attempt < STALE_RETRIES) {
+                        return Err(e);
+                    }
                     attempt += 1;
-                    session.shutdown().await;
-                }
-                Err(e) => {
-                    session.shutdown().await;
-                    return Err(e);
                 }
             }
         }

@@ -189,7 +189,9 @@ fn slow_headers_are_cut_off_at_the_header_deadline_while_others_are_served() {
     let started = Instant::now();
     // One header byte every 100 ms: each read is quick, the header never ends.
     let trickle = std::thread::spawn(move || {
-        for byte in b"POST /v1/anonymize HTTP/1.1\r\nHost: x\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+        for byte in
+            b"POST /v1/anonymize HTTP/1.1\r\nHost: x\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+        {
             if writer.write_all(&[*byte]).is_err() {
                 return;
             }
@@ -212,10 +214,7 @@ fn slow_headers_are_cut_off_at_the_header_deadline_while_others_are_served() {
 
 #[test]
 fn connections_over_the_cap_are_closed_at_once_and_the_slots_come_back() {
-    let s = TestServer::start(&format!(
-        "{}server:\n  max_connections: 3\n",
-        base_config()
-    ));
+    let s = TestServer::start(&format!("{}server:\n  max_connections: 3\n", base_config()));
     // The harness's own client may hold a kept-alive slot too: of six idle
     // connections, at least three find no slot and are closed at once.
     let mut idle: Vec<Conn> = (0..6)
@@ -247,11 +246,19 @@ fn connections_over_the_cap_are_closed_at_once_and_the_slots_come_back() {
 #[test]
 fn restored_answers_carry_their_length_and_connections_are_reused_on_both_sides() {
     let up = Upstream::keep_alive(echo);
-    let s = TestServer::start(&config("openai_chat", "/v1/chat/completions", &up.url(), ""));
+    let s = TestServer::start(&config(
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "",
+    ));
     let mut c = Conn::open(&s.addr);
     for turn in 0..3 {
         let content = format!("turn {turn}: write to {EMAIL}");
-        c.post("/v1/chat/completions", chat(&content).to_string().as_bytes());
+        c.post(
+            "/v1/chat/completions",
+            chat(&content).to_string().as_bytes(),
+        );
         let r = c.response().expect("a complete response");
         assert_eq!(r.status, 200);
         assert_eq!(r.header("transfer-encoding"), None);
@@ -269,6 +276,47 @@ fn restored_answers_carry_their_length_and_connections_are_reused_on_both_sides(
 }
 
 #[test]
+fn a_pooled_connection_the_upstream_closed_is_replaced_without_an_error() {
+    let up = Upstream::closing_quietly(echo);
+    let s = TestServer::start(&config(
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "",
+    ));
+    for turn in 0..3 {
+        let content = format!("turn {turn}: {EMAIL}");
+        let r = s.post_raw("/v1/chat/completions", &chat(&content).to_string(), &[]);
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(
+            r.json()["choices"][0]["message"]["content"],
+            content.as_str()
+        );
+    }
+    assert_eq!(up.received().len(), 3);
+}
+
+#[test]
+fn idle_kept_alive_connections_close_after_the_keepalive_timeout() {
+    let s = TestServer::start(&format!(
+        "{}server:\n  keepalive_timeout_secs: 1\n",
+        base_config()
+    ));
+    let mut c = Conn::open(&s.addr);
+    c.stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .expect("write");
+    assert_eq!(c.response().expect("served").status, 200);
+    let started = Instant::now();
+    assert!(c.closed_within(Duration::from_secs(5)));
+    let idle = started.elapsed();
+    assert!(
+        idle >= Duration::from_millis(900) && idle < Duration::from_secs(3),
+        "closed after {idle:?}"
+    );
+}
+
+#[test]
 fn an_upstream_failing_mid_body_is_a_502_when_restored_and_a_failed_transfer_when_streamed() {
     // Restored whole: nothing has gone out yet, so the client gets our error.
     let up = Upstream::start(|req: &Received| {
@@ -276,28 +324,48 @@ fn an_upstream_failing_mid_body_is_a_502_when_restored_and_a_failed_transfer_whe
         reply.cut_after = Some(10);
         reply
     });
-    let s = TestServer::start(&config("openai_chat", "/v1/chat/completions", &up.url(), ""));
+    let s = TestServer::start(&config(
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "",
+    ));
     let r = s.post_raw("/v1/chat/completions", &chat(EMAIL).to_string(), &[]);
     r.assert_error(502, "bad_gateway");
 
     // Streamed events: the header went out, so the transfer must visibly fail.
     let events: Vec<Vec<u8>> = (0..4)
-        .map(|i| format!("data: {}\n\n", json!({"choices": [{"index": 0, "delta": {"content": format!("part {i} ")}}]})).into_bytes())
+        .map(|i| {
+            format!(
+                "data: {}\n\n",
+                json!({"choices": [{"index": 0, "delta": {"content": format!("part {i} ")}}]})
+            )
+            .into_bytes()
+        })
         .collect();
     let up = Upstream::start(move |_| {
         let mut reply = Reply::sse(events.clone(), Duration::from_millis(20));
         reply.cut_after = Some(events[0].len() + events[1].len());
         reply
     });
-    let s = TestServer::start(&config("openai_chat", "/v1/chat/completions", &up.url(), ""));
+    let s = TestServer::start(&config(
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "",
+    ));
     let mut c = Conn::open(&s.addr);
     c.post("/v1/chat/completions", chat("hi").to_string().as_bytes());
     let err = c.response().expect_err("an unfinished chunked body");
-    assert!(err.contains("closed") || err.contains("read failed"), "{err}");
+    assert!(
+        err.contains("closed") || err.contains("read failed"),
+        "{err}"
+    );
 
     // Passed through with the upstream's length: a short body is a failed transfer.
     let up = Upstream::start(|_| {
-        let mut reply = Reply::json(&json!({"text": "Success", "code": 0, "padding": "x".repeat(500)}));
+        let mut reply =
+            Reply::json(&json!({"text": "Success", "code": 0, "padding": "x".repeat(500)}));
         reply.cut_after = Some(20);
         reply
     });
@@ -305,7 +373,10 @@ fn an_upstream_failing_mid_body_is_a_502_when_restored_and_a_failed_transfer_whe
     let mut c = Conn::open(&s.addr);
     c.post("/services/collector/event", br#"{"event": "hello"}"#);
     let err = c.response().expect_err("a short body");
-    assert!(err.contains("closed") || err.contains("read failed"), "{err}");
+    assert!(
+        err.contains("closed") || err.contains("read failed"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -322,9 +393,18 @@ fn mislabelled_unknown_and_corrupt_encodings_are_a_502_never_garbage() {
         ("gzip", b"not gzip at all".to_vec()),
     ] {
         let up = Upstream::start(move |_| {
-            Reply::bytes("application/json", body.clone(), &[("content-encoding", coding)])
+            Reply::bytes(
+                "application/json",
+                body.clone(),
+                &[("content-encoding", coding)],
+            )
         });
-        let s = TestServer::start(&config("openai_chat", "/v1/chat/completions", &up.url(), ""));
+        let s = TestServer::start(&config(
+            "openai_chat",
+            "/v1/chat/completions",
+            &up.url(),
+            "",
+        ));
         let r = s.post_raw("/v1/chat/completions", &chat(EMAIL).to_string(), &[]);
         r.assert_error(502, "bad_gateway");
         assert!(!r.text.contains('\u{FFFD}'));
@@ -388,8 +468,18 @@ fn answers_over_the_response_limit_are_a_502_and_huge_answers_leave_memory_flat(
     // Before the bound, one such answer raised the peak by ~380 MiB.
     assert!(grown_mib < 24, "peak RSS grew by {grown_mib} MiB");
     let m = s.metrics();
-    assert!(m.contains(r#"anonymizer_proxy_refusals_total{reason="response_too_large",route="chunked"} 4"#), "{m}");
-    assert!(m.contains(r#"anonymizer_proxy_refusals_total{reason="response_too_large",route="declared"} 3"#), "{m}");
+    assert!(
+        m.contains(
+            r#"anonymizer_proxy_refusals_total{reason="response_too_large",route="chunked"} 4"#
+        ),
+        "{m}"
+    );
+    assert!(
+        m.contains(
+            r#"anonymizer_proxy_refusals_total{reason="response_too_large",route="declared"} 3"#
+        ),
+        "{m}"
+    );
 }
 
 #[test]
@@ -430,7 +520,12 @@ for path in ["/v1/anonymize", "/v1/chat/completions"]:
 #[test]
 fn refused_bodies_of_every_size_and_framing_reach_no_upstream_at_all() {
     let up = Upstream::sink();
-    let s = TestServer::start(&config("openai_chat", "/v1/chat/completions", &up.url(), ""));
+    let s = TestServer::start(&config(
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "",
+    ));
     let big = format!("not json {EMAIL} {}", "x".repeat(200 * 1024));
     let r = s.post_raw(
         "/v1/chat/completions",
@@ -467,7 +562,12 @@ fn upstream_json_errors_are_restored_on_the_presets_own_paths() {
         reply.status = 400;
         reply
     });
-    let s = TestServer::start(&config("openai_chat", "/v1/chat/completions", &up.url(), ""));
+    let s = TestServer::start(&config(
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "",
+    ));
     let r = s.post_raw("/v1/chat/completions", &chat(EMAIL).to_string(), &[]);
     assert_eq!(r.status, 400);
     assert_eq!(

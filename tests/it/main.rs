@@ -11,10 +11,10 @@ mod architecture;
 mod auth;
 /// `/v1/anonymize` and `/v1/deanonymize` outputs, exactly.
 mod endpoints;
-/// Hostile clients and misbehaving upstreams (issue 15).
-mod hardening;
 /// Validated identifiers keep their exact spans, rules-only and with the served model.
 mod exact_spans;
+/// Hostile clients and misbehaving upstreams (issue 15).
+mod hardening;
 /// Log payloads: machinery kept, personal fields replaced.
 mod log_payloads;
 /// Every method, sessions and lenient restore over HTTP.

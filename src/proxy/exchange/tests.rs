@@ -117,7 +117,10 @@ fn a_json_exchange_anonymizes_the_request_and_restores_the_answer_across_chunks(
     let reply =
         br#"{"choices":[{"message":{"role":"assistant","content":"ok [EMAIL_ADDRESS_1]"}}]}"#;
     let (a, b) = reply.split_at(20);
-    assert_eq!(x.response_body(Some(Bytes::from_static(a)), false), Ok(None));
+    assert_eq!(
+        x.response_body(Some(Bytes::from_static(a)), false),
+        Ok(None)
+    );
     let out = x
         .response_body(Some(Bytes::from_static(b)), true)
         .unwrap()
@@ -311,9 +314,7 @@ fn every_refusal_has_its_reason_and_status() {
     ]);
     x.response_head(StatusCode::OK, &br).unwrap();
     let gzip = crate::proxy::encoding::encode(
-        &crate::proxy::encoding::Codings::from_codings(vec![
-            crate::proxy::encoding::Coding::Gzip,
-        ]),
+        &crate::proxy::encoding::Codings::from_codings(vec![crate::proxy::encoding::Coding::Gzip]),
         br#"{"choices":[]}"#,
     )
     .unwrap();
@@ -341,7 +342,10 @@ fn every_refusal_has_its_reason_and_status() {
         .with_response_limit(10);
     let json = headers(&[("content-type", "application/json")]);
     x.response_head(StatusCode::OK, &json).unwrap();
-    assert_eq!(x.response_body(Some(Bytes::from_static(b"[1,2,3")), false), Ok(None));
+    assert_eq!(
+        x.response_body(Some(Bytes::from_static(b"[1,2,3")), false),
+        Ok(None)
+    );
     let refusal = x
         .response_body(Some(Bytes::from_static(b",4,5]")), true)
         .unwrap_err();

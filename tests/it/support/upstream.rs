@@ -63,7 +63,11 @@ impl Reply {
     /// `body` as it is, with `content-type` and extra headers.
     pub fn bytes(content_type: &str, body: Vec<u8>, headers: &[(&str, &str)]) -> Reply {
         let mut all = vec![("content-type".to_owned(), content_type.to_owned())];
-        all.extend(headers.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())));
+        all.extend(
+            headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned())),
+        );
         Reply {
             status: 200,
             headers: all,
@@ -95,16 +99,29 @@ pub struct Upstream {
 impl Upstream {
     /// Answers each request on its own connection (`connection: close`).
     pub fn start(handler: impl Fn(&Received) -> Reply + Send + Sync + 'static) -> Upstream {
-        Self::spawn(handler, false)
+        Self::spawn(handler, false, false)
     }
 
     /// Keeps connections alive: serves requests on a connection until the client
     /// closes it.
     pub fn keep_alive(handler: impl Fn(&Received) -> Reply + Send + Sync + 'static) -> Upstream {
-        Self::spawn(handler, true)
+        Self::spawn(handler, true, true)
     }
 
-    fn spawn(handler: impl Fn(&Received) -> Reply + Send + Sync + 'static, keep_alive: bool) -> Upstream {
+    /// Misbehaves: announces keep-alive (HTTP/1.1, no `connection: close`) but closes
+    /// every connection after one answer, as an upstream whose idle timeout is shorter
+    /// than a pool's does.
+    pub fn closing_quietly(
+        handler: impl Fn(&Received) -> Reply + Send + Sync + 'static,
+    ) -> Upstream {
+        Self::spawn(handler, true, false)
+    }
+
+    fn spawn(
+        handler: impl Fn(&Received) -> Reply + Send + Sync + 'static,
+        announce_keep_alive: bool,
+        keep_alive: bool,
+    ) -> Upstream {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind upstream");
         let addr = listener.local_addr().expect("addr").to_string();
         let received = Arc::new(Mutex::new(Vec::new()));
@@ -122,7 +139,9 @@ impl Upstream {
                         Ok(s) => BufReader::new(s),
                         Err(_) => return,
                     };
-                    while serve(&mut reader, &stream, &*handler, &log, keep_alive) && keep_alive {}
+                    while serve(&mut reader, &stream, &*handler, &log, announce_keep_alive)
+                        && keep_alive
+                    {}
                 });
             }
         });
@@ -167,7 +186,7 @@ fn serve(
     stream: &TcpStream,
     handler: &Handler,
     log: &Mutex<Vec<Received>>,
-    keep_alive: bool,
+    announce_keep_alive: bool,
 ) -> bool {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut writer = match stream.try_clone() {
@@ -246,7 +265,7 @@ fn serve(
     }
     let reply = handler(&request);
     let mut head = format!("HTTP/1.1 {} X\r\n", reply.status);
-    if !keep_alive {
+    if !announce_keep_alive {
         head.push_str("connection: close\r\n");
     }
     for (n, v) in &reply.headers {
