@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use async_trait::async_trait;
 use bytes::BytesMut;
+use pingora::http::ResponseHeader;
 use pingora::prelude::*;
+use pingora::protocols::http::v1::client::HttpSession as UpstreamSession;
 use pingora::proxy::{FailToProxy, ProxyHttp, Session};
 use pingora::ErrorType;
 
@@ -260,52 +262,35 @@ impl ApiService {
         };
         let up = &exchange.route().upstream;
         let route = exchange.route().name.clone();
-        let upstream_failed = |failure: upstream::Failure| {
-            metrics::PROXY_UPSTREAM_ERRORS
-                .with_label_values(&[&route, failure.kind])
-                .inc();
-            failure.code
-        };
         let peer = match Upstreams::peer(up).await {
             Ok(peer) => peer,
-            Err(failure) => {
-                let code = upstream_failed(failure);
-                return respond::error(session, ctx, &ApiError::new(code), &[], false).await;
-            }
+            Err(failure) => return upstream_failed(session, ctx, &route, failure).await,
         };
         let started = Instant::now();
-        let read_timeout = up.read_timeout;
-        let mut upstream = match self
+        let sent = self
             .upstreams
-            .send(&peer, &request, &body, read_timeout)
-            .await
-        {
+            .send(&peer, &request, &body, up.read_timeout)
+            .await;
+        drop(body);
+        let mut upstream = match sent {
             Ok(upstream) => upstream,
             Err(e) => {
-                let code = upstream_failed(upstream::Failure::from_error(&e));
-                return respond::error(session, ctx, &ApiError::new(code), &[], false).await;
+                let failure = upstream::Failure::from_error(&e);
+                return upstream_failed(session, ctx, &route, failure).await;
             }
         };
-        drop(body);
         metrics::UPSTREAM_DURATION
             .with_label_values(&[&route])
             .observe(started.elapsed().as_secs_f64());
-        let Some(head) = upstream.resp_header().cloned() else {
+        let Some(mut head) = upstream.resp_header().cloned() else {
             return refuse(session, ctx, Refusal::internal(), false).await;
         };
-        let mut head = head;
-        let edits = match exchange.response_head(head.status, &head.headers) {
-            Ok(edits) => edits,
+        match exchange.response_head(head.status, &head.headers) {
+            Ok(edits) => apply_to_response(&mut head, edits)?,
             Err(refusal) => {
                 upstream.shutdown().await;
                 return refuse(session, ctx, refusal, false).await;
             }
-        };
-        for name in &edits.remove {
-            head.remove_header(name);
-        }
-        for (name, value) in edits.insert {
-            head.insert_header(name, value)?;
         }
         head.set_version(http::Version::HTTP_11);
         head.insert_header(respond::REQUEST_ID, ctx.request_id.as_str())?;
@@ -313,46 +298,78 @@ impl ApiService {
         let no_body = session.req_header().method == http::Method::HEAD
             || matches!(head.status.as_u16(), 204 | 304)
             || head.status.is_informational();
-
+        let leg = Leg {
+            upstream,
+            peer,
+            route,
+        };
         if exchange.buffers_answer() {
-            // Read, decoded and restored whole before anything goes out: the length is
-            // known, and any failure is still an error answer.
-            let answer = loop {
-                let chunk = match upstream.read_body_bytes().await {
-                    Ok(chunk) => chunk,
-                    Err(e) => {
-                        let code = upstream_failed(upstream::Failure::from_error(&e));
-                        upstream.shutdown().await;
-                        return respond::error(session, ctx, &ApiError::new(code), &[], false)
-                            .await;
-                    }
-                };
-                let end = chunk.is_none();
-                match exchange.response_body(chunk, end) {
-                    Ok(Some(answer)) if end => break answer,
-                    Ok(_) if end => break bytes::Bytes::new(),
-                    Ok(_) => {}
-                    Err(refusal) => {
-                        upstream.shutdown().await;
-                        return refuse(session, ctx, refusal, false).await;
-                    }
+            self.answer_whole(session, ctx, exchange, leg, head, no_body)
+                .await
+        } else {
+            self.answer_streamed(session, ctx, exchange, leg, head, no_body)
+                .await
+        }
+    }
+
+    /// An answer read, decoded and restored whole before anything of it goes out: its
+    /// length is known, and any failure on the way is still an error answer.
+    async fn answer_whole(
+        &self,
+        session: &mut Session,
+        ctx: &mut RequestCtx,
+        exchange: &mut Exchange,
+        mut leg: Leg,
+        mut head: ResponseHeader,
+        no_body: bool,
+    ) -> Result<()> {
+        let answer = loop {
+            let chunk = match leg.upstream.read_body_bytes().await {
+                Ok(chunk) => chunk,
+                Err(e) => {
+                    leg.upstream.shutdown().await;
+                    let failure = upstream::Failure::from_error(&e);
+                    return upstream_failed(session, ctx, &leg.route, failure).await;
                 }
             };
-            self.upstreams.release(upstream, &peer).await;
-            head.remove_header("transfer-encoding");
-            head.insert_header("content-length", answer.len().to_string())?;
-            session
-                .write_response_header(Box::new(head), no_body)
-                .await?;
-            if !no_body {
-                session.write_response_body(Some(answer), true).await?;
+            let end = chunk.is_none();
+            match exchange.response_body(chunk, end) {
+                Ok(answer) if end => break answer.unwrap_or_default(),
+                Ok(_) => {}
+                Err(refusal) => {
+                    leg.upstream.shutdown().await;
+                    return refuse(session, ctx, refusal, false).await;
+                }
             }
-            return Ok(());
+        };
+        self.upstreams.release(leg.upstream, &leg.peer).await;
+        head.remove_header("transfer-encoding");
+        head.insert_header("content-length", answer.len().to_string())?;
+        session
+            .write_response_header(Box::new(head), no_body)
+            .await?;
+        if !no_body {
+            session.write_response_body(Some(answer), true).await?;
         }
+        Ok(())
+    }
 
-        // Streamed: the header goes first, framed by the upstream's length when the
-        // bytes pass unchanged, chunked otherwise. A failure after it ends the
-        // connection without the body's end, which the client sees as a failed transfer.
+    /// An answer that goes out as it arrives (events restored one by one, or bytes
+    /// untouched): framed by the upstream's length when the bytes pass unchanged,
+    /// chunked otherwise.
+    ///
+    /// # Errors
+    /// A failure after the header went out: the connection then ends without the
+    /// body's end, which the client sees as a failed transfer.
+    async fn answer_streamed(
+        &self,
+        session: &mut Session,
+        ctx: &mut RequestCtx,
+        exchange: &mut Exchange,
+        mut leg: Leg,
+        mut head: ResponseHeader,
+        no_body: bool,
+    ) -> Result<()> {
         if !no_body
             && !head.headers.contains_key("content-length")
             && !head.headers.contains_key("transfer-encoding")
@@ -362,25 +379,22 @@ impl ApiService {
         session
             .write_response_header(Box::new(head), no_body)
             .await?;
-        if no_body {
-            self.upstreams.release(upstream, &peer).await;
-            return Ok(());
-        }
-        loop {
-            let chunk = match upstream.read_body_bytes().await {
+        let mut end = no_body;
+        while !end {
+            let chunk = match leg.upstream.read_body_bytes().await {
                 Ok(chunk) => chunk,
                 Err(e) => {
-                    upstream_failed(upstream::Failure::from_error(&e));
-                    upstream.shutdown().await;
+                    count_upstream_error(&leg.route, upstream::Failure::from_error(&e));
+                    leg.upstream.shutdown().await;
                     return Err(e);
                 }
             };
-            let end = chunk.is_none();
+            end = chunk.is_none();
             let out = match exchange.response_body(chunk, end) {
                 Ok(out) => out,
                 Err(refusal) => {
                     ctx.refused = Some(refusal.reason);
-                    upstream.shutdown().await;
+                    leg.upstream.shutdown().await;
                     return Err(Error::explain(
                         ErrorType::HTTPStatus(refusal.error.status()),
                         "answer refused mid-stream",
@@ -390,11 +404,8 @@ impl ApiService {
             if out.is_some() || end {
                 session.write_response_body(out, end).await?;
             }
-            if end {
-                break;
-            }
         }
-        self.upstreams.release(upstream, &peer).await;
+        self.upstreams.release(leg.upstream, &leg.peer).await;
         Ok(())
     }
 
@@ -716,6 +727,40 @@ impl ProxyHttp for ApiService {
             ctx.endpoint.as_str()
         )
     }
+}
+
+/// An upstream connection with its answer's header read.
+struct Leg {
+    upstream: UpstreamSession,
+    peer: HttpPeer,
+    route: String,
+}
+
+fn count_upstream_error(route: &str, failure: upstream::Failure) {
+    metrics::PROXY_UPSTREAM_ERRORS
+        .with_label_values(&[route, failure.kind])
+        .inc();
+}
+
+/// Answers an upstream failure (nothing of the answer has gone out) in our shape.
+async fn upstream_failed(
+    session: &mut Session,
+    ctx: &mut RequestCtx,
+    route: &str,
+    failure: upstream::Failure,
+) -> Result<()> {
+    count_upstream_error(route, failure);
+    respond::error(session, ctx, &ApiError::new(failure.code), &[], false).await
+}
+
+fn apply_to_response(head: &mut ResponseHeader, edits: HeaderEdits) -> Result<()> {
+    for name in &edits.remove {
+        head.remove_header(name);
+    }
+    for (name, value) in edits.insert {
+        head.insert_header(name, value)?;
+    }
+    Ok(())
 }
 
 /// Applies an exchange's header edits through pingora, which keeps header-name case
