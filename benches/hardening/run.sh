@@ -8,12 +8,15 @@
 #      (mixed.lua), without and then with 64 MiB upstream answers on a restoring route.
 # Needs: wrk (apt-get install -y wrk), python3. Env: LAT (latency run, default 20s),
 # PHASE (each RSS phase, default 60s), SLOW (slow connections, default 500), MODEL
-# (true also runs the NER tier; default false: rules only).
+# (true also runs the NER tier; default false: rules only), PARTS (default "1 2 3"),
+# HUGE (RSS runs: "0 1" = without, then with 64 MiB answers).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 LAT="${LAT:-20}"
 PHASE="${PHASE:-60}"
 SLOW="${SLOW:-500}"
+PARTS=" ${PARTS:-1 2 3} "
+HUGE_RUNS="${HUGE:-0 1}"
 here=benches/hardening
 tmp=$(mktemp -d)
 server_pid=""
@@ -57,9 +60,10 @@ latency() { # prints "p50 p99 requests/s non-2xx"
   echo "$(awk '$1=="50%" {print $2}' <<<"$out") $(awk '$1=="99%" {print $2}' <<<"$out") $(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '/Non-2xx/ {print $NF}' <<<"$out")"
 }
 
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg); MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-unset}"
 start_server
 
+if [[ "$PARTS" == *" 1 "* ]]; then
 echo
 echo "## 1. normal client latency (wrk -c1, ${LAT}s, /v1/anonymize)"
 read -r p50 p99 rps bad <<<"$(latency)"
@@ -73,6 +77,9 @@ echo "| $open slow-header connections open | p50 $p50 | p99 $p99 | $rps req/s | 
 wait "$slow_pid"
 echo "slow connections the server closed: $(cat "$tmp/slow.out"); metric: $(curl -s 127.0.0.1:29190/metrics | grep '^anonymizer_connections_closed_total' | tr '\n' ' ')"
 
+fi
+
+if [[ "$PARTS" == *" 2 "* ]]; then
 echo
 echo "## 2. keep-alive reuse through the proxy (wrk -c8, 10s, openai_chat route)"
 before=$(curl -s http://127.0.0.1:28181/stats)
@@ -86,11 +93,14 @@ print(f"client: {client} requests on 8 connections; upstream: {reqs} requests on
       f"({reqs / max(conns, 1):.0f} requests per upstream connection)")
 PY
 
+fi
+
+[[ "$PARTS" == *" 3 "* ]] || exit 0
 echo
 echo "## 3. RSS over two identical ${PHASE}s phases of mixed traffic (wrk -c16, mixed.lua)"
 echo "| traffic | RSS after warm-up | after phase 1 | after phase 2 | phase 2 / phase 1 | peak (VmHWM) |"
 echo "|---|---:|---:|---:|---:|---:|"
-for huge in 0 1; do
+for huge in $HUGE_RUNS; do
   start_server
   HUGE=$huge wrk -t2 -c16 -d10s -s "$here/mixed.lua" "$base" >/dev/null
   warm=$(rss_mib)

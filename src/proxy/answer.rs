@@ -32,7 +32,10 @@ pub(super) enum Answer {
         /// request), not only the route's paths.
         every_string: bool,
         limit: usize,
-        buffer: BytesMut,
+        /// The chunks as they came: kept apart (not appended to one growing buffer,
+        /// whose reallocations would double the peak) until the answer is complete.
+        chunks: Vec<Bytes>,
+        len: usize,
     },
     /// Server-Sent Events, restored event by event as they arrive; at most `limit`
     /// bytes of an unfinished event are held.
@@ -51,7 +54,8 @@ impl Answer {
             codings,
             every_string,
             limit,
-            buffer: BytesMut::new(),
+            chunks: Vec::new(),
+            len: 0,
         }
     }
 
@@ -98,18 +102,21 @@ impl Answer {
                 codings,
                 every_string,
                 limit,
-                buffer,
+                chunks,
+                len,
             } => {
                 if let Some(chunk) = chunk {
-                    if buffer.len() + chunk.len() > *limit {
+                    *len += chunk.len();
+                    if *len > *limit {
+                        chunks.clear();
                         return Err(too_large());
                     }
-                    buffer.extend_from_slice(&chunk);
+                    chunks.push(chunk);
                 }
                 if !end {
                     return Ok(None);
                 }
-                let raw = std::mem::take(buffer);
+                let raw = concat(std::mem::take(chunks), *len);
                 let decoded = if codings.is_identity() {
                     raw.to_vec()
                 } else {
@@ -149,6 +156,18 @@ impl Answer {
             }
         }
     }
+}
+
+/// One buffer of the chunks, copied only when there are several.
+fn concat(mut chunks: Vec<Bytes>, len: usize) -> Bytes {
+    if chunks.len() == 1 {
+        return chunks.pop().unwrap_or_default();
+    }
+    let mut whole = BytesMut::with_capacity(len);
+    for chunk in chunks {
+        whole.extend_from_slice(&chunk);
+    }
+    whole.freeze()
 }
 
 /// The upstream's answer is over `limits.max_response_bytes`.
