@@ -303,7 +303,8 @@ impl ApiService {
             peer,
             route,
         };
-        if exchange.buffers_answer() {
+        // A HEAD answer has nothing to restore: its header goes as it is.
+        if exchange.buffers_answer() && !no_body {
             self.answer_whole(session, ctx, exchange, leg, head, no_body)
                 .await
         } else {
