@@ -1,9 +1,11 @@
 //! Wiring: settings → engine, anonymizer, API, metrics → a pingora `Server`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use pingora::server::configuration::ServerConf;
 use pingora::server::Server;
+use pingora::services::listening::Service;
 
 use crate::anonymizer::Anonymizer;
 use crate::api::Api;
@@ -14,6 +16,7 @@ use crate::engine::ner::NerRecognizer;
 use crate::engine::{BuildError, Engine};
 use crate::methods::{KeyRing as MethodKeys, Memory};
 use crate::server::auth::KeyRing;
+use crate::server::guard::{ConnectionLimits, Guard};
 use crate::server::limits::RateLimiter;
 use crate::server::ApiService;
 use crate::session::memory::SweeperHandle;
@@ -110,9 +113,15 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
     };
     let mut server = Server::new_with_opt_and_conf(None, conf);
     server.bootstrap();
-    let mut proxy = pingora::proxy::http_proxy_service(&server.configuration, service);
-    proxy.add_tcp(&settings.listen);
-    server.add_service(proxy);
+    let proxy = pingora::proxy::http_proxy(&server.configuration, service);
+    let limits = ConnectionLimits {
+        max_connections: settings.max_connections,
+        header_timeout: Duration::from_millis(settings.header_timeout_ms),
+        keepalive_timeout: Duration::from_secs(settings.keepalive_timeout_secs),
+    };
+    let mut listener = Service::new("anonymizer".into(), Guard::new(proxy, limits));
+    listener.add_tcp(&settings.listen);
+    server.add_service(listener);
 
     metrics::init();
     let mut prometheus = pingora_prometheus::prometheus_http_service();

@@ -45,6 +45,9 @@ pub struct Limits {
     pub max_text_chars: usize,
     /// Most `entities_map` entries per deanonymize request.
     pub max_map_entries: usize,
+    /// Largest upstream answer a proxy route buffers to restore, on the wire and
+    /// decoded (502 above it).
+    pub max_response_bytes: usize,
 }
 
 impl Default for Limits {
@@ -54,6 +57,7 @@ impl Default for Limits {
             max_texts: 1000,
             max_text_chars: 1_000_000,
             max_map_entries: 100_000,
+            max_response_bytes: 16 * 1024 * 1024,
         }
     }
 }

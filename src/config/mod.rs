@@ -55,6 +55,13 @@ pub struct ServerSection {
     pub grace_period_secs: u64,
     /// Seconds in-flight requests get to finish after the grace period.
     pub shutdown_timeout_secs: u64,
+    /// Open client connections at most; one more is closed as soon as it is accepted.
+    pub max_connections: usize,
+    /// Milliseconds a client has to send a request's whole header, counted from the
+    /// connection's start or, on a reused connection, from the request's first byte.
+    pub header_timeout_ms: u64,
+    /// Seconds a kept-alive connection may sit idle between requests.
+    pub keepalive_timeout_secs: u64,
 }
 
 impl Default for ServerSection {
@@ -65,6 +72,9 @@ impl Default for ServerSection {
             threads: 2,
             grace_period_secs: 0,
             shutdown_timeout_secs: 10,
+            max_connections: 4096,
+            header_timeout_ms: 10_000,
+            keepalive_timeout_secs: 60,
         }
     }
 }

@@ -69,6 +69,9 @@ pub struct Settings {
     pub threads: usize,
     pub grace_period_secs: u64,
     pub shutdown_timeout_secs: u64,
+    pub max_connections: usize,
+    pub header_timeout_ms: u64,
+    pub keepalive_timeout_secs: u64,
     /// Configured keys; empty means "generate one at start".
     pub api_keys: Vec<ApiKey>,
     pub limits: Limits,
@@ -148,6 +151,22 @@ impl Settings {
             ));
         }
 
+        for (path, value) in [
+            (
+                "server.max_connections",
+                config.server.max_connections as u64,
+            ),
+            ("server.header_timeout_ms", config.server.header_timeout_ms),
+            (
+                "server.keepalive_timeout_secs",
+                config.server.keepalive_timeout_secs,
+            ),
+        ] {
+            if value == 0 {
+                errors.push(ConfigError::new(path, "must be greater than 0"));
+            }
+        }
+
         let mut api_keys = Vec::new();
         for (i, entry) in config.auth.api_keys.into_iter().enumerate() {
             match check_key(&entry.tenant, entry.key.expose()) {
@@ -198,6 +217,7 @@ impl Settings {
             ("limits.max_texts", limits.max_texts),
             ("limits.max_text_chars", limits.max_text_chars),
             ("limits.max_map_entries", limits.max_map_entries),
+            ("limits.max_response_bytes", limits.max_response_bytes),
         ] {
             if value == 0 {
                 errors.push(ConfigError::new(path, "must be greater than 0"));
@@ -358,6 +378,9 @@ impl Settings {
             threads: config.server.threads,
             grace_period_secs: config.server.grace_period_secs,
             shutdown_timeout_secs: config.server.shutdown_timeout_secs,
+            max_connections: config.server.max_connections,
+            header_timeout_ms: config.server.header_timeout_ms,
+            keepalive_timeout_secs: config.server.keepalive_timeout_secs,
             api_keys,
             limits,
             rate_limit,

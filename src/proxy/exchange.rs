@@ -9,7 +9,7 @@
 //!     job.run(&anonymizer)                   CPU-bound: on whichever thread the server likes
 //! .anonymized(result)                        → the anonymized body, or a Refusal
 //! .response_head(status, headers)            → header edits, or a Refusal
-//! .response_body(chunk, end)                 → restored bytes
+//! .response_body(chunk, end)                 → restored bytes, or a Refusal
 //! .report()                                  → entities and placeholders, for metrics
 //! ```
 //!
@@ -110,6 +110,8 @@ pub struct Exchange {
     entities: BTreeMap<&'static str, u64>,
     /// Shared with the stream restorers of the answer (per event).
     tally: Arc<Mutex<Tally>>,
+    /// Largest answer buffered to be restored (`limits.max_response_bytes`).
+    max_response_bytes: usize,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -157,7 +159,14 @@ impl Exchange {
             answer: Answer::Passthrough,
             entities: BTreeMap::new(),
             tally: Arc::default(),
+            max_response_bytes: crate::api::Limits::default().max_response_bytes,
         })
+    }
+
+    /// Bounds what is buffered of the answer (default: `limits.max_response_bytes`'s).
+    pub fn with_response_limit(mut self, max_bytes: usize) -> Self {
+        self.max_response_bytes = max_bytes;
+        self
     }
 
     pub fn route(&self) -> &Route {
@@ -204,12 +213,8 @@ impl Exchange {
             edits.remove_present(headers, "accept-encoding");
         }
         if self.plan.body.is_some() {
-            // The rewritten body has another length.
+            // The rewritten body has another length; the server frames it.
             edits.remove_present(headers, "content-length");
-            edits.insert(
-                http::header::TRANSFER_ENCODING,
-                HeaderValue::from_static("chunked"),
-            );
         }
         Ok((upstream_uri, edits))
     }
@@ -271,7 +276,8 @@ impl Exchange {
     /// Chooses how to treat the answer from its status and headers.
     ///
     /// # Errors
-    /// 502 when a body we must restore comes in an encoding we cannot read.
+    /// 502 when a body we must restore comes in an encoding we cannot read, or declares
+    /// a length over the response limit.
     pub fn response_head(
         &mut self,
         status: StatusCode,
@@ -283,27 +289,44 @@ impl Exchange {
         let has_body = !(status.is_informational()
             || status == StatusCode::NO_CONTENT
             || status == StatusCode::NOT_MODIFIED);
-        let whole = has_body && content_type.contains("json") && !self.route.restore.is_empty();
+        // Error answers quote the request (`error.message`): restored on every route
+        // that restores anything, whatever its paths.
+        let error = status.is_client_error() || status.is_server_error();
+        let whole = has_body
+            && content_type.contains("json")
+            && (!self.route.restore.is_empty() || (error && self.plan.restores));
         let stream = has_body
             && content_type.contains("text/event-stream")
             && !self.route.restore_stream.is_empty();
         if !whole && !stream {
             return Ok(edits);
         }
-        let encoding = headers::lower(headers, "content-encoding");
-        if !(encoding.is_empty() || encoding == "identity") {
-            return Err(Refusal::new(
-                Reason::UnreadableResponse,
-                ApiError::new(ErrorCode::BadGateway)
-                    .with_message("the upstream answered in an encoding that cannot be restored"),
-            ));
+        let codings = Codings::parse_bytes(
+            headers
+                .get_all(http::header::CONTENT_ENCODING)
+                .iter()
+                .map(HeaderValue::as_bytes),
+        )
+        .map_err(|_| super::answer::unreadable())?;
+        if stream && !codings.is_identity() {
+            // Decoding a stream as it arrives is not supported; we asked for none.
+            return Err(super::answer::unreadable());
+        }
+        let declared = headers
+            .get(http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if whole && declared.is_some_and(|n| n > self.max_response_bytes as u64) {
+            return Err(super::answer::too_large());
         }
         edits.remove_present(headers, "content-length");
+        edits.remove_present(headers, "content-encoding");
         self.answer = if stream {
             Answer::stream(
                 self.route.restore_stream.clone(),
                 Arc::clone(&self.restorer),
                 Arc::clone(&self.tally),
+                self.max_response_bytes,
             )
         } else {
             let format = if content_type.contains("ndjson") {
@@ -311,13 +334,26 @@ impl Exchange {
             } else {
                 BodyFormat::Json
             };
-            Answer::whole(format)
+            Answer::whole(format, codings, error, self.max_response_bytes)
         };
         Ok(edits)
     }
 
+    /// Whether the answer is read whole before anything of it goes out (so its length
+    /// is known, and a failure can still be answered with an error).
+    pub fn buffers_answer(&self) -> bool {
+        self.answer.is_whole()
+    }
+
     /// Takes an answer chunk; returns what goes to the client now (`None`: nothing).
-    pub fn response_body(&mut self, chunk: Option<Bytes>, end: bool) -> Option<Bytes> {
+    ///
+    /// # Errors
+    /// 502 when the answer is over the response limit or cannot be read as announced.
+    pub fn response_body(
+        &mut self,
+        chunk: Option<Bytes>,
+        end: bool,
+    ) -> Result<Option<Bytes>, Refusal> {
         self.answer
             .push(chunk, end, &self.route.restore, &self.restorer, &self.tally)
     }

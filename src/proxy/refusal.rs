@@ -30,6 +30,8 @@ pub enum Reason {
     SessionStoreUnavailable,
     /// A response we must restore comes in a form we cannot read.
     UnreadableResponse,
+    /// A response we must restore is over `limits.max_response_bytes`.
+    ResponseTooLarge,
     /// A bug.
     Internal,
 }
@@ -47,6 +49,7 @@ impl Reason {
         Reason::DetectionFailed,
         Reason::SessionStoreUnavailable,
         Reason::UnreadableResponse,
+        Reason::ResponseTooLarge,
         Reason::Internal,
     ];
 
@@ -63,6 +66,7 @@ impl Reason {
             Reason::DetectionFailed => "detection_failed",
             Reason::SessionStoreUnavailable => "session_store_unavailable",
             Reason::UnreadableResponse => "unreadable_response",
+            Reason::ResponseTooLarge => "response_too_large",
             Reason::Internal => "internal",
         }
     }

@@ -66,6 +66,11 @@ impl SseRestorer {
         out
     }
 
+    /// Bytes of an unfinished event held until its blank line arrives.
+    pub fn pending(&self) -> usize {
+        self.buffer.len()
+    }
+
     /// Ends the stream: a trailing incomplete event and all held text go out.
     pub fn finish(&mut self) -> Vec<u8> {
         let mut out = Vec::new();

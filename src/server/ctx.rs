@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use super::router::Endpoint;
-use crate::proxy::{Exchange, Reason, Refusal};
+use crate::proxy::{Exchange, Reason};
 
 pub struct RequestCtx {
     pub request_id: String,
@@ -20,14 +20,8 @@ pub struct RequestCtx {
     pub route: Option<String>,
     /// Set when the request is forwarded to an upstream.
     pub exchange: Option<Box<Exchange>>,
-    /// A refusal raised inside a proxy phase, answered by `fail_to_proxy`.
-    pub refusal: Option<Refusal>,
     /// Why a proxied request was refused, for the refusals metric.
     pub refused: Option<Reason>,
-    /// When the upstream was chosen, for the upstream duration metric.
-    pub upstream_started: Option<Instant>,
-    /// A small request body anonymized before connecting (see `service::preread`).
-    pub prepared_body: Option<bytes::Bytes>,
 }
 
 impl RequestCtx {
@@ -43,10 +37,7 @@ impl RequestCtx {
             entities: BTreeMap::new(),
             route: None,
             exchange: None,
-            refusal: None,
             refused: None,
-            upstream_started: None,
-            prepared_body: None,
         }
     }
 }

@@ -4,10 +4,13 @@
 //! Knows nothing about detection, replacement or body formats.
 
 pub mod auth;
+pub mod body;
 pub mod ctx;
+pub mod guard;
 pub mod limits;
 pub mod respond;
 pub mod router;
 pub mod service;
+pub mod upstream;
 
 pub use service::ApiService;

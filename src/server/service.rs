@@ -1,39 +1,40 @@
-//! The pingora `ProxyHttp` service. Phases appear in execution order. `/v1` requests are
-//! answered in `request_filter`; a request on a proxy route continues to
-//! `upstream_peer`, each phase handing plain `http` types and bytes to its
-//! `proxy::Exchange` and applying what it returns.
+//! The pingora `ProxyHttp` service. Every request is answered in `request_filter`:
+//! `/v1` requests by the API, and requests on a proxy route by [`ApiService::proxy`],
+//! which reads the whole body, has its `proxy::Exchange` anonymize it, and only then
+//! opens the upstream leg (`upstream.rs`), so a refused body reaches no upstream at all.
+//! pingora's own upstream phases are not used: they would send the request headers
+//! before the body is read and the client's response header before the upstream body.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use async_trait::async_trait;
 use bytes::BytesMut;
+use pingora::http::ResponseHeader;
 use pingora::prelude::*;
+use pingora::protocols::http::v1::client::HttpSession as UpstreamSession;
 use pingora::proxy::{FailToProxy, ProxyHttp, Session};
 use pingora::ErrorType;
 
 use super::auth::{AuthError, KeyRing};
+use super::body::{self, ReadError};
 use super::ctx::RequestCtx;
 use super::limits::RateLimiter;
 use super::respond;
 use super::router::{route, Endpoint, Route as Served};
+use super::upstream::{self, Upstreams};
 use crate::anonymizer::Anonymizer;
 use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
 use crate::methods::Memory;
 use crate::proxy::headers::HeaderEdits;
 use crate::proxy::route::{AuthMode, Route};
-use crate::proxy::{Exchange, Refusal, RequestHead, RequestStep};
+use crate::proxy::{Exchange, Reason, Refusal, RequestHead, RequestStep};
 use crate::session::SessionStore;
 use crate::telemetry::metrics;
 
 /// Bodies above this size are processed on the blocking pool so a large request does
 /// not stall other connections on the same worker thread (unmeasured first choice).
 const INLINE_BODY_LIMIT: usize = 64 * 1024;
-/// Proxied bodies declared at most this long are read and anonymized in
-/// `request_filter`, before any upstream connection. It is the size of pingora's retry
-/// buffer (`BODY_BUF_LIMIT`), through which a body read that early reaches the
-/// request-body phase again, where the anonymized one replaces it.
-const PREREAD_LIMIT: usize = 64 * 1024;
 
 pub struct ApiService {
     api: Arc<Api>,
@@ -42,6 +43,7 @@ pub struct ApiService {
     routes: Vec<Arc<Route>>,
     keys: KeyRing,
     rate_limiter: Option<RateLimiter>,
+    upstreams: Upstreams,
 }
 
 /// What `handle` decided: answer here, or forward to the route's upstream.
@@ -66,6 +68,7 @@ impl ApiService {
             routes: routes.into_iter().map(Arc::new).collect(),
             keys,
             rate_limiter,
+            upstreams: Upstreams::new(),
         }
     }
 
@@ -83,9 +86,8 @@ impl ApiService {
             Served::NotFound => return self.forward(session, ctx, &method, &path),
             Served::MethodNotAllowed { allow } => {
                 return Err(Failure {
-                    error: ApiError::new(ErrorCode::MethodNotAllowed),
                     headers: vec![("allow", allow.to_owned())],
-                    close: false,
+                    ..Failure::from(ApiError::new(ErrorCode::MethodNotAllowed))
                 })
             }
         };
@@ -108,7 +110,9 @@ impl ApiService {
             Endpoint::Anonymize | Endpoint::Deanonymize => {
                 let caller = caller.ok_or_else(|| ApiError::new(ErrorCode::Internal))?;
                 check_content_type(session)?;
-                let body = read_body(session, self.api.limits().max_body_bytes).await?;
+                let body = body::read_whole(session, self.api.limits().max_body_bytes)
+                    .await
+                    .map_err(Failure::from)?;
                 self.run(endpoint, caller, body)
                     .await
                     .map_err(Failure::from)
@@ -151,21 +155,22 @@ impl ApiService {
             uri: &header.uri,
             headers: &header.headers,
         };
-        let max = self.api.limits().max_body_bytes;
-        let exchange =
-            Exchange::start(Arc::clone(route), caller, &head, max).map_err(|refusal| {
+        let limits = self.api.limits();
+        let exchange = Exchange::start(Arc::clone(route), caller, &head, limits.max_body_bytes)
+            .map_err(|refusal| {
                 ctx.refused = Some(refusal.reason);
+                let too_large = refusal.reason == Reason::TooLarge;
                 Failure {
                     error: refusal.error,
                     headers: Vec::new(),
                     // The body is left unread: the connection cannot be reused.
                     close: true,
+                    // A client sending a body over the limit reads our 413 first.
+                    drain: too_large && !expects_continue(session),
+                    reason: Some(refusal.reason),
                 }
-            })?;
-        if exchange.plan().restores {
-            // Compressed answers are decompressed before our filters see them.
-            session.upstream_compression.adjust_decompression(true);
-        }
+            })?
+            .with_response_limit(limits.max_response_bytes);
         ctx.exchange = Some(Box::new(exchange));
         Ok(Handled::Forward)
     }
@@ -185,9 +190,8 @@ impl ApiService {
             if let Err(wait) = limiter.check(key_id, Instant::now()) {
                 let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
                 return Err(Failure {
-                    error: ApiError::new(ErrorCode::RateLimited),
                     headers: vec![("retry-after", secs.to_string())],
-                    close: false,
+                    ..Failure::from(ApiError::new(ErrorCode::RateLimited))
                 });
             }
         }
@@ -201,61 +205,210 @@ impl ApiService {
         })
     }
 
-    /// Reads and anonymizes a small proxied body before the upstream is chosen, so that
-    /// a refusal reaches no upstream at all (not even the request headers). Bodies
-    /// without a declared length, or longer than [`PREREAD_LIMIT`], are anonymized
-    /// as pingora streams them instead (`request_body_filter`).
-    async fn preread(&self, session: &mut Session, ctx: &mut RequestCtx) -> Result<(), Refusal> {
-        let Some(exchange) = ctx.exchange.as_mut() else {
-            return Ok(());
+    /// Answers a request on a proxy route: reads the whole body, anonymizes it, sends
+    /// it upstream and writes the (restored) answer. Nothing reaches the upstream, not
+    /// even the request line, until the body has been read and anonymized.
+    ///
+    /// # Errors
+    /// Only when the answer fails after its header went out: the connection is then
+    /// closed without ending the body, so the client sees a failed transfer.
+    async fn proxy(&self, session: &mut Session, ctx: &mut RequestCtx) -> Result<()> {
+        let Some(mut exchange) = ctx.exchange.take() else {
+            return refuse(session, ctx, Refusal::internal(), false).await;
         };
-        let declared = session
-            .req_header()
-            .headers
-            .get("content-length")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<usize>().ok());
-        if exchange.plan().body.is_none() || declared.is_none_or(|n| n > PREREAD_LIMIT) {
-            return Ok(());
-        }
-        let read_error = || {
-            Refusal::new(
-                crate::proxy::Reason::Malformed,
-                ApiError::new(ErrorCode::InvalidJson)
-                    .with_message("the request body could not be read"),
-            )
+        let max = self.api.limits().max_body_bytes;
+        let raw = match body::read_whole(session, max).await {
+            Ok(raw) => raw.freeze(),
+            Err(e) => {
+                let failure = Failure::from(e).with_reason(ctx);
+                return answer_failure(session, ctx, failure).await;
+            }
         };
-        let header = session.req_header();
-        let expects_continue = header.version == http::Version::HTTP_11
-            && header
-                .headers
-                .get("expect")
-                .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
-        if expects_continue {
-            // The client waits for this before sending the body (RFC 9110 §10.1.1); the
-            // upstream, which would have sent it, is not connected yet.
-            session
-                .write_continue_response()
-                .await
-                .map_err(|_| read_error())?;
-        }
-        session.as_mut().enable_retry_buffering();
-        loop {
-            let chunk = session
-                .read_request_body()
-                .await
-                .map_err(|_| read_error())?;
-            let end = chunk.is_none();
-            match exchange.request_body(chunk.as_deref(), end)? {
-                RequestStep::Hold if !end => {}
-                RequestStep::Anonymize(job) => {
-                    // At most PREREAD_LIMIT bytes: cheaper inline than a thread hop.
-                    ctx.prepared_body = Some(exchange.anonymized(job.run(&self.anonymizer))?);
-                    return Ok(());
+        let body = match exchange.request_body(Some(&raw), true) {
+            Ok(RequestStep::Pass) => raw,
+            Ok(RequestStep::Anonymize(job)) => {
+                drop(raw);
+                let result = if job.len() <= INLINE_BODY_LIMIT {
+                    job.run(&self.anonymizer)
+                } else {
+                    let anonymizer = Arc::clone(&self.anonymizer);
+                    tokio::task::spawn_blocking(move || job.run(&anonymizer))
+                        .await
+                        .unwrap_or_else(|_| Err(Refusal::internal()))
+                };
+                match exchange.anonymized(result) {
+                    Ok(body) => body,
+                    Err(refusal) => return refuse(session, ctx, refusal, false).await,
                 }
-                _ => return Err(Refusal::internal()),
+            }
+            Ok(RequestStep::Hold) => return refuse(session, ctx, Refusal::internal(), false).await,
+            Err(refusal) => return refuse(session, ctx, refusal, true).await,
+        };
+        let result = self.forward_body(session, ctx, &mut exchange, body).await;
+        ctx.exchange = Some(exchange);
+        result
+    }
+
+    /// The upstream leg and the answer, once the body to send is known.
+    async fn forward_body(
+        &self,
+        session: &mut Session,
+        ctx: &mut RequestCtx,
+        exchange: &mut Exchange,
+        body: bytes::Bytes,
+    ) -> Result<()> {
+        let request = match upstream_request(session, exchange, &body) {
+            Ok(request) => request,
+            Err(refusal) => return refuse(session, ctx, refusal, false).await,
+        };
+        let up = &exchange.route().upstream;
+        let route = exchange.route().name.clone();
+        let peer = match Upstreams::peer(up).await {
+            Ok(peer) => peer,
+            Err(failure) => return upstream_failed(session, ctx, &route, failure).await,
+        };
+        let started = Instant::now();
+        let sent = self
+            .upstreams
+            .send(&peer, &request, &body, up.read_timeout)
+            .await;
+        drop(body);
+        let mut upstream = match sent {
+            Ok(upstream) => upstream,
+            Err(e) => {
+                let failure = upstream::Failure::from_error(&e);
+                return upstream_failed(session, ctx, &route, failure).await;
+            }
+        };
+        metrics::UPSTREAM_DURATION
+            .with_label_values(&[&route])
+            .observe(started.elapsed().as_secs_f64());
+        let Some(mut head) = upstream.resp_header().cloned() else {
+            return refuse(session, ctx, Refusal::internal(), false).await;
+        };
+        match exchange.response_head(head.status, &head.headers) {
+            Ok(edits) => apply_to_response(&mut head, edits)?,
+            Err(refusal) => {
+                upstream.shutdown().await;
+                return refuse(session, ctx, refusal, false).await;
             }
         }
+        head.set_version(http::Version::HTTP_11);
+        head.insert_header(respond::REQUEST_ID, ctx.request_id.as_str())?;
+        ctx.status = head.status.as_u16();
+        let no_body = session.req_header().method == http::Method::HEAD
+            || matches!(head.status.as_u16(), 204 | 304)
+            || head.status.is_informational();
+        let leg = Leg {
+            upstream,
+            peer,
+            route,
+        };
+        // A HEAD answer has nothing to restore: its header goes as it is.
+        if exchange.buffers_answer() && !no_body {
+            self.answer_whole(session, ctx, exchange, leg, head, no_body)
+                .await
+        } else {
+            self.answer_streamed(session, ctx, exchange, leg, head, no_body)
+                .await
+        }
+    }
+
+    /// An answer read, decoded and restored whole before anything of it goes out: its
+    /// length is known, and any failure on the way is still an error answer.
+    async fn answer_whole(
+        &self,
+        session: &mut Session,
+        ctx: &mut RequestCtx,
+        exchange: &mut Exchange,
+        mut leg: Leg,
+        mut head: ResponseHeader,
+        no_body: bool,
+    ) -> Result<()> {
+        let answer = loop {
+            let chunk = match leg.upstream.read_body_bytes().await {
+                Ok(chunk) => chunk,
+                Err(e) => {
+                    leg.upstream.shutdown().await;
+                    let failure = upstream::Failure::from_error(&e);
+                    return upstream_failed(session, ctx, &leg.route, failure).await;
+                }
+            };
+            let end = chunk.is_none();
+            match exchange.response_body(chunk, end) {
+                Ok(answer) if end => break answer.unwrap_or_default(),
+                Ok(_) => {}
+                Err(refusal) => {
+                    leg.upstream.shutdown().await;
+                    return refuse(session, ctx, refusal, false).await;
+                }
+            }
+        };
+        self.upstreams.release(leg.upstream, &leg.peer).await;
+        head.remove_header("transfer-encoding");
+        head.insert_header("content-length", answer.len().to_string())?;
+        session
+            .write_response_header(Box::new(head), no_body)
+            .await?;
+        if !no_body {
+            session.write_response_body(Some(answer), true).await?;
+        }
+        Ok(())
+    }
+
+    /// An answer that goes out as it arrives (events restored one by one, or bytes
+    /// untouched): framed by the upstream's length when the bytes pass unchanged,
+    /// chunked otherwise.
+    ///
+    /// # Errors
+    /// A failure after the header went out: the connection then ends without the
+    /// body's end, which the client sees as a failed transfer.
+    async fn answer_streamed(
+        &self,
+        session: &mut Session,
+        ctx: &mut RequestCtx,
+        exchange: &mut Exchange,
+        mut leg: Leg,
+        mut head: ResponseHeader,
+        no_body: bool,
+    ) -> Result<()> {
+        if !no_body
+            && !head.headers.contains_key("content-length")
+            && !head.headers.contains_key("transfer-encoding")
+        {
+            head.insert_header("transfer-encoding", "chunked")?;
+        }
+        session
+            .write_response_header(Box::new(head), no_body)
+            .await?;
+        let mut end = no_body;
+        while !end {
+            let chunk = match leg.upstream.read_body_bytes().await {
+                Ok(chunk) => chunk,
+                Err(e) => {
+                    count_upstream_error(&leg.route, upstream::Failure::from_error(&e));
+                    leg.upstream.shutdown().await;
+                    return Err(e);
+                }
+            };
+            end = chunk.is_none();
+            let out = match exchange.response_body(chunk, end) {
+                Ok(out) => out,
+                Err(refusal) => {
+                    ctx.refused = Some(refusal.reason);
+                    leg.upstream.shutdown().await;
+                    return Err(Error::explain(
+                        ErrorType::HTTPStatus(refusal.error.status()),
+                        "answer refused mid-stream",
+                    ));
+                }
+            };
+            if out.is_some() || end {
+                session.write_response_body(out, end).await?;
+            }
+        }
+        self.upstreams.release(leg.upstream, &leg.peer).await;
+        Ok(())
     }
 
     async fn run(
@@ -280,11 +433,14 @@ impl ApiService {
     }
 }
 
-/// An error answer: the error, extra headers, and whether the connection must close.
+/// An error answer: the error, extra headers, whether the connection must close, and
+/// whether the rest of the request body is drained first (so the client reads it).
 struct Failure {
     error: ApiError,
     headers: Vec<(&'static str, String)>,
     close: bool,
+    drain: bool,
+    reason: Option<Reason>,
 }
 
 impl From<ApiError> for Failure {
@@ -293,8 +449,110 @@ impl From<ApiError> for Failure {
             error,
             headers: Vec::new(),
             close: false,
+            drain: false,
+            reason: None,
         }
     }
+}
+
+impl From<ReadError> for Failure {
+    fn from(e: ReadError) -> Self {
+        match e {
+            ReadError::TooLarge { drain } => Failure {
+                error: ApiError::new(ErrorCode::PayloadTooLarge)
+                    .with_message("request body is larger than limits.max_body_bytes"),
+                headers: Vec::new(),
+                // The rest of the body is unread: the connection cannot be reused.
+                close: true,
+                drain,
+                reason: Some(Reason::TooLarge),
+            },
+            ReadError::Unreadable => Failure {
+                error: ApiError::new(ErrorCode::InvalidJson)
+                    .with_message("the request body could not be read"),
+                headers: Vec::new(),
+                close: true,
+                drain: false,
+                reason: Some(Reason::Malformed),
+            },
+        }
+    }
+}
+
+impl Failure {
+    /// Records the refusal reason (proxy routes count it).
+    fn with_reason(self, ctx: &mut RequestCtx) -> Self {
+        if ctx.route.is_some() {
+            ctx.refused = self.reason;
+        }
+        self
+    }
+}
+
+/// Writes a failure, then drains the request body when asked.
+async fn answer_failure(
+    session: &mut Session,
+    ctx: &mut RequestCtx,
+    failure: Failure,
+) -> Result<()> {
+    respond::error(
+        session,
+        ctx,
+        &failure.error,
+        &failure.headers,
+        failure.close,
+    )
+    .await?;
+    if failure.drain {
+        body::drain(session).await;
+    }
+    Ok(())
+}
+
+/// Answers a refused exchange in our error shape. `close`: the body was not read to
+/// its end, so the connection cannot be reused.
+async fn refuse(
+    session: &mut Session,
+    ctx: &mut RequestCtx,
+    refusal: Refusal,
+    close: bool,
+) -> Result<()> {
+    ctx.refused = Some(refusal.reason);
+    respond::error(session, ctx, &refusal.error, &[], close).await
+}
+
+/// The upstream's request header: the client's, with the exchange's edits, the body's
+/// length, and no `Expect` (the body is in hand).
+fn upstream_request(
+    session: &Session,
+    exchange: &Exchange,
+    body: &bytes::Bytes,
+) -> std::result::Result<pingora::http::RequestHeader, Refusal> {
+    let mut request = session.req_header().clone();
+    let (uri, edits) = exchange.upstream_request(&request.uri, &request.headers)?;
+    request.set_uri(uri);
+    let framed = request.headers.contains_key("content-length")
+        || request.headers.contains_key("transfer-encoding");
+    apply_to_request(&mut request, edits).map_err(|_| Refusal::internal())?;
+    request.remove_header("transfer-encoding");
+    request.remove_header("content-length");
+    request.remove_header("expect");
+    if framed || !body.is_empty() {
+        request
+            .insert_header("content-length", body.len().to_string())
+            .map_err(|_| Refusal::internal())?;
+    }
+    request.set_version(http::Version::HTTP_11);
+    Ok(request)
+}
+
+fn expects_continue(session: &Session) -> bool {
+    let header = session.req_header();
+    header.version == http::Version::HTTP_11
+        && header
+            .headers
+            .get("expect")
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"))
 }
 
 fn check_content_type(session: &Session) -> Result<(), Failure> {
@@ -322,46 +580,6 @@ fn check_content_type(session: &Session) -> Result<(), Failure> {
     }
 }
 
-/// Reads the whole body, refusing more than `max` bytes (declared or actual).
-async fn read_body(session: &mut Session, max: usize) -> Result<BytesMut, Failure> {
-    let too_large = || Failure {
-        error: ApiError::new(ErrorCode::PayloadTooLarge)
-            .with_message(format!("request body is larger than {max} bytes")),
-        headers: Vec::new(),
-        // The rest of the body is unread: the connection cannot be reused.
-        close: true,
-    };
-    let declared = session
-        .req_header()
-        .headers
-        .get("content-length")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|n| n > max) {
-        return Err(too_large());
-    }
-    let mut body = BytesMut::with_capacity(declared.unwrap_or(0));
-    loop {
-        match session.read_request_body().await {
-            Ok(Some(chunk)) => {
-                if body.len() + chunk.len() > max {
-                    return Err(too_large());
-                }
-                body.extend_from_slice(&chunk);
-            }
-            Ok(None) => return Ok(body),
-            Err(_) => {
-                return Err(Failure {
-                    error: ApiError::new(ErrorCode::InvalidJson)
-                        .with_message("the request body could not be read"),
-                    headers: Vec::new(),
-                    close: true,
-                })
-            }
-        }
-    }
-}
-
 #[async_trait]
 impl ProxyHttp for ApiService {
     type CTX = RequestCtx;
@@ -372,29 +590,14 @@ impl ProxyHttp for ApiService {
 
     async fn request_filter(&self, session: &mut Session, ctx: &mut Self::CTX) -> Result<bool> {
         match self.handle(session, ctx).await {
-            Ok(Handled::Forward) => match self.preread(session, ctx).await {
-                Ok(()) => return Ok(false),
-                Err(refusal) => {
-                    ctx.refused = Some(refusal.reason);
-                    respond::error(session, ctx, &refusal.error, &[], true).await?;
-                }
-            },
+            Ok(Handled::Forward) => self.proxy(session, ctx).await?,
             Ok(Handled::Respond(outcome)) => {
                 ctx.texts = outcome.texts;
                 ctx.chars = outcome.chars;
                 ctx.entities = outcome.entities;
                 respond::json(session, ctx, 200, outcome.body, &[], false).await?;
             }
-            Err(failure) => {
-                respond::error(
-                    session,
-                    ctx,
-                    &failure.error,
-                    &failure.headers,
-                    failure.close,
-                )
-                .await?;
-            }
+            Err(failure) => answer_failure(session, ctx, failure).await?,
         }
         Ok(true)
     }
@@ -402,141 +605,10 @@ impl ProxyHttp for ApiService {
     async fn upstream_peer(
         &self,
         _session: &mut Session,
-        ctx: &mut Self::CTX,
+        _ctx: &mut Self::CTX,
     ) -> Result<Box<HttpPeer>> {
-        // request_filter answers every request that has no exchange.
-        let Some(exchange) = ctx.exchange.as_ref() else {
-            return Err(Error::new(ErrorType::InternalError));
-        };
-        let up = &exchange.route().upstream;
-        // Resolved here, asynchronously: HttpPeer::new would block and panic on failure.
-        let addr = tokio::net::lookup_host((up.host.as_str(), up.port))
-            .await
-            .ok()
-            .and_then(|mut addrs| addrs.next())
-            .ok_or_else(|| {
-                Error::explain(ErrorType::ConnectError, "upstream host did not resolve")
-            })?;
-        let mut peer = HttpPeer::new(addr, up.tls, up.host.clone());
-        peer.options.connection_timeout = Some(up.connect_timeout);
-        peer.options.total_connection_timeout = Some(up.connect_timeout);
-        peer.options.read_timeout = Some(up.read_timeout);
-        ctx.upstream_started = Some(Instant::now());
-        Ok(Box::new(peer))
-    }
-
-    async fn upstream_request_filter(
-        &self,
-        _session: &mut Session,
-        upstream_request: &mut pingora::http::RequestHeader,
-        ctx: &mut Self::CTX,
-    ) -> Result<()> {
-        let Some(exchange) = ctx.exchange.as_ref() else {
-            return Err(Error::new(ErrorType::InternalError));
-        };
-        match exchange.upstream_request(&upstream_request.uri, &upstream_request.headers) {
-            Ok((uri, edits)) => {
-                upstream_request.set_uri(uri);
-                if ctx.prepared_body.is_some() {
-                    // The body is in hand (and the client had its 100 Continue).
-                    upstream_request.remove_header("expect");
-                }
-                apply_to_request(upstream_request, edits)
-            }
-            Err(refusal) => refuse(ctx, refusal),
-        }
-    }
-
-    async fn request_body_filter(
-        &self,
-        _session: &mut Session,
-        body: &mut Option<bytes::Bytes>,
-        end_of_stream: bool,
-        ctx: &mut Self::CTX,
-    ) -> Result<()> {
-        if let Some(prepared) = &ctx.prepared_body {
-            // Anonymized in request_filter; pingora replays the raw body from its retry
-            // buffer (on a retry too), and the anonymized body takes its place.
-            *body = Some(if end_of_stream {
-                prepared.clone()
-            } else {
-                bytes::Bytes::new()
-            });
-            return Ok(());
-        }
-        let Some(exchange) = ctx.exchange.as_mut() else {
-            return Ok(());
-        };
-        let job = match exchange.request_body(body.as_deref(), end_of_stream) {
-            Ok(RequestStep::Pass) => return Ok(()),
-            Ok(RequestStep::Hold) => {
-                // "Nothing yet": `None` would end the upstream body.
-                *body = Some(bytes::Bytes::new());
-                return Ok(());
-            }
-            Ok(RequestStep::Anonymize(job)) => job,
-            Err(refusal) => return refuse(ctx, refusal),
-        };
-        let result = if job.len() <= INLINE_BODY_LIMIT {
-            job.run(&self.anonymizer)
-        } else {
-            let anonymizer = Arc::clone(&self.anonymizer);
-            tokio::task::spawn_blocking(move || job.run(&anonymizer))
-                .await
-                .unwrap_or_else(|_| Err(Refusal::internal()))
-        };
-        match exchange.anonymized(result) {
-            Ok(anonymized) => {
-                *body = Some(anonymized);
-                Ok(())
-            }
-            // Fail closed: the error aborts the upstream request before any body byte.
-            Err(refusal) => refuse(ctx, refusal),
-        }
-    }
-
-    async fn response_filter(
-        &self,
-        _session: &mut Session,
-        upstream_response: &mut pingora::http::ResponseHeader,
-        ctx: &mut Self::CTX,
-    ) -> Result<()> {
-        let request_id = ctx.request_id.clone();
-        let Some(exchange) = ctx.exchange.as_mut() else {
-            return Ok(());
-        };
-        if let Some(started) = ctx.upstream_started {
-            metrics::UPSTREAM_DURATION
-                .with_label_values(&[&exchange.route().name])
-                .observe(started.elapsed().as_secs_f64());
-        }
-        upstream_response.insert_header(respond::REQUEST_ID, request_id)?;
-        ctx.status = upstream_response.status.as_u16();
-        match exchange.response_head(upstream_response.status, &upstream_response.headers) {
-            Ok(edits) => {
-                for name in &edits.remove {
-                    upstream_response.remove_header(name);
-                }
-                for (name, value) in edits.insert {
-                    upstream_response.insert_header(name, value)?;
-                }
-                Ok(())
-            }
-            Err(refusal) => refuse(ctx, refusal),
-        }
-    }
-
-    fn response_body_filter(
-        &self,
-        _session: &mut Session,
-        body: &mut Option<bytes::Bytes>,
-        end_of_stream: bool,
-        ctx: &mut Self::CTX,
-    ) -> Result<Option<std::time::Duration>> {
-        if let Some(exchange) = ctx.exchange.as_mut() {
-            *body = exchange.response_body(body.take(), end_of_stream);
-        }
-        Ok(None)
+        // request_filter answers every request (see the module doc).
+        Err(Error::new(ErrorType::InternalError))
     }
 
     async fn fail_to_proxy(
@@ -545,31 +617,16 @@ impl ProxyHttp for ApiService {
         e: &Error,
         ctx: &mut Self::CTX,
     ) -> FailToProxy {
-        let refused = ctx.refusal.take().map(|r| r.error);
-        let code = match e.etype() {
-            _ if refused.is_some() => refused.as_ref().map(|r| r.code),
-            ErrorType::ReadError | ErrorType::WriteError | ErrorType::ConnectionClosed
-                if e.esource() == &pingora::ErrorSource::Downstream =>
-            {
-                None
-            }
-            ErrorType::ConnectTimedout | ErrorType::ReadTimedout | ErrorType::WriteTimedout => {
-                Some(ErrorCode::UpstreamTimeout)
-            }
-            _ if e.esource() == &pingora::ErrorSource::Upstream => Some(ErrorCode::BadGateway),
-            ErrorType::ConnectRefused | ErrorType::ConnectError | ErrorType::ConnectNoRoute => {
-                Some(ErrorCode::BadGateway)
-            }
-            _ => Some(ErrorCode::Internal),
-        };
-        let status = match code {
-            Some(code) if session.response_written().is_none() => {
-                let err = refused.unwrap_or_else(|| ApiError::new(code));
-                // The connection is already failing: a write error here changes nothing.
-                let _ = respond::error(session, ctx, &err, &[], true).await;
-                code.status()
-            }
-            _ => 0,
+        let downstream = e.esource() == &pingora::ErrorSource::Downstream;
+        let status = if session.response_written().is_none() && !downstream {
+            let err = ApiError::new(ErrorCode::Internal);
+            // The connection is already failing: a write error here changes nothing.
+            let _ = respond::error(session, ctx, &err, &[], true).await;
+            err.status()
+        } else {
+            // The answer's header went out: closing without its end is how the client
+            // learns the transfer failed.
+            0
         };
         FailToProxy {
             error_code: status,
@@ -674,16 +731,38 @@ impl ProxyHttp for ApiService {
     }
 }
 
-/// Records a refusal raised inside a proxy phase and aborts the phase; `fail_to_proxy`
-/// answers it in our error shape.
-fn refuse<T>(ctx: &mut RequestCtx, refusal: Refusal) -> Result<T> {
-    let status = refusal.error.status();
-    ctx.refused = Some(refusal.reason);
-    ctx.refusal = Some(refusal);
-    Err(Error::explain(
-        ErrorType::HTTPStatus(status),
-        "exchange refused",
-    ))
+/// An upstream connection with its answer's header read.
+struct Leg {
+    upstream: UpstreamSession,
+    peer: HttpPeer,
+    route: String,
+}
+
+fn count_upstream_error(route: &str, failure: upstream::Failure) {
+    metrics::PROXY_UPSTREAM_ERRORS
+        .with_label_values(&[route, failure.kind])
+        .inc();
+}
+
+/// Answers an upstream failure (nothing of the answer has gone out) in our shape.
+async fn upstream_failed(
+    session: &mut Session,
+    ctx: &mut RequestCtx,
+    route: &str,
+    failure: upstream::Failure,
+) -> Result<()> {
+    count_upstream_error(route, failure);
+    respond::error(session, ctx, &ApiError::new(failure.code), &[], false).await
+}
+
+fn apply_to_response(head: &mut ResponseHeader, edits: HeaderEdits) -> Result<()> {
+    for name in &edits.remove {
+        head.remove_header(name);
+    }
+    for (name, value) in edits.insert {
+        head.insert_header(name, value)?;
+    }
+    Ok(())
 }
 
 /// Applies an exchange's header edits through pingora, which keeps header-name case

@@ -57,6 +57,17 @@ pub static ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_connections_closed_total{reason}`: client connections the server closed
+/// before reading a request (`over_limit`, `header_timeout`).
+pub static CONNECTIONS_CLOSED: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_connections_closed_total",
+        "Client connections closed by the server before a request was read, by reason",
+        &["reason"]
+    )
+    .expect("metric registered once")
+});
+
 /// `anonymizer_proxy_requests_total{route, status}`.
 pub static PROXY_REQUESTS: LazyLock<IntCounterVec> = LazyLock::new(|| {
     register_int_counter_vec!(
@@ -246,6 +257,7 @@ pub fn init() {
     LazyLock::force(&PROXY_UPSTREAM_ERRORS);
     LazyLock::force(&PROXY_ENTITIES);
     LazyLock::force(&PROXY_REFUSALS);
+    LazyLock::force(&CONNECTIONS_CLOSED);
     LazyLock::force(&PROXY_PLACEHOLDERS);
     LazyLock::force(&PROXY_UNRESOLVED);
     LazyLock::force(&SESSION_GAUGES);

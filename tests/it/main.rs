@@ -13,6 +13,8 @@ mod auth;
 mod endpoints;
 /// Validated identifiers keep their exact spans, rules-only and with the served model.
 mod exact_spans;
+/// Hostile clients and misbehaving upstreams (issue 15).
+mod hardening;
 /// Log payloads: machinery kept, personal fields replaced.
 mod log_payloads;
 /// Every method, sessions and lenient restore over HTTP.

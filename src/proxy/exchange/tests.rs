@@ -117,8 +117,14 @@ fn a_json_exchange_anonymizes_the_request_and_restores_the_answer_across_chunks(
     let reply =
         br#"{"choices":[{"message":{"role":"assistant","content":"ok [EMAIL_ADDRESS_1]"}}]}"#;
     let (a, b) = reply.split_at(20);
-    assert_eq!(x.response_body(Some(Bytes::from_static(a)), false), None);
-    let out = x.response_body(Some(Bytes::from_static(b)), true).unwrap();
+    assert_eq!(
+        x.response_body(Some(Bytes::from_static(a)), false),
+        Ok(None)
+    );
+    let out = x
+        .response_body(Some(Bytes::from_static(b)), true)
+        .unwrap()
+        .unwrap();
     assert_eq!(
         text(&out),
         format!(r#"{{"choices":[{{"message":{{"role":"assistant","content":"ok {EMAIL}"}}}}]}}"#)
@@ -142,14 +148,17 @@ fn streamed_answers_are_restored_event_by_event() {
         )
     };
     let first = x.response_body(Some(Bytes::from(event("to [EMAIL_"))), false);
-    let first = first.unwrap();
+    let first = first.unwrap().unwrap();
     assert!(
         text(&first).contains(r#""content":"to ""#),
         "{}",
         text(&first)
     );
     let rest = format!("{}data: [DONE]\n\n", event("ADDRESS_1]!"));
-    let second = x.response_body(Some(Bytes::from(rest)), true).unwrap();
+    let second = x
+        .response_body(Some(Bytes::from(rest)), true)
+        .unwrap()
+        .unwrap();
     assert!(
         text(&second).contains(&format!(r#""content":"{EMAIL}!""#)),
         "{}",
@@ -159,7 +168,7 @@ fn streamed_answers_are_restored_event_by_event() {
 }
 
 #[test]
-fn the_upstream_request_drops_our_key_and_hop_headers_and_goes_chunked() {
+fn the_upstream_request_drops_our_key_hop_headers_and_the_stale_length() {
     let x = plan(route("openai_chat", ""), &json_request()).unwrap();
     let client = headers(&[
         ("content-type", "application/json"),
@@ -178,12 +187,8 @@ fn the_upstream_request_drops_our_key_and_hop_headers_and_goes_chunked() {
     edits.apply(&mut forwarded);
     let mut names: Vec<&str> = forwarded.keys().map(|k| k.as_str()).collect();
     names.sort_unstable();
-    assert_eq!(
-        names,
-        ["authorization", "content-type", "host", "transfer-encoding"]
-    );
+    assert_eq!(names, ["authorization", "content-type", "host"]);
     assert_eq!(forwarded["host"], "up.test:8080");
-    assert_eq!(forwarded["transfer-encoding"], "chunked");
     // The caller's credentials go on unchanged, marked so that no debug log prints them.
     assert_eq!(forwarded["authorization"], "Bearer theirs");
     assert!(forwarded["authorization"].is_sensitive());
@@ -294,15 +299,60 @@ fn every_refusal_has_its_reason_and_status() {
 
     // An answer we must restore in an encoding we cannot read.
     let mut x = plan(route("openai_chat", ""), &json_request()).unwrap();
-    let gz = headers(&[
+    let lz4 = headers(&[
         ("content-type", "application/json"),
-        ("content-encoding", "br"),
+        ("content-encoding", "lz4"),
     ]);
-    let refusal = x.response_head(StatusCode::OK, &gz).unwrap_err();
+    let refusal = x.response_head(StatusCode::OK, &lz4).unwrap_err();
     assert_eq!(
         (refusal.reason, refusal.error.status()),
         (Reason::UnreadableResponse, 502)
     );
+
+    // One that says br and holds gzip: refused when its body does not decode.
+    let mut x = plan(route("openai_chat", ""), &json_request()).unwrap();
+    let br = headers(&[
+        ("content-type", "application/json"),
+        ("content-encoding", "br"),
+    ]);
+    x.response_head(StatusCode::OK, &br).unwrap();
+    let gzip = crate::proxy::encoding::encode(
+        &crate::proxy::encoding::Codings::from_codings(vec![crate::proxy::encoding::Coding::Gzip]),
+        br#"{"choices":[]}"#,
+    )
+    .unwrap();
+    let refusal = x.response_body(Some(Bytes::from(gzip)), true).unwrap_err();
+    assert_eq!(
+        (refusal.reason, refusal.error.status()),
+        (Reason::UnreadableResponse, 502)
+    );
+
+    // One that declares more than the response limit, and one that sends more.
+    let mut x = plan(route("openai_chat", ""), &json_request())
+        .unwrap()
+        .with_response_limit(10);
+    let big = headers(&[
+        ("content-type", "application/json"),
+        ("content-length", "11"),
+    ]);
+    let refusal = x.response_head(StatusCode::OK, &big).unwrap_err();
+    assert_eq!(
+        (refusal.reason, refusal.error.status()),
+        (Reason::ResponseTooLarge, 502)
+    );
+    let mut x = plan(route("openai_chat", ""), &json_request())
+        .unwrap()
+        .with_response_limit(10);
+    let json = headers(&[("content-type", "application/json")]);
+    x.response_head(StatusCode::OK, &json).unwrap();
+    assert_eq!(
+        x.response_body(Some(Bytes::from_static(b"[1,2,3")), false),
+        Ok(None)
+    );
+    let refusal = x
+        .response_body(Some(Bytes::from_static(b",4,5]")), true)
+        .unwrap_err();
+    assert_eq!(refusal.reason, Reason::ResponseTooLarge);
 }
 
 /// Issue 12, item 4, on the proxy path: a Loki push with two different e-mail

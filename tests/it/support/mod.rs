@@ -184,6 +184,11 @@ impl TestServer {
         String::from_utf8_lossy(&out).into_owned()
     }
 
+    /// The server's process id (for reading `/proc/<pid>/status`).
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
     /// Sends SIGTERM and waits for the exit status.
     pub fn terminate(mut self) -> std::process::ExitStatus {
         let mut child = self.child.take().expect("running");
@@ -270,7 +275,6 @@ impl From<reqwest::blocking::Response> for Response {
 /// The Python of `.venv/` (made by `scripts/setup.sh` from `tests/clients/requirements.txt`),
 /// which runs the real SDKs and fuzzers. Missing, it fails the test: a client is tested
 /// for real or the suite does not pass.
-#[allow(dead_code)] // until the first SDK test lands
 pub fn python() -> PathBuf {
     let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
     assert!(

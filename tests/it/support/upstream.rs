@@ -1,9 +1,12 @@
 //! Real upstream servers on loopback for proxy tests: a minimal threaded HTTP/1.1
 //! server that records every request it receives (raw bytes included) and answers
-//! with a handler's reply, optionally in timed chunks (for streams).
+//! with a handler's reply, optionally in timed chunks (for streams). It can also
+//! misbehave: stop mid-body, send bytes that are not what its headers say, or send
+//! huge answers; and it can keep connections alive and count them.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -41,6 +44,9 @@ pub struct Reply {
     pub chunks: Vec<(Duration, Vec<u8>)>,
     /// Send `Transfer-Encoding: chunked` instead of `Content-Length`.
     pub chunked: bool,
+    /// Stop after this many body bytes and close the connection (the header still
+    /// announces the whole body): an upstream failing mid-body.
+    pub cut_after: Option<usize>,
 }
 
 impl Reply {
@@ -50,6 +56,24 @@ impl Reply {
             headers: vec![("content-type".into(), "application/json".into())],
             chunks: vec![(Duration::ZERO, value.to_string().into_bytes())],
             chunked: false,
+            cut_after: None,
+        }
+    }
+
+    /// `body` as it is, with `content-type` and extra headers.
+    pub fn bytes(content_type: &str, body: Vec<u8>, headers: &[(&str, &str)]) -> Reply {
+        let mut all = vec![("content-type".to_owned(), content_type.to_owned())];
+        all.extend(
+            headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned())),
+        );
+        Reply {
+            status: 200,
+            headers: all,
+            chunks: vec![(Duration::ZERO, body)],
+            chunked: false,
+            cut_after: None,
         }
     }
 
@@ -59,6 +83,7 @@ impl Reply {
             headers: vec![("content-type".into(), "text/event-stream".into())],
             chunks: pieces.into_iter().map(|p| (pause, p)).collect(),
             chunked: true,
+            cut_after: None,
         }
     }
 }
@@ -68,23 +93,68 @@ type Handler = dyn Fn(&Received) -> Reply + Send + Sync;
 pub struct Upstream {
     pub addr: String,
     received: Arc<Mutex<Vec<Received>>>,
+    connections: Arc<AtomicUsize>,
 }
 
 impl Upstream {
+    /// Answers each request on its own connection (`connection: close`).
     pub fn start(handler: impl Fn(&Received) -> Reply + Send + Sync + 'static) -> Upstream {
+        Self::spawn(handler, false, false)
+    }
+
+    /// Keeps connections alive: serves requests on a connection until the client
+    /// closes it.
+    pub fn keep_alive(handler: impl Fn(&Received) -> Reply + Send + Sync + 'static) -> Upstream {
+        Self::spawn(handler, true, true)
+    }
+
+    /// Misbehaves: announces keep-alive (HTTP/1.1, no `connection: close`) but closes
+    /// every connection after one answer, as an upstream whose idle timeout is shorter
+    /// than a pool's does.
+    pub fn closing_quietly(
+        handler: impl Fn(&Received) -> Reply + Send + Sync + 'static,
+    ) -> Upstream {
+        Self::spawn(handler, true, false)
+    }
+
+    fn spawn(
+        handler: impl Fn(&Received) -> Reply + Send + Sync + 'static,
+        announce_keep_alive: bool,
+        keep_alive: bool,
+    ) -> Upstream {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind upstream");
         let addr = listener.local_addr().expect("addr").to_string();
         let received = Arc::new(Mutex::new(Vec::new()));
+        let connections = Arc::new(AtomicUsize::new(0));
         let handler: Arc<Handler> = Arc::new(handler);
         let log = Arc::clone(&received);
+        let count = Arc::clone(&connections);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
+                count.fetch_add(1, Ordering::SeqCst);
                 let handler = Arc::clone(&handler);
                 let log = Arc::clone(&log);
-                std::thread::spawn(move || serve(stream, &*handler, &log));
+                std::thread::spawn(move || {
+                    let mut reader = match stream.try_clone() {
+                        Ok(s) => BufReader::new(s),
+                        Err(_) => return,
+                    };
+                    while serve(&mut reader, &stream, &*handler, &log, announce_keep_alive)
+                        && keep_alive
+                    {}
+                });
             }
         });
-        Upstream { addr, received }
+        Upstream {
+            addr,
+            received,
+            connections,
+        }
+    }
+
+    /// Connections accepted so far.
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
     }
 
     /// An upstream that answers every request with `{"ok": true}` and records it.
@@ -110,17 +180,23 @@ impl Upstream {
     }
 }
 
-fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<Received>>) {
+/// Serves one request; `true` when the connection can carry another.
+fn serve(
+    reader: &mut BufReader<TcpStream>,
+    stream: &TcpStream,
+    handler: &Handler,
+    log: &Mutex<Vec<Received>>,
+    announce_keep_alive: bool,
+) -> bool {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut writer = match stream.try_clone() {
         Ok(w) => w,
-        Err(_) => return,
+        Err(_) => return false,
     };
-    let mut reader = BufReader::new(stream);
     let mut raw = Vec::new();
     let mut line = String::new();
     if reader.read_line(&mut line).unwrap_or(0) == 0 {
-        return;
+        return false;
     }
     raw.extend_from_slice(line.as_bytes());
     let mut parts = line.split_whitespace();
@@ -185,10 +261,13 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<Received>>) {
     };
     log.lock().expect("lock").push(request.clone());
     if !complete {
-        return;
+        return false;
     }
     let reply = handler(&request);
-    let mut head = format!("HTTP/1.1 {} X\r\nconnection: close\r\n", reply.status);
+    let mut head = format!("HTTP/1.1 {} X\r\n", reply.status);
+    if !announce_keep_alive {
+        head.push_str("connection: close\r\n");
+    }
     for (n, v) in &reply.headers {
         head.push_str(&format!("{n}: {v}\r\n"));
     }
@@ -199,12 +278,18 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<Received>>) {
         head.push_str(&format!("content-length: {len}\r\n\r\n"));
     }
     if writer.write_all(head.as_bytes()).is_err() {
-        return;
+        return false;
     }
     let _ = writer.flush();
+    let mut budget = reply.cut_after.unwrap_or(usize::MAX);
     for (pause, chunk) in &reply.chunks {
         std::thread::sleep(*pause);
-        let ok = if reply.chunked {
+        let chunk = &chunk[..chunk.len().min(budget)];
+        budget -= chunk.len();
+        let ok = if chunk.is_empty() {
+            // An empty chunk would end a chunked body.
+            Ok(())
+        } else if reply.chunked {
             writer
                 .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
                 .and_then(|_| writer.write_all(chunk))
@@ -213,11 +298,16 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<Received>>) {
             writer.write_all(chunk)
         };
         if ok.and_then(|_| writer.flush()).is_err() {
-            return;
+            return false;
+        }
+        if budget == 0 {
+            // Misbehave: the connection ends mid-body.
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+            return false;
         }
     }
     if reply.chunked {
         let _ = writer.write_all(b"0\r\n\r\n");
     }
-    let _ = writer.flush();
+    writer.flush().is_ok()
 }
