@@ -1,12 +1,16 @@
 //! The answer side of an exchange: bytes pass through, or a JSON answer is buffered and
-//! restored whole, or Server-Sent Events are restored event by event as they stream.
+//! restored whole, or a stream (Server-Sent Events, NDJSON lines, the elements of a JSON
+//! array) is restored document by document as it arrives.
 
 use std::sync::{Arc, Mutex};
 
 use bytes::{Bytes, BytesMut};
 
+use super::array_stream::ArrayRestorer;
+use super::doc_stream::DocRestorer;
 use super::format::BodyFormat;
 use super::jsonpath::JsonPath;
+use super::ndjson_stream::NdjsonRestorer;
 use super::sse::{SseRestorer, TextStream};
 use super::tally::Tally;
 use crate::restore::stream::StreamRestorer;
@@ -23,6 +27,47 @@ pub(super) enum Answer {
     },
     /// Server-Sent Events, restored event by event as they arrive.
     Stream(Box<SseRestorer>),
+    /// NDJSON, restored line by line as it arrives (Ollama).
+    Lines(Box<NdjsonRestorer>),
+    /// A JSON array, restored element by element as it arrives (Gemini without
+    /// `alt=sse`).
+    Elements(Box<ArrayRestorer>),
+    /// A JSON answer not yet seen: an array is a stream of elements, anything else is
+    /// restored whole. Waits for its first byte that is not whitespace.
+    Json {
+        buffer: BytesMut,
+        stream: Option<Box<ArrayRestorer>>,
+    },
+}
+
+/// How an answer is framed, from its `Content-Type` and what the route restores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Framing {
+    Sse,
+    Ndjson,
+    /// NDJSON restored whole (a route with `restore` paths only).
+    NdjsonWhole,
+    /// JSON: whole, or an array streamed (with `restore_stream` paths).
+    Json,
+}
+
+impl Framing {
+    /// `None`: the answer goes through untouched.
+    pub(super) fn of(content_type: &str, whole: bool, stream: bool) -> Option<Framing> {
+        if content_type.contains("text/event-stream") {
+            stream.then_some(Framing::Sse)
+        } else if content_type.contains("ndjson") {
+            if stream {
+                Some(Framing::Ndjson)
+            } else {
+                whole.then_some(Framing::NdjsonWhole)
+            }
+        } else if content_type.contains("json") {
+            (whole || stream).then_some(Framing::Json)
+        } else {
+            None
+        }
+    }
 }
 
 impl Answer {
@@ -38,13 +83,29 @@ impl Answer {
         restorer: Arc<Restorer>,
         tally: Arc<Mutex<Tally>>,
     ) -> Self {
-        Answer::Stream(Box::new(SseRestorer::new(
-            paths,
-            Box::new(move || {
-                Box::new(FieldStream::new(Arc::clone(&restorer), Arc::clone(&tally)))
-                    as Box<dyn TextStream>
-            }),
-        )))
+        Answer::Stream(Box::new(events(paths, restorer, tally)))
+    }
+
+    /// The answer for `framing`; `paths` are the route's `restore_stream`.
+    pub(super) fn framed(
+        framing: Framing,
+        paths: Vec<JsonPath>,
+        restorer: Arc<Restorer>,
+        tally: Arc<Mutex<Tally>>,
+    ) -> Self {
+        let docs = |paths, restorer, tally| DocRestorer::new(events(paths, restorer, tally));
+        match framing {
+            Framing::Sse => Answer::stream(paths, restorer, tally),
+            Framing::Ndjson => {
+                Answer::Lines(Box::new(NdjsonRestorer::new(docs(paths, restorer, tally))))
+            }
+            Framing::NdjsonWhole => Answer::whole(BodyFormat::Ndjson),
+            Framing::Json => Answer::Json {
+                buffer: BytesMut::new(),
+                stream: (!paths.is_empty())
+                    .then(|| Box::new(ArrayRestorer::new(docs(paths, restorer, tally)))),
+            },
+        }
     }
 
     /// Takes a chunk; returns what goes out now.
@@ -75,8 +136,49 @@ impl Answer {
                 // `None` sends nothing now; an empty chunk would end a chunked body.
                 (!out.is_empty()).then(|| Bytes::from(out))
             }
+            Answer::Lines(lines) => {
+                let mut out = chunk.map(|c| lines.push(&c)).unwrap_or_default();
+                if end {
+                    out.extend(lines.finish());
+                }
+                (!out.is_empty()).then(|| Bytes::from(out))
+            }
+            Answer::Elements(elements) => {
+                let mut out = chunk.map(|c| elements.push(&c)).unwrap_or_default();
+                if end {
+                    out.extend(elements.finish());
+                }
+                (!out.is_empty()).then(|| Bytes::from(out))
+            }
+            Answer::Json { buffer, stream } => {
+                if let Some(chunk) = chunk {
+                    buffer.extend_from_slice(&chunk);
+                }
+                let first = buffer.iter().find(|b| !b.is_ascii_whitespace()).copied();
+                if first.is_none() && !end {
+                    return None;
+                }
+                let seen = Bytes::from(std::mem::take(buffer));
+                *self = match (first, stream.take()) {
+                    (Some(b'['), Some(elements)) => Answer::Elements(elements),
+                    _ if paths.is_empty() => Answer::Passthrough,
+                    _ => Answer::whole(BodyFormat::Json),
+                };
+                self.push(Some(seen), end, paths, restorer, tally)
+            }
         }
     }
+}
+
+/// The event restorer of one answer: a fresh field stream per field location.
+fn events(paths: Vec<JsonPath>, restorer: Arc<Restorer>, tally: Arc<Mutex<Tally>>) -> SseRestorer {
+    SseRestorer::new(
+        paths,
+        Box::new(move || {
+            Box::new(FieldStream::new(Arc::clone(&restorer), Arc::clone(&tally)))
+                as Box<dyn TextStream>
+        }),
+    )
 }
 
 fn restore_whole(

@@ -24,7 +24,7 @@ use bytes::{Bytes, BytesMut};
 use http::header::{HeaderMap, HeaderValue};
 use http::{StatusCode, Uri};
 
-use super::answer::Answer;
+use super::answer::{Answer, Framing};
 use super::encoding::{Coding, Codings};
 use super::format::BodyFormat;
 use super::headers::{self, HeaderEdits};
@@ -282,13 +282,14 @@ impl Exchange {
         let has_body = !(status.is_informational()
             || status == StatusCode::NO_CONTENT
             || status == StatusCode::NOT_MODIFIED);
-        let whole = has_body && content_type.contains("json") && !self.route.restore.is_empty();
-        let stream = has_body
-            && content_type.contains("text/event-stream")
-            && !self.route.restore_stream.is_empty();
-        if !whole && !stream {
+        let framing = Framing::of(
+            &content_type,
+            !self.route.restore.is_empty(),
+            !self.route.restore_stream.is_empty(),
+        );
+        let Some(framing) = framing.filter(|_| has_body) else {
             return Ok(edits);
-        }
+        };
         let encoding = headers::lower(headers, "content-encoding");
         if !(encoding.is_empty() || encoding == "identity") {
             return Err(Refusal::new(
@@ -298,20 +299,12 @@ impl Exchange {
             ));
         }
         edits.remove_present(headers, "content-length");
-        self.answer = if stream {
-            Answer::stream(
-                self.route.restore_stream.clone(),
-                Arc::clone(&self.restorer),
-                Arc::clone(&self.tally),
-            )
-        } else {
-            let format = if content_type.contains("ndjson") {
-                BodyFormat::Ndjson
-            } else {
-                BodyFormat::Json
-            };
-            Answer::whole(format)
-        };
+        self.answer = Answer::framed(
+            framing,
+            self.route.restore_stream.clone(),
+            Arc::clone(&self.restorer),
+            Arc::clone(&self.tally),
+        );
         Ok(edits)
     }
 
