@@ -51,6 +51,88 @@ pub const ANTHROPIC_MESSAGES: Preset = Preset {
     restore_stream: &["$.delta.text"],
 };
 
+/// OpenAI `POST /v1/embeddings` (and Azure OpenAI's): `input` is a string or an array
+/// of strings (token arrays carry no text and pass). Vectors come back: nothing to restore.
+pub const OPENAI_EMBEDDINGS: Preset = Preset {
+    name: "openai_embeddings",
+    body: BodyFormat::Json,
+    anonymize: &["$.input"],
+    restore: &[],
+    restore_stream: &[],
+};
+
+/// OpenAI legacy `POST /v1/completions` (and Azure OpenAI's): `prompt` (a string or an
+/// array of strings; token arrays pass) and `suffix`; answers' `choices[*].text`, whole
+/// or streamed.
+pub const OPENAI_COMPLETIONS: Preset = Preset {
+    name: "openai_completions",
+    body: BodyFormat::Json,
+    anonymize: &["$.prompt", "$.suffix"],
+    restore: &["$.choices[*].text"],
+    restore_stream: &["$.choices[*].text"],
+};
+
+/// Google Gemini `POST /v1beta/models/{model}:generateContent` and
+/// `:streamGenerateContent`, streamed as SSE (`alt=sse`, what google-genai asks for) or
+/// as one JSON array (the default), and `:countTokens`, `:embedContent`,
+/// `:batchEmbedContents`. Request field names in both spellings the REST API reads
+/// (google-genai sends lowerCamelCase, curl examples snake_case). Function call `args`
+/// and function response `response` are objects: every string in them. Never
+/// `thoughtSignature` or `inlineData`.
+pub const GEMINI: Preset = Preset {
+    name: "gemini",
+    body: BodyFormat::Json,
+    anonymize: &[
+        "$.contents[*].parts[*].text",
+        "$.contents[*].parts[*].functionCall.args",
+        "$.contents[*].parts[*].function_call.args",
+        "$.contents[*].parts[*].functionResponse.response",
+        "$.contents[*].parts[*].function_response.response",
+        "$.systemInstruction.parts[*].text",
+        "$.system_instruction.parts[*].text",
+        "$.content.parts[*].text",
+        "$.requests[*].content.parts[*].text",
+    ],
+    restore: &[
+        "$.candidates[*].content.parts[*].text",
+        "$.candidates[*].content.parts[*].functionCall.args",
+    ],
+    restore_stream: &[
+        "$.candidates[*].content.parts[*].text",
+        "$.candidates[*].content.parts[*].functionCall.args",
+    ],
+};
+
+/// Ollama `POST /api/chat`, `/api/generate` (streamed as NDJSON unless `"stream":
+/// false`), `/api/embed` and the older `/api/embeddings`: message `content`, `thinking`
+/// and tool call `arguments` (an object: every string in it), `prompt`, `suffix`,
+/// `system`, `input`; answers' message content, thinking and tool call arguments, and
+/// `response` and `thinking` of `/api/generate`. Ollama's thinking carries no signature.
+pub const OLLAMA: Preset = Preset {
+    name: "ollama",
+    body: BodyFormat::Json,
+    anonymize: &[
+        "$.messages[*].content",
+        "$.messages[*].thinking",
+        "$.messages[*].tool_calls[*].function.arguments",
+        "$.prompt",
+        "$.suffix",
+        "$.system",
+        "$.input",
+    ],
+    restore: OLLAMA_ANSWER,
+    restore_stream: OLLAMA_ANSWER,
+};
+
+/// An Ollama answer has one shape whole and per streamed line.
+const OLLAMA_ANSWER: &[&str] = &[
+    "$.message.content",
+    "$.message.thinking",
+    "$.message.tool_calls[*].function.arguments",
+    "$.response",
+    "$.thinking",
+];
+
 /// Grafana Loki `POST /loki/api/v1/push`, protobuf in a snappy block (Promtail, Alloy,
 /// Vector) or JSON: every entry's line; structured metadata values with the route's
 /// `loki: {structured_metadata: true}`. Stream labels never (they are the index).
@@ -131,6 +213,10 @@ pub const PRESETS: &[&Preset] = &[
     &OPENAI_CHAT,
     &OPENAI_RESPONSES,
     &ANTHROPIC_MESSAGES,
+    &OPENAI_EMBEDDINGS,
+    &OPENAI_COMPLETIONS,
+    &GEMINI,
+    &OLLAMA,
     &LOKI_PUSH,
     &ELASTICSEARCH_BULK,
     &SPLUNK_HEC,
