@@ -5,6 +5,7 @@
 //! phases.
 
 mod answer;
+pub mod credentials;
 pub mod encoding;
 pub mod exchange;
 pub mod format;
