@@ -25,18 +25,16 @@ use http::header::{HeaderMap, HeaderValue};
 use http::{StatusCode, Uri};
 
 use super::answer::{Answer, Framing};
+use super::credentials::{self, KeyLocation};
 use super::encoding::{Coding, Codings};
 use super::format::BodyFormat;
 use super::headers::{self, HeaderEdits};
 use super::job::{AnonymizeJob, AnonymizedBody};
 use super::refusal::{Reason, Refusal};
-use super::route::{CompiledSession, OnUnparsed, Route};
+use super::route::{AuthMode, CompiledSession, OnUnparsed, Route};
 use super::tally::Tally;
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::Restorer;
-
-/// Our credential: it never reaches an upstream.
-const API_KEY_HEADER: &str = "x-api-key";
 
 /// The request line and headers, as the client sent them.
 #[derive(Debug, Clone, Copy)]
@@ -110,6 +108,8 @@ pub struct Exchange {
     entities: BTreeMap<&'static str, u64>,
     /// Shared with the stream restorers of the answer (per event).
     tally: Arc<Mutex<Tally>>,
+    /// Where credentials of ours sit in this request: taken off before forwarding.
+    ours: Vec<KeyLocation>,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -148,6 +148,12 @@ impl Exchange {
             Some(_) => RequestState::Buffering(BytesMut::new()),
             None => RequestState::Passthrough,
         };
+        // On an `api_key` route whatever sits where our key may be is ours (the server
+        // checked it); on a passthrough route the server names what it found ours.
+        let ours = match route.auth {
+            AuthMode::ApiKey => route.key_locations.clone(),
+            AuthMode::Passthrough => Vec::new(),
+        };
         Ok(Exchange {
             route,
             caller,
@@ -157,7 +163,16 @@ impl Exchange {
             answer: Answer::Passthrough,
             entities: BTreeMap::new(),
             tally: Arc::default(),
+            ours,
         })
+    }
+
+    /// Also takes the credential at `location` off the forwarded request: the server
+    /// found a key of ours there on a passthrough route.
+    pub fn strip_credential(&mut self, location: KeyLocation) {
+        if !self.ours.contains(&location) {
+            self.ours.push(location);
+        }
     }
 
     pub fn route(&self) -> &Route {
@@ -178,14 +193,17 @@ impl Exchange {
         headers: &HeaderMap,
     ) -> Result<(Uri, HeaderEdits), Refusal> {
         let path = uri.path_and_query().map_or("/", |p| p.as_str());
+        let path = credentials::strip_query(path, &self.ours);
         let upstream_uri = self
             .route
-            .upstream_path(path)
+            .upstream_path(&path)
             .parse::<Uri>()
             .map_err(|_| Refusal::internal())?;
         let mut edits = HeaderEdits::default();
         edits.remove_hop_by_hop(headers);
-        edits.remove_present(headers, API_KEY_HEADER);
+        for name in credentials::headers_to_strip(&self.ours, headers) {
+            edits.remove_present(headers, name.as_str());
+        }
         let up = &self.route.upstream;
         let default_port = if up.tls { 443 } else { 80 };
         let host = if up.port == default_port {

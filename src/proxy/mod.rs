@@ -6,6 +6,7 @@
 
 mod answer;
 mod array_stream;
+pub mod credentials;
 mod doc_stream;
 pub mod encoding;
 pub mod exchange;

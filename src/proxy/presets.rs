@@ -1,5 +1,7 @@
 //! Proxy presets: which fields of well-known APIs carry text. Data only; adding a
 //! preset is one `const` here, listed in [`PRESETS`], plus `conf/examples/<name>.yaml`.
+//! Start a new one from [`Preset::EMPTY`] (`..Preset::EMPTY`) so fields added later
+//! need no edit of it.
 
 use super::format::BodyFormat;
 
@@ -11,9 +13,43 @@ pub struct Preset {
     pub anonymize: &'static [&'static str],
     /// Response fields to restore in a whole (JSON) response.
     pub restore: &'static [&'static str],
-    /// Fields to restore in each Server-Sent Event's JSON `data`.
+    /// Fields of each streamed event that carry a *fragment* of a text the client
+    /// concatenates (`delta`s): restored as one stream per field, holding back a tail
+    /// that could still begin a placeholder.
     pub restore_stream: &'static [&'static str],
+    /// Fields of streamed events that carry a *complete* text (`.done` events, the whole
+    /// response in `response.completed`): restored at once inside their event.
+    pub restore_events: &'static [&'static str],
+    /// Signed content, never touched in either direction: whatever these paths select
+    /// is skipped by every other path of the route (thinking blocks, signatures,
+    /// encrypted reasoning). Changing one byte would break the next turn.
+    pub signed: &'static [&'static str],
+    /// Where callers of an `auth: api_key` route put our key by default: where this
+    /// provider's SDK puts its own (`bearer`, a header name, `query:NAME`).
+    pub api_key_in: &'static [&'static str],
 }
+
+impl Preset {
+    /// Nothing selected, JSON bodies, our key in `X-API-Key`.
+    pub const EMPTY: Preset = Preset {
+        name: "",
+        body: BodyFormat::Json,
+        anonymize: &[],
+        restore: &[],
+        restore_stream: &[],
+        restore_events: &[],
+        signed: &[],
+        api_key_in: OUR_HEADER,
+    };
+}
+
+/// Our own header, accepted on every route that has no provider SDK of its own.
+pub const OUR_HEADER: &[&str] = &["x-api-key"];
+
+/// The OpenAI SDKs send `api_key` as a bearer token; our own header works too.
+pub const OPENAI_KEY: &[&str] = &["bearer", "x-api-key"];
+/// The Anthropic SDKs send `api_key` as `x-api-key` and `auth_token` as a bearer.
+pub const ANTHROPIC_KEY: &[&str] = &["x-api-key", "bearer"];
 
 /// OpenAI (and compatible) `POST /v1/chat/completions`.
 pub const OPENAI_CHAT: Preset = Preset {
@@ -31,6 +67,8 @@ pub const OPENAI_CHAT: Preset = Preset {
         "$.choices[*].delta.content",
         "$.choices[*].delta.tool_calls[*].function.arguments | json",
     ],
+    api_key_in: OPENAI_KEY,
+    ..Preset::EMPTY
 };
 
 /// OpenAI `POST /v1/responses`.
@@ -40,6 +78,8 @@ pub const OPENAI_RESPONSES: Preset = Preset {
     anonymize: &["$.input", "$.instructions"],
     restore: &["$.output[*].content[*].text", "$.output_text"],
     restore_stream: &["$.delta", "$.text"],
+    api_key_in: OPENAI_KEY,
+    ..Preset::EMPTY
 };
 
 /// Anthropic `POST /v1/messages`.
@@ -49,6 +89,8 @@ pub const ANTHROPIC_MESSAGES: Preset = Preset {
     anonymize: &["$.system", "$.messages[*].content"],
     restore: &["$.content[*].text"],
     restore_stream: &["$.delta.text"],
+    api_key_in: ANTHROPIC_KEY,
+    ..Preset::EMPTY
 };
 
 /// OpenAI `POST /v1/embeddings` (and Azure OpenAI's): `input` is a string or an array
@@ -142,6 +184,7 @@ pub const LOKI_PUSH: Preset = Preset {
     anonymize: &[],
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 /// Where log shippers put the text of an event, as Elasticsearch documents hold it:
@@ -174,6 +217,7 @@ pub const ELASTICSEARCH_BULK: Preset = Preset {
     anonymize: LOG_FIELDS,
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 /// Splunk HTTP Event Collector `POST /services/collector` and `/services/collector/event`:
@@ -185,6 +229,7 @@ pub const SPLUNK_HEC: Preset = Preset {
     anonymize: &["$.event"],
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 /// Splunk HTTP Event Collector `POST /services/collector/raw`: raw text, every line
@@ -195,6 +240,7 @@ pub const SPLUNK_HEC_RAW: Preset = Preset {
     anonymize: &["$"],
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 /// OpenTelemetry logs over OTLP/HTTP `POST /v1/logs`, protobuf (`application/x-protobuf`)
@@ -207,6 +253,7 @@ pub const OTLP_LOGS: Preset = Preset {
     anonymize: &[],
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 pub const PRESETS: &[&Preset] = &[
@@ -243,9 +290,13 @@ mod tests {
                 .iter()
                 .chain(preset.restore)
                 .chain(preset.restore_stream)
+                .chain(preset.restore_events)
+                .chain(preset.signed)
             {
                 JsonPath::parse(path).unwrap_or_else(|e| panic!("{}: {path}: {e}", preset.name));
             }
+            crate::proxy::credentials::parse_all(preset.api_key_in)
+                .unwrap_or_else(|e| panic!("{}: api_key_in: {e:?}", preset.name));
         }
     }
 }

@@ -12,7 +12,7 @@ use pingora::prelude::*;
 use pingora::proxy::{FailToProxy, ProxyHttp, Session};
 use pingora::ErrorType;
 
-use super::auth::{AuthError, KeyRing};
+use super::auth::{AuthError, KeyId, KeyRing};
 use super::ctx::RequestCtx;
 use super::limits::RateLimiter;
 use super::respond;
@@ -20,6 +20,7 @@ use super::router::{route, Endpoint, Route as Served};
 use crate::anonymizer::Anonymizer;
 use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
 use crate::methods::Memory;
+use crate::proxy::credentials::{self, KeyLocation};
 use crate::proxy::headers::HeaderEdits;
 use crate::proxy::route::{AuthMode, Route};
 use crate::proxy::{Exchange, Refusal, RequestHead, RequestStep};
@@ -92,7 +93,9 @@ impl ApiService {
         ctx.endpoint = endpoint;
 
         let caller = if endpoint.needs_key() {
-            Some(self.authorize(session, ctx)?)
+            let key = session.req_header().headers.get("x-api-key");
+            let key = self.keys.authenticate(key.map(|v| v.as_bytes()));
+            Some(self.authorize(session, ctx, key)?)
         } else {
             None
         };
@@ -136,13 +139,29 @@ impl ApiService {
         };
         ctx.endpoint = Endpoint::Proxy;
         ctx.route = Some(route.name.clone());
+        // Credentials where the route's SDK puts its key (`api_key_in`).
+        let found =
+            credentials::presented(&route.key_locations, &header.headers, header.uri.query());
         let caller = match route.auth {
-            AuthMode::ApiKey => self.authorize(session, ctx)?,
+            AuthMode::ApiKey => {
+                let presented: Vec<&[u8]> = found.iter().map(|(_, c)| c.as_ref()).collect();
+                let key = self.keys.authenticate_any(&presented);
+                self.authorize(session, ctx, key)?
+            }
             AuthMode::Passthrough => Caller {
                 // Callers without our key share one scope per route.
                 tenant: format!("route:{}", route.name),
                 session_id: None,
             },
+        };
+        // A key of ours on a passthrough route is still never forwarded.
+        let ours: Vec<KeyLocation> = match route.auth {
+            AuthMode::Passthrough => found
+                .iter()
+                .filter(|(_, c)| self.keys.authenticate(Some(c)).is_ok())
+                .map(|(l, _)| (*l).clone())
+                .collect(),
+            AuthMode::ApiKey => Vec::new(),
         };
         let header = session.req_header();
         let head = RequestHead {
@@ -151,7 +170,7 @@ impl ApiService {
             headers: &header.headers,
         };
         let max = self.api.limits().max_body_bytes;
-        let exchange =
+        let mut exchange =
             Exchange::start(Arc::clone(route), caller, &head, max).map_err(|refusal| {
                 ctx.refused = Some(refusal.reason);
                 Failure {
@@ -161,6 +180,9 @@ impl ApiService {
                     close: true,
                 }
             })?;
+        for location in ours {
+            exchange.strip_credential(location);
+        }
         if exchange.plan().restores {
             // Compressed answers are decompressed before our filters see them.
             session.upstream_compression.adjust_decompression(true);
@@ -169,11 +191,14 @@ impl ApiService {
         Ok(Handled::Forward)
     }
 
-    /// Authenticates, rate-limits and reads `X-Session-Id`.
-    fn authorize(&self, session: &Session, ctx: &mut RequestCtx) -> Result<Caller, Failure> {
-        let header = session.req_header();
-        let key = header.headers.get("x-api-key").map(|v| v.as_bytes());
-        let (key_id, tenant) = self.keys.authenticate(key).map_err(|e| {
+    /// Takes the outcome of authentication, rate-limits and reads `X-Session-Id`.
+    fn authorize(
+        &self,
+        session: &Session,
+        ctx: &mut RequestCtx,
+        key: Result<(KeyId, &str), AuthError>,
+    ) -> Result<Caller, Failure> {
+        let (key_id, tenant) = key.map_err(|e| {
             ApiError::new(match e {
                 AuthError::Missing => ErrorCode::MissingApiKey,
                 AuthError::Invalid => ErrorCode::InvalidApiKey,

@@ -21,6 +21,8 @@ mod methods;
 mod operations;
 /// Reverse-proxy mode against real local upstreams.
 mod proxy;
+/// Route keys where each provider's SDK puts them, never forwarded.
+mod proxy_auth;
 /// Every example config, end to end.
 mod proxy_examples;
 /// Log shippers' traffic (Elasticsearch bulk, Splunk HEC) and refusals.
