@@ -6,6 +6,8 @@
 //! $..message                     `..`: the key at any depth
 //! $.input                        a field that may be a string or an array of strings
 //! $.a.b | json                   the string holds a JSON document: rewrite every string inside it
+//! $.parts[?thought].text         `[?key]`: the elements of an array whose `key` is set (not
+//!                                null or false), e.g. Gemini's thought parts
 //! ```
 //! A path that ends on an array or object visits every string below it, so
 //! `$.messages[*].content` covers both `"content": "text"` and
@@ -35,6 +37,8 @@ enum Step {
     Wildcard,
     /// `..key`: `key` at this level or any level below.
     Descend(String),
+    /// `[?key]`: every element of an array that is an object whose `key` is set.
+    Having(String),
 }
 
 /// A parsed path.
@@ -113,6 +117,8 @@ impl JsonPath {
                     let inner = &path[i + 1..i + close];
                     if inner == "*" {
                         steps.push(Step::Wildcard);
+                    } else if let Some(key) = inner.strip_prefix('?').filter(|k| !k.is_empty()) {
+                        steps.push(Step::Having(key.to_owned()));
                     } else if let Ok(n) = inner.parse::<usize>() {
                         steps.push(Step::Index(n));
                     } else if let Some(key) =
@@ -120,7 +126,7 @@ impl JsonPath {
                     {
                         steps.push(Step::Key(key.to_owned()));
                     } else {
-                        return err(i, "`[...]` holds `*`, an index or a 'quoted key'");
+                        return err(i, "`[...]` holds `*`, an index, `?key` or a 'quoted key'");
                     }
                     i += close + 1;
                 }
@@ -200,6 +206,20 @@ fn visit(
             }
             _ => {}
         },
+        Step::Having(key) => {
+            if let Value::Array(items) = value {
+                for (i, child) in items.iter_mut().enumerate() {
+                    let set = child
+                        .get(key.as_str())
+                        .is_some_and(|v| !matches!(v, Value::Null | Value::Bool(false)));
+                    if set {
+                        push(loc, &i.to_string());
+                        visit(rest, child, loc, skip, f);
+                        loc.truncate(mark);
+                    }
+                }
+            }
+        }
         Step::Descend(key) => match value {
             Value::Object(map) => {
                 for (k, child) in map.iter_mut() {
@@ -307,13 +327,27 @@ mod tests {
             [("messages.1.content.0.text".into(), "Bob".into())]
         );
         assert_eq!(collect("$.missing[0]", doc), Vec::<(String, String)>::new());
+        let parts = json!({"parts": [{"text": "a", "thought": true}, {"text": "b"}, {"text": "c", "thought": false}]});
+        assert_eq!(
+            collect("$.parts[?thought].text", parts),
+            [("parts.0.text".into(), "a".into())]
+        );
     }
 
     #[test]
     fn parses_the_json_filter_and_rejects_bad_syntax() {
         let p = JsonPath::parse("$.a[*].b | json").unwrap();
         assert!(p.is_embedded_json());
-        for bad in ["a.b", "$.", "$[x]", "$.a | yaml", "$.a[1", "$..", "$a"] {
+        for bad in [
+            "a.b",
+            "$.",
+            "$[x]",
+            "$[?]",
+            "$.a | yaml",
+            "$.a[1",
+            "$..",
+            "$a",
+        ] {
             assert!(JsonPath::parse(bad).is_err(), "{bad} should not parse");
         }
         assert!(JsonPath::parse("$['odd key'][0]").is_ok());

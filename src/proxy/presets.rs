@@ -50,6 +50,14 @@ pub const OUR_HEADER: &[&str] = &["x-api-key"];
 pub const OPENAI_KEY: &[&str] = &["bearer", "x-api-key"];
 /// The Anthropic SDKs send `api_key` as `x-api-key` and `auth_token` as a bearer.
 pub const ANTHROPIC_KEY: &[&str] = &["x-api-key", "bearer"];
+/// google-genai sends `api_key` as `x-goog-api-key`; REST examples use `?key=`.
+pub const GEMINI_KEY: &[&str] = &["x-goog-api-key", "query:key"];
+/// Azure OpenAI's SDK (`openai.AzureOpenAI`) sends `api_key` as `api-key`; its v1 paths
+/// take the OpenAI SDK's bearer too.
+pub const AZURE_KEY: &[&str] = &["api-key", "bearer"];
+/// The ollama SDK sends `OLLAMA_API_KEY` as a bearer; Ollama itself has no keys, so
+/// our own header works too.
+pub const OLLAMA_KEY: &[&str] = &["bearer", "x-api-key"];
 
 /// OpenAI (and compatible) `POST /v1/chat/completions`.
 pub const OPENAI_CHAT: Preset = Preset {
@@ -99,8 +107,8 @@ pub const OPENAI_EMBEDDINGS: Preset = Preset {
     name: "openai_embeddings",
     body: BodyFormat::Json,
     anonymize: &["$.input"],
-    restore: &[],
-    restore_stream: &[],
+    api_key_in: OPENAI_KEY,
+    ..Preset::EMPTY
 };
 
 /// OpenAI legacy `POST /v1/completions` (and Azure OpenAI's): `prompt` (a string or an
@@ -112,6 +120,37 @@ pub const OPENAI_COMPLETIONS: Preset = Preset {
     anonymize: &["$.prompt", "$.suffix"],
     restore: &["$.choices[*].text"],
     restore_stream: &["$.choices[*].text"],
+    api_key_in: OPENAI_KEY,
+    ..Preset::EMPTY
+};
+
+/// Azure OpenAI: OpenAI's bodies under `/openai/deployments/{deployment}/…?api-version=`
+/// and `/openai/v1/…`, with the key where `openai.AzureOpenAI` puts it.
+pub const AZURE_OPENAI_CHAT: Preset = Preset {
+    name: "azure_openai_chat",
+    api_key_in: AZURE_KEY,
+    ..OPENAI_CHAT
+};
+
+/// Azure OpenAI's Responses API (`/openai/v1/responses`, `/openai/responses`).
+pub const AZURE_OPENAI_RESPONSES: Preset = Preset {
+    name: "azure_openai_responses",
+    api_key_in: AZURE_KEY,
+    ..OPENAI_RESPONSES
+};
+
+/// Azure OpenAI's embeddings.
+pub const AZURE_OPENAI_EMBEDDINGS: Preset = Preset {
+    name: "azure_openai_embeddings",
+    api_key_in: AZURE_KEY,
+    ..OPENAI_EMBEDDINGS
+};
+
+/// Azure OpenAI's legacy completions.
+pub const AZURE_OPENAI_COMPLETIONS: Preset = Preset {
+    name: "azure_openai_completions",
+    api_key_in: AZURE_KEY,
+    ..OPENAI_COMPLETIONS
 };
 
 /// Google Gemini `POST /v1beta/models/{model}:generateContent` and
@@ -143,6 +182,16 @@ pub const GEMINI: Preset = Preset {
         "$.candidates[*].content.parts[*].text",
         "$.candidates[*].content.parts[*].functionCall.args",
     ],
+    // Thought parts are the model's own, signed with its `thoughtSignature`: their text
+    // stays as the model wrote it, both ways (the client sees the placeholders it saw).
+    signed: &[
+        "$.contents[*].parts[?thought].text",
+        "$.candidates[*].content.parts[?thought].text",
+        "$.contents[*].parts[*].thoughtSignature",
+        "$.candidates[*].content.parts[*].thoughtSignature",
+    ],
+    api_key_in: GEMINI_KEY,
+    ..Preset::EMPTY
 };
 
 /// Ollama `POST /api/chat`, `/api/generate` (streamed as NDJSON unless `"stream":
@@ -164,6 +213,8 @@ pub const OLLAMA: Preset = Preset {
     ],
     restore: OLLAMA_ANSWER,
     restore_stream: OLLAMA_ANSWER,
+    api_key_in: OLLAMA_KEY,
+    ..Preset::EMPTY
 };
 
 /// An Ollama answer has one shape whole and per streamed line.
@@ -262,6 +313,10 @@ pub const PRESETS: &[&Preset] = &[
     &ANTHROPIC_MESSAGES,
     &OPENAI_EMBEDDINGS,
     &OPENAI_COMPLETIONS,
+    &AZURE_OPENAI_CHAT,
+    &AZURE_OPENAI_RESPONSES,
+    &AZURE_OPENAI_EMBEDDINGS,
+    &AZURE_OPENAI_COMPLETIONS,
     &GEMINI,
     &OLLAMA,
     &LOKI_PUSH,

@@ -37,5 +37,7 @@ mod readme;
 mod regression;
 /// No input panics; spans and round trips hold for arbitrary texts.
 mod robustness;
+/// google-genai through the Gemini example (issue 13).
+mod sdk_gemini;
 /// The shared Redis session store: two replicas, a real redis-server.
 mod sessions_redis;
