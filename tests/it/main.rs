@@ -39,5 +39,7 @@ mod regression;
 mod robustness;
 /// google-genai through the Gemini example (issue 13).
 mod sdk_gemini;
+/// The ollama SDK through the Ollama example (issue 13).
+mod sdk_ollama;
 /// The shared Redis session store: two replicas, a real redis-server.
 mod sessions_redis;
