@@ -41,5 +41,7 @@ mod robustness;
 mod sdk_gemini;
 /// The ollama SDK through the Ollama example (issue 13).
 mod sdk_ollama;
+/// The openai SDK on embeddings, completions and Azure OpenAI (issue 13).
+mod sdk_openai_more;
 /// The shared Redis session store: two replicas, a real redis-server.
 mod sessions_redis;

@@ -238,7 +238,7 @@ fn ollama_streams_when_the_request_does_not_say_and_lines_cut_anywhere_come_out_
 fn recorded_ollama_requests_replayed_through_the_ollama_example_leak_nothing() {
     let up = Upstream::start(ollama);
     let proxy = example("ollama", &up.url());
-    let answers = replay(&proxy, "ollama-python");
+    let answers = replay(&proxy, "ollama-python", |_| true);
     assert_eq!(answers.len(), 7);
     for (name, status, body) in &answers {
         assert_eq!(*status, 200, "{name}: {body}");

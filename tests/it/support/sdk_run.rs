@@ -66,15 +66,6 @@ pub struct Fixture {
     pub body: Vec<u8>,
 }
 
-impl Fixture {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
 fn dir(sdk: &str) -> PathBuf {
     root().join("tests/fixtures").join(sdk)
 }
@@ -168,21 +159,31 @@ pub fn load(sdk: &str) -> Vec<Fixture> {
         .collect()
 }
 
-/// A file name from a request path: its last segment, letters and digits only.
+/// A file name from a request path: its last segment (`chat_completions` for chat),
+/// letters and digits only.
 fn slug(path: &str) -> String {
     let path = path.split('?').next().unwrap_or(path);
     let last = path.rsplit('/').next().unwrap_or(path);
     let last = last.rsplit(':').next().unwrap_or(last);
+    let last = if path.ends_with("/chat/completions") {
+        "chat_completions"
+    } else {
+        last
+    };
     last.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect()
 }
 
-/// Replays `sdk`'s fixtures through `server` (headers as recorded, less the hop-by-hop
-/// ones); returns each answer's status and body.
-pub fn replay(server: &TestServer, sdk: &str) -> Vec<(String, u16, String)> {
+/// Replays those of `sdk`'s fixtures that `only` picks through `server` (headers as
+/// recorded, less the hop-by-hop ones); returns each one's name, answer status and body.
+pub fn replay(
+    server: &TestServer,
+    sdk: &str,
+    only: impl Fn(&Fixture) -> bool,
+) -> Vec<(String, u16, String)> {
     let mut out = Vec::new();
-    for f in load(sdk) {
+    for f in load(sdk).into_iter().filter(|f| only(f)) {
         let method = reqwest::Method::from_bytes(f.method.as_bytes()).expect("method");
         let mut req = server
             .client()
