@@ -251,3 +251,78 @@ impl TextStream for FieldStream {
         self.restorer.restore(text)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_content_type_and_the_route_choose_the_framing() {
+        assert_eq!(
+            Framing::of("text/event-stream", true, true),
+            Some(Framing::Sse)
+        );
+        assert_eq!(Framing::of("text/event-stream", true, false), None);
+        assert_eq!(
+            Framing::of("application/x-ndjson", true, true),
+            Some(Framing::Ndjson)
+        );
+        assert_eq!(
+            Framing::of("application/x-ndjson", true, false),
+            Some(Framing::NdjsonWhole)
+        );
+        assert_eq!(
+            Framing::of("application/json; charset=utf-8", false, true),
+            Some(Framing::Json)
+        );
+        assert_eq!(Framing::of("application/json", false, false), None);
+        assert_eq!(Framing::of("text/plain", true, true), None);
+    }
+
+    fn answer(body: &[&[u8]], whole: &[&str], stream: &[&str]) -> Vec<u8> {
+        let parse = |p: &[&str]| {
+            p.iter()
+                .map(|p| JsonPath::parse(p).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let (whole, stream) = (parse(whole), parse(stream));
+        let restorer = Arc::new(Restorer::empty());
+        let tally = Arc::new(Mutex::new(Tally::default()));
+        let mut a = Answer::framed(
+            Framing::Json,
+            stream,
+            Arc::clone(&restorer),
+            Arc::clone(&tally),
+        );
+        let mut out = Vec::new();
+        for (i, chunk) in body.iter().enumerate() {
+            let end = i + 1 == body.len();
+            if let Some(b) = a.push(
+                Some(Bytes::copy_from_slice(chunk)),
+                end,
+                &whole,
+                &restorer,
+                &tally,
+            ) {
+                out.extend_from_slice(&b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_json_answer_is_an_element_stream_when_it_opens_an_array_else_whole() {
+        // An array goes out element by element, as each completes.
+        assert_eq!(
+            answer(&[b"  ", b"[{\"a\"", b":\"x\"}", b"]"], &["$.a"], &["$.a"]),
+            b"  [{\"a\":\"x\"}]"
+        );
+        // An object is restored whole (the bytes as they came: nothing to restore).
+        assert_eq!(
+            answer(&[b" {\"a\":", b"\"x\"}"], &["$.a"], &["$.a"]),
+            b" {\"a\":\"x\"}"
+        );
+        // Stream paths only: an object passes as it is.
+        assert_eq!(answer(&[b"{\"a\":1}"], &[], &["$.a"]), b"{\"a\":1}");
+    }
+}

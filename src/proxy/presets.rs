@@ -201,7 +201,10 @@ pub const GEMINI: Preset = Preset {
 /// `response` and `thinking` of `/api/generate`. Ollama's thinking carries no signature.
 pub const OLLAMA: Preset = Preset {
     name: "ollama",
-    body: BodyFormat::Json,
+    // Ollama reads any content type, and its documented `curl -d` examples send the
+    // form type: read as (one) JSON document whatever the type, like HEC's streams. In
+    // a tool call's arguments every string is data, `id` and `type` too.
+    body: BodyFormat::Ndjson,
     anonymize: &[
         "$.messages[*].content",
         "$.messages[*].thinking",

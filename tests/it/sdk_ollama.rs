@@ -55,6 +55,9 @@ fn line(extra: Value, done: bool) -> Value {
 /// Ollama's wire format: streamed (the default when `stream` is absent) as NDJSON in
 /// 11-byte pieces, else one JSON object.
 fn ollama(req: &Received) -> Reply {
+    if req.path == "/api/tags" {
+        return Reply::json(&json!({"models": []}));
+    }
     let body = req.json();
     let streamed = body["stream"] != false;
     let (user, sys, turn2) = match req.path.as_str() {
@@ -231,7 +234,29 @@ fn ollama_streams_when_the_request_does_not_say_and_lines_cut_anywhere_come_out_
         );
         assert_eq!(lines.last().unwrap()["done"], true, "{path}: {}", r.text);
     }
-    assert!(!up.all_bytes().contains(USER));
+    // `curl -d`, as Ollama's docs show it: the form content type, read as JSON anyway.
+    let r = proxy
+        .client()
+        .post(proxy.url("/api/generate"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("x-api-key", KEY)
+        .body(
+            json!({"model": "m", "prompt": format!("Write to {USER}"), "stream": false})
+                .to_string(),
+        )
+        .send()
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let answer: Value = r.json().unwrap();
+    assert_eq!(
+        answer["response"],
+        format!("Sure, I will write to {USER}; cc ?.")
+    );
+    // Model management passes as it is.
+    let r = proxy.get("/api/tags", &[("authorization", &format!("Bearer {KEY}"))]);
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(!up.all_bytes().contains(USER), "{}", up.all_bytes());
+    assert!(!up.all_bytes().contains(KEY));
 }
 
 #[test]
