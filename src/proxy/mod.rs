@@ -8,6 +8,7 @@ mod answer;
 pub mod credentials;
 pub mod encoding;
 pub mod exchange;
+pub mod fault;
 pub mod format;
 pub mod headers;
 pub mod job;

@@ -51,47 +51,155 @@ pub const OPENAI_KEY: &[&str] = &["bearer", "x-api-key"];
 /// The Anthropic SDKs send `api_key` as `x-api-key` and `auth_token` as a bearer.
 pub const ANTHROPIC_KEY: &[&str] = &["x-api-key", "bearer"];
 
-/// OpenAI (and compatible) `POST /v1/chat/completions`.
+/// OpenAI (and compatible) `POST /v1/chat/completions`. Requests: every message's text
+/// (a string, or `text` and `refusal` content parts; images, audio and files are left
+/// alone), `name`s, assistant `refusal`s, tool-call arguments in the history (JSON inside
+/// JSON) and `role: tool` results. Answers: text, refusal, tool-call arguments, whole and
+/// streamed.
 pub const OPENAI_CHAT: Preset = Preset {
     name: "openai_chat",
     body: BodyFormat::Json,
     anonymize: &[
-        "$.messages[*].content",
+        "$.messages[*].content | text",
+        "$.messages[*].content[*].text",
+        "$.messages[*].content[*].refusal",
+        "$.messages[*].name",
+        "$.messages[*].refusal",
         "$.messages[*].tool_calls[*].function.arguments | json",
+        "$.messages[*].function_call.arguments | json",
     ],
     restore: &[
         "$.choices[*].message.content",
+        "$.choices[*].message.refusal",
         "$.choices[*].message.tool_calls[*].function.arguments | json",
+        "$.choices[*].message.function_call.arguments | json",
+        "$.choices[*].message.audio.transcript",
     ],
     restore_stream: &[
         "$.choices[*].delta.content",
+        "$.choices[*].delta.refusal",
         "$.choices[*].delta.tool_calls[*].function.arguments | json",
+        "$.choices[*].delta.function_call.arguments | json",
+        "$.choices[*].delta.audio.transcript",
     ],
     api_key_in: OPENAI_KEY,
     ..Preset::EMPTY
 };
 
-/// OpenAI `POST /v1/responses`.
+/// OpenAI `POST /v1/responses`. Requests: `instructions`, `input` as a string or items
+/// of every type (messages with `input_text` / `output_text` / `refusal` parts or a
+/// string, `function_call` arguments, `function_call_output` and `custom_tool_call_output`
+/// outputs as a string or parts, `custom_tool_call` input). Answers: output text and
+/// refusals, function-call arguments, `output_text`; streamed: every event that carries
+/// text or arguments (deltas as fragments; `.done`, `output_item`, `content_part` and
+/// `response.*` events as complete texts). Reasoning items (`encrypted_content`) are signed.
 pub const OPENAI_RESPONSES: Preset = Preset {
     name: "openai_responses",
     body: BodyFormat::Json,
-    anonymize: &["$.input", "$.instructions"],
-    restore: &["$.output[*].content[*].text", "$.output_text"],
-    restore_stream: &["$.delta", "$.text"],
+    anonymize: &[
+        "$.instructions",
+        "$.input | text",
+        "$.input[*].content | text",
+        "$.input[*].content[*].text",
+        "$.input[*].content[*].refusal",
+        "$.input[*].arguments | json",
+        "$.input[*].output | text",
+        "$.input[*].output[*].text",
+        "$.input[*].input",
+    ],
+    restore: RESPONSE_OUTPUT,
+    restore_stream: &[
+        "$[?@.type=='response.output_text.delta'].delta",
+        "$[?@.type=='response.refusal.delta'].delta",
+        "$[?@.type=='response.function_call_arguments.delta'].delta | json",
+        "$[?@.type=='response.custom_tool_call_input.delta'].delta",
+    ],
+    restore_events: &[
+        "$[?@.type=='response.output_text.done'].text",
+        "$[?@.type=='response.refusal.done'].refusal",
+        "$[?@.type=='response.function_call_arguments.done'].arguments | json",
+        "$[?@.type=='response.custom_tool_call_input.done'].input",
+        "$.item.content[*].text",
+        "$.item.content[*].refusal",
+        "$.item.arguments | json",
+        "$.item[?@.type=='custom_tool_call'].input",
+        "$.part.text",
+        "$.part.refusal",
+        "$.response.output[*].content[*].text",
+        "$.response.output[*].content[*].refusal",
+        "$.response.output[*].arguments | json",
+        "$.response.output[?@.type=='custom_tool_call'].input",
+        "$.response.output_text",
+    ],
+    signed: &[
+        "$.input[?@.type=='reasoning']",
+        "$.output[?@.type=='reasoning']",
+        "$.item[?@.type=='reasoning']",
+        "$.response.output[?@.type=='reasoning']",
+        "$..encrypted_content",
+    ],
     api_key_in: OPENAI_KEY,
     ..Preset::EMPTY
 };
 
-/// Anthropic `POST /v1/messages`.
+/// Text and arguments of a Responses API answer.
+const RESPONSE_OUTPUT: &[&str] = &[
+    "$.output[*].content[*].text",
+    "$.output[*].content[*].refusal",
+    "$.output[*].arguments | json",
+    "$.output[?@.type=='custom_tool_call'].input",
+    "$.output_text",
+];
+
+/// Anthropic `POST /v1/messages`. Requests: `system` as a string or text blocks; of each
+/// message a string, `text` blocks, `tool_use.input` (every string inside, its keys'
+/// values too), `tool_result.content` (a string or blocks) and plain-text `document`
+/// sources with their `title` and `context`; images and base64 documents are left alone.
+/// Answers: `text` and `tool_use.input`; streamed `text_delta` and `input_json_delta`
+/// (JSON fragments, kept valid). `thinking` and `redacted_thinking` blocks and
+/// signatures (`thinking_delta`, `signature_delta` events) are signed.
 pub const ANTHROPIC_MESSAGES: Preset = Preset {
     name: "anthropic_messages",
     body: BodyFormat::Json,
-    anonymize: &["$.system", "$.messages[*].content"],
-    restore: &["$.content[*].text"],
-    restore_stream: &["$.delta.text"],
+    anonymize: &[
+        "$.system | text",
+        "$.system[*].text",
+        "$.messages[*].content | text",
+        "$.messages[*].content[*].text",
+        "$.messages[*].content[*].input | json",
+        "$.messages[*].content[*].content | text",
+        "$.messages[*].content[*].content[*].text",
+        "$.messages[*].content[?@.type=='document'].source[?@.type=='text'].data",
+        "$.messages[*].content[?@.type=='document'].title",
+        "$.messages[*].content[?@.type=='document'].context",
+    ],
+    restore: &["$.content[*].text", "$.content[*].input | json"],
+    restore_stream: &["$.delta.text", "$.delta.partial_json | json"],
+    restore_events: &[
+        "$.content_block.text",
+        "$.content_block.input | json",
+        "$.message.content[*].text",
+        "$.message.content[*].input | json",
+    ],
+    signed: &[
+        "$.messages[*].content[?@.type=='thinking']",
+        "$.messages[*].content[?@.type=='redacted_thinking']",
+        "$.content[?@.type=='thinking']",
+        "$.content[?@.type=='redacted_thinking']",
+        "$.message.content[?@.type=='thinking']",
+        "$.message.content[?@.type=='redacted_thinking']",
+        "$.content_block[?@.type=='thinking']",
+        "$.content_block[?@.type=='redacted_thinking']",
+        "$.delta[?@.type=='thinking_delta']",
+        "$.delta[?@.type=='signature_delta']",
+    ],
     api_key_in: ANTHROPIC_KEY,
     ..Preset::EMPTY
 };
+
+/// Google Gemini's signed field, for its presets: a part's `thoughtSignature` (the
+/// part's other fields are not signed).
+pub const GEMINI_SIGNED: &[&str] = &["$..thoughtSignature"];
 
 /// Grafana Loki `POST /loki/api/v1/push`, protobuf in a snappy block (Promtail, Alloy,
 /// Vector) or JSON: every entry's line; structured metadata values with the route's
