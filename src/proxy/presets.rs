@@ -139,7 +139,6 @@ pub const OPENAI_RESPONSES: Preset = Preset {
         "$..encrypted_content",
     ],
     api_key_in: OPENAI_KEY,
-    ..Preset::EMPTY
 };
 
 /// Text and arguments of a Responses API answer.
@@ -194,7 +193,6 @@ pub const ANTHROPIC_MESSAGES: Preset = Preset {
         "$.delta[?@.type=='signature_delta']",
     ],
     api_key_in: ANTHROPIC_KEY,
-    ..Preset::EMPTY
 };
 
 /// Google Gemini's signed field, for its presets: a part's `thoughtSignature` (the
