@@ -37,5 +37,9 @@ mod readme;
 mod regression;
 /// No input panics; spans and round trips hold for arbitrary texts.
 mod robustness;
+/// Shared by the SDK tests: example configs, client scripts, SSE framing.
+mod sdk_clients;
+/// The real `openai` Python SDK through the example configs.
+mod sdk_openai;
 /// The shared Redis session store: two replicas, a real redis-server.
 mod sessions_redis;
