@@ -37,6 +37,8 @@ mod readme;
 mod regression;
 /// No input panics; spans and round trips hold for arbitrary texts.
 mod robustness;
+/// The real `anthropic` Python SDK through the example config.
+mod sdk_anthropic;
 /// Shared by the SDK tests: example configs, client scripts, SSE framing.
 mod sdk_clients;
 /// The real `openai` Python SDK through the example configs.
