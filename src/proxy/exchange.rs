@@ -328,6 +328,14 @@ impl Exchange {
             };
         }
         edits.remove_present(headers, "content-length");
+        if !headers.contains_key(http::header::TRANSFER_ENCODING) {
+            // Framed, not ended by a close: an answer cut short (restore_failure: error)
+            // must not look complete to the client.
+            edits.insert(
+                http::header::TRANSFER_ENCODING,
+                HeaderValue::from_static("chunked"),
+            );
+        }
         self.answer = if stream {
             Answer::stream(
                 EventPaths {

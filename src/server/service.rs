@@ -561,9 +561,12 @@ impl ProxyHttp for ApiService {
         if let Some(exchange) = ctx.exchange.as_mut() {
             // An answer that cannot be restored (route `restore_failure: error`) is
             // aborted rather than sent with its placeholders.
-            *body = exchange
-                .response_body(body.take(), end_of_stream)
-                .map_err(|_| Error::explain(ErrorType::InternalError, "answer not restorable"))?;
+            match exchange.response_body(body.take(), end_of_stream) {
+                Ok(restored) => *body = restored,
+                // A whole answer whose head is not out yet becomes our 502; a stream
+                // already under way is cut.
+                Err(_) => return refuse(ctx, Refusal::unrestorable()),
+            }
         }
         Ok(None)
     }

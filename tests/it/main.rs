@@ -28,6 +28,8 @@ mod proxy_examples;
 /// Log shippers' traffic (Elasticsearch bulk, Splunk HEC) and refusals.
 mod proxy_logs;
 // Real shippers' recorded requests replayed through the server (issue 12).
+/// Answers that cannot be restored: the per-route policy and its metric.
+mod proxy_restore_failure;
 mod proxy_shippers;
 /// Streamed (SSE) answers restored as they stream.
 mod proxy_stream;
