@@ -48,8 +48,10 @@ pub const OUR_HEADER: &[&str] = &["x-api-key"];
 
 /// The OpenAI SDKs send `api_key` as a bearer token; our own header works too.
 pub const OPENAI_KEY: &[&str] = &["bearer", "x-api-key"];
-/// The Anthropic SDKs send `api_key` as `x-api-key` and `auth_token` as a bearer.
-pub const ANTHROPIC_KEY: &[&str] = &["x-api-key", "bearer"];
+/// The Anthropic Python SDK 2.x sends `api_key` (and `auth_token`) as a bearer token
+/// (recorded: `tests/fixtures/anthropic-python/`); earlier SDKs and curl examples use
+/// `x-api-key`.
+pub const ANTHROPIC_KEY: &[&str] = &["bearer", "x-api-key"];
 
 /// OpenAI (and compatible) `POST /v1/chat/completions`. Requests: every message's text
 /// (a string, or `text` and `refusal` content parts; images, audio and files are left

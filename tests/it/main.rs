@@ -43,6 +43,8 @@ mod robustness;
 mod sdk_anthropic;
 /// Shared by the SDK tests: example configs, client scripts, SSE framing.
 mod sdk_clients;
+/// The SDKs' recorded requests replayed through the example configs.
+mod sdk_fixtures;
 /// The real `openai` Python SDK through the example configs.
 mod sdk_openai;
 /// The shared Redis session store: two replicas, a real redis-server.
