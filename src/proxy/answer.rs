@@ -1,20 +1,24 @@
 //! The answer side of an exchange: bytes pass through, or a JSON answer is buffered and
 //! restored whole, or a stream (Server-Sent Events, NDJSON lines, the elements of a JSON
-//! array) is restored document by document as it arrives.
+//! array) is restored event by event as it arrives.
+//! An answer that cannot be restored is a [`Fault`]: counted, then aborted or passed on
+//! as it came, as the route's `restore_failure` says.
 
 use std::sync::{Arc, Mutex};
 
 use bytes::{Bytes, BytesMut};
 
 use super::array_stream::ArrayRestorer;
-use super::doc_stream::DocRestorer;
+use super::doc_stream::{DocRestorer, EventStream};
+use super::fault::Fault;
 use super::format::BodyFormat;
-use super::jsonpath::JsonPath;
+use super::jsonpath::{JsonPath, TextKind};
 use super::ndjson_stream::NdjsonRestorer;
-use super::sse::{SseRestorer, TextStream};
+use super::route::RestoreFailure;
+use super::sse::{EventPaths, FieldRestorer, SseRestorer, TextStream};
 use super::tally::Tally;
 use crate::restore::stream::StreamRestorer;
-use crate::restore::Restorer;
+use crate::restore::{Output, Restorer};
 
 /// How the answer body is handled.
 pub(super) enum Answer {
@@ -24,19 +28,23 @@ pub(super) enum Answer {
     Whole {
         format: BodyFormat,
         buffer: BytesMut,
+        policy: RestoreFailure,
     },
-    /// Server-Sent Events, restored event by event as they arrive.
-    Stream(Box<SseRestorer>),
-    /// NDJSON, restored line by line as it arrives (Ollama).
-    Lines(Box<NdjsonRestorer>),
-    /// A JSON array, restored element by element as it arrives (Gemini without
-    /// `alt=sse`).
-    Elements(Box<ArrayRestorer>),
-    /// A JSON answer not yet seen: an array is a stream of elements, anything else is
-    /// restored whole. Waits for its first byte that is not whitespace.
+    /// A stream, restored event by event as it arrives: Server-Sent Events, NDJSON lines
+    /// (Ollama), the elements of a JSON array (Gemini without `alt=sse`).
+    Stream {
+        sse: Box<dyn EventStream>,
+        policy: RestoreFailure,
+        tally: Arc<Mutex<Tally>>,
+    },
+    /// A JSON answer not yet seen: an array is a stream of elements (`stream`, when the
+    /// route restores streams), anything else is restored whole. Waits for its first
+    /// byte that is not whitespace.
     Json {
         buffer: BytesMut,
-        stream: Option<Box<ArrayRestorer>>,
+        stream: Option<Box<dyn EventStream>>,
+        policy: RestoreFailure,
+        tally: Arc<Mutex<Tally>>,
     },
 }
 
@@ -47,12 +55,13 @@ pub(super) enum Framing {
     Ndjson,
     /// NDJSON restored whole (a route with `restore` paths only).
     NdjsonWhole,
-    /// JSON: whole, or an array streamed (with `restore_stream` paths).
+    /// JSON: whole, or an array streamed (with stream paths).
     Json,
 }
 
 impl Framing {
-    /// `None`: the answer goes through untouched.
+    /// `whole`: the route has `restore` paths; `stream`: `restore_stream` or
+    /// `restore_events` paths. `None`: the answer goes through untouched.
     pub(super) fn of(content_type: &str, whole: bool, stream: bool) -> Option<Framing> {
         if content_type.contains("text/event-stream") {
             stream.then_some(Framing::Sse)
@@ -71,44 +80,54 @@ impl Framing {
 }
 
 impl Answer {
-    pub(super) fn whole(format: BodyFormat) -> Self {
+    pub(super) fn whole(format: BodyFormat, policy: RestoreFailure) -> Self {
         Answer::Whole {
             format,
             buffer: BytesMut::new(),
+            policy,
         }
     }
 
-    pub(super) fn stream(
-        paths: Vec<JsonPath>,
-        restorer: Arc<Restorer>,
-        tally: Arc<Mutex<Tally>>,
-    ) -> Self {
-        Answer::Stream(Box::new(events(paths, restorer, tally)))
-    }
-
-    /// The answer for `framing`; `paths` are the route's `restore_stream`.
+    /// The answer for `framing`.
     pub(super) fn framed(
         framing: Framing,
-        paths: Vec<JsonPath>,
+        paths: EventPaths,
         restorer: Arc<Restorer>,
         tally: Arc<Mutex<Tally>>,
+        policy: RestoreFailure,
     ) -> Self {
-        let docs = |paths, restorer, tally| DocRestorer::new(events(paths, restorer, tally));
-        match framing {
-            Framing::Sse => Answer::stream(paths, restorer, tally),
-            Framing::Ndjson => {
-                Answer::Lines(Box::new(NdjsonRestorer::new(docs(paths, restorer, tally))))
+        let streams = !(paths.fragments.is_empty() && paths.complete.is_empty());
+        let events = SseRestorer::new(
+            paths,
+            Box::new(Fields {
+                restorer,
+                tally: Arc::clone(&tally),
+            }),
+        );
+        let sse: Box<dyn EventStream> = match framing {
+            Framing::Sse => Box::new(events),
+            Framing::Ndjson => Box::new(NdjsonRestorer::new(DocRestorer::new(events))),
+            Framing::NdjsonWhole => return Answer::whole(BodyFormat::Ndjson, policy),
+            Framing::Json => {
+                return Answer::Json {
+                    buffer: BytesMut::new(),
+                    stream: streams.then(|| {
+                        Box::new(ArrayRestorer::new(DocRestorer::new(events)))
+                            as Box<dyn EventStream>
+                    }),
+                    policy,
+                    tally,
+                }
             }
-            Framing::NdjsonWhole => Answer::whole(BodyFormat::Ndjson),
-            Framing::Json => Answer::Json {
-                buffer: BytesMut::new(),
-                stream: (!paths.is_empty())
-                    .then(|| Box::new(ArrayRestorer::new(docs(paths, restorer, tally)))),
-            },
-        }
+        };
+        Answer::Stream { sse, policy, tally }
     }
 
-    /// Takes a chunk; returns what goes out now.
+    /// Takes a chunk; returns what goes out now (`None`: nothing yet).
+    ///
+    /// # Errors
+    /// The answer cannot be restored and the route's policy is `error`: the answer must
+    /// be aborted (nothing unrestored goes out).
     pub(super) fn push(
         &mut self,
         chunk: Option<Bytes>,
@@ -116,53 +135,100 @@ impl Answer {
         paths: &[JsonPath],
         restorer: &Restorer,
         tally: &Mutex<Tally>,
-    ) -> Option<Bytes> {
+    ) -> Result<Option<Bytes>, Fault> {
         match self {
-            Answer::Passthrough => chunk,
-            Answer::Whole { format, buffer } => {
+            Answer::Passthrough => Ok(chunk),
+            Answer::Whole {
+                format,
+                buffer,
+                policy,
+            } => {
                 if let Some(chunk) = chunk {
                     buffer.extend_from_slice(&chunk);
                 }
-                end.then(|| Bytes::from(restore_whole(*format, buffer, paths, restorer, tally)))
+                if !end {
+                    return Ok(None);
+                }
+                match restore_whole(*format, buffer, paths, restorer, tally) {
+                    Ok(out) => Ok(Some(Bytes::from(out))),
+                    Err(fault) => {
+                        count(tally, fault);
+                        match policy {
+                            RestoreFailure::Error => Err(fault),
+                            RestoreFailure::Passthrough => Ok(Some(buffer.split().freeze())),
+                        }
+                    }
+                }
             }
-            Answer::Stream(sse) => {
-                let mut out = match chunk {
-                    Some(chunk) => sse.push(&chunk),
-                    None => Vec::new(),
+            Answer::Stream { sse, policy, tally } => {
+                let mut out = Vec::new();
+                let mut step = |result: Result<Vec<u8>, super::sse::EventFault>| {
+                    match result {
+                        Ok(bytes) => {
+                            out.extend(bytes);
+                            Ok(())
+                        }
+                        Err(fault) => {
+                            count(tally, fault.fault);
+                            out.extend(fault.out);
+                            match policy {
+                                RestoreFailure::Error => Err(fault.fault),
+                                // This event as it came; the stream goes on restored.
+                                RestoreFailure::Passthrough => {
+                                    out.extend(fault.raw);
+                                    Ok(())
+                                }
+                            }
+                        }
+                    }
                 };
+                if let Some(chunk) = chunk {
+                    // An event that failed leaves later complete events buffered: feed
+                    // them on until the chunk is used up.
+                    let mut result = sse.push(&chunk);
+                    loop {
+                        let more = result.is_err();
+                        step(result)?;
+                        if !more {
+                            break;
+                        }
+                        result = sse.push(&[]);
+                    }
+                }
                 if end {
-                    out.extend(sse.finish());
+                    let mut result = sse.finish();
+                    while result.is_err() {
+                        step(result)?;
+                        result = sse.finish();
+                    }
+                    step(result)?;
                 }
                 // `None` sends nothing now; an empty chunk would end a chunked body.
-                (!out.is_empty()).then(|| Bytes::from(out))
+                Ok((!out.is_empty()).then(|| Bytes::from(out)))
             }
-            Answer::Lines(lines) => {
-                let mut out = chunk.map(|c| lines.push(&c)).unwrap_or_default();
-                if end {
-                    out.extend(lines.finish());
-                }
-                (!out.is_empty()).then(|| Bytes::from(out))
-            }
-            Answer::Elements(elements) => {
-                let mut out = chunk.map(|c| elements.push(&c)).unwrap_or_default();
-                if end {
-                    out.extend(elements.finish());
-                }
-                (!out.is_empty()).then(|| Bytes::from(out))
-            }
-            Answer::Json { buffer, stream } => {
+            Answer::Json {
+                buffer,
+                stream,
+                policy,
+                tally: shared,
+            } => {
                 if let Some(chunk) = chunk {
                     buffer.extend_from_slice(&chunk);
                 }
                 let first = buffer.iter().find(|b| !b.is_ascii_whitespace()).copied();
                 if first.is_none() && !end {
-                    return None;
+                    return Ok(None);
                 }
-                let seen = Bytes::from(std::mem::take(buffer));
+                let seen = buffer.split().freeze();
+                let policy = *policy;
                 *self = match (first, stream.take()) {
-                    (Some(b'['), Some(elements)) => Answer::Elements(elements),
+                    (Some(b'['), Some(sse)) => Answer::Stream {
+                        sse,
+                        policy,
+                        tally: Arc::clone(shared),
+                    },
                     _ if paths.is_empty() => Answer::Passthrough,
-                    _ => Answer::whole(BodyFormat::Json),
+                    _ => Answer::whole(BodyFormat::Json, policy),
                 };
                 self.push(Some(seen), end, paths, restorer, tally)
             }
@@ -170,15 +236,10 @@ impl Answer {
     }
 }
 
-/// The event restorer of one answer: a fresh field stream per field location.
-fn events(paths: Vec<JsonPath>, restorer: Arc<Restorer>, tally: Arc<Mutex<Tally>>) -> SseRestorer {
-    SseRestorer::new(
-        paths,
-        Box::new(move || {
-            Box::new(FieldStream::new(Arc::clone(&restorer), Arc::clone(&tally)))
-                as Box<dyn TextStream>
-        }),
-    )
+fn count(tally: &Mutex<Tally>, fault: Fault) {
+    if let Ok(mut t) = tally.lock() {
+        t.faults.add(fault);
+    }
 }
 
 fn restore_whole(
@@ -187,45 +248,71 @@ fn restore_whole(
     paths: &[JsonPath],
     restorer: &Restorer,
     total: &Mutex<Tally>,
-) -> Vec<u8> {
+) -> Result<Vec<u8>, Fault> {
+    if buffer.iter().all(u8::is_ascii_whitespace) {
+        // No body (a 4xx without one): nothing to restore.
+        return Ok(buffer.to_vec());
+    }
     let mut tally = Tally::default();
     let mut restore = |t: &str| {
         let restored = restorer.restore(t);
         tally.add(t, &restored);
         restored
     };
-    let restored = format.parse(buffer, paths).and_then(|parsed| {
-        let texts: Vec<String> = parsed.texts().iter().map(|t| restore(t)).collect();
-        parsed.write(&texts)
-    });
-    // A body that is not JSON after all is restored as text.
-    let out = match restored {
-        Ok(out) => out,
-        Err(_) => restore(&String::from_utf8_lossy(buffer)).into_bytes(),
-    };
+    let out = format
+        .parse(buffer, paths)
+        .and_then(|parsed| {
+            let texts: Vec<String> = parsed.texts().iter().map(|t| restore(t)).collect();
+            parsed.write(&texts)
+        })
+        .map_err(|_| Fault::Malformed)?;
     if let Ok(mut t) = total.lock() {
         t.restored += tally.restored;
         t.unresolved += tally.unresolved;
     }
-    out
+    Ok(out)
+}
+
+/// Restores event fields with the exchange's restorer, counting what it does.
+struct Fields {
+    restorer: Arc<Restorer>,
+    tally: Arc<Mutex<Tally>>,
+}
+
+impl FieldRestorer for Fields {
+    fn stream(&self, kind: TextKind) -> Box<dyn TextStream> {
+        Box::new(FieldStream {
+            stream: StreamRestorer::with_output(Arc::clone(&self.restorer), output(kind)),
+            tally: Arc::clone(&self.tally),
+        })
+    }
+
+    fn whole(&self, text: &str, kind: TextKind) -> String {
+        let restored = match kind {
+            TextKind::Plain => self.restorer.restore(text),
+            TextKind::JsonDocument => self.restorer.restore_json_text(text),
+        };
+        if let Ok(mut tally) = self.tally.lock() {
+            tally.add(text, &restored);
+        }
+        restored
+    }
+}
+
+fn output(kind: TextKind) -> Output {
+    match kind {
+        TextKind::Plain => Output::Text,
+        TextKind::JsonDocument => Output::JsonString,
+    }
 }
 
 /// One streamed text field, restored as it arrives (see `restore::stream`).
 struct FieldStream {
-    restorer: Arc<Restorer>,
     stream: StreamRestorer,
     tally: Arc<Mutex<Tally>>,
 }
 
 impl FieldStream {
-    fn new(restorer: Arc<Restorer>, tally: Arc<Mutex<Tally>>) -> Self {
-        Self {
-            stream: StreamRestorer::new(Arc::clone(&restorer)),
-            restorer,
-            tally,
-        }
-    }
-
     fn count(&self, before: &str, after: &str) {
         if let Ok(mut tally) = self.tally.lock() {
             tally.add(before, after);
@@ -241,14 +328,9 @@ impl TextStream for FieldStream {
     }
 
     fn flush(&mut self) -> String {
-        let fresh = StreamRestorer::new(Arc::clone(&self.restorer));
-        let out = std::mem::replace(&mut self.stream, fresh).finish();
+        let out = self.stream.finish_now();
         self.count("", &out);
         out
-    }
-
-    fn restore_whole(&self, text: &str) -> String {
-        self.restorer.restore(text)
     }
 }
 
@@ -285,25 +367,25 @@ mod tests {
                 .map(|p| JsonPath::parse(p).unwrap())
                 .collect::<Vec<_>>()
         };
-        let (whole, stream) = (parse(whole), parse(stream));
+        let paths = EventPaths {
+            fragments: parse(stream),
+            complete: Vec::new(),
+        };
+        let whole = parse(whole);
         let restorer = Arc::new(Restorer::empty());
         let tally = Arc::new(Mutex::new(Tally::default()));
         let mut a = Answer::framed(
             Framing::Json,
-            stream,
+            paths,
             Arc::clone(&restorer),
             Arc::clone(&tally),
+            RestoreFailure::Error,
         );
         let mut out = Vec::new();
         for (i, chunk) in body.iter().enumerate() {
             let end = i + 1 == body.len();
-            if let Some(b) = a.push(
-                Some(Bytes::copy_from_slice(chunk)),
-                end,
-                &whole,
-                &restorer,
-                &tally,
-            ) {
+            let chunk = Some(Bytes::copy_from_slice(chunk));
+            if let Some(b) = a.push(chunk, end, &whole, &restorer, &tally).unwrap() {
                 out.extend_from_slice(&b);
             }
         }

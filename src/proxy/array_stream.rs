@@ -11,7 +11,8 @@
 //! Elements are written compact (`,` between them); text held back when the array closes
 //! goes out as copies before the `]`. Bytes that are not an array go through untouched.
 
-use super::doc_stream::DocRestorer;
+use super::doc_stream::{DocFault, DocRestorer, EventStream};
+use super::sse::EventFault;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -36,6 +37,8 @@ pub struct ArrayRestorer {
     buffer: Vec<u8>,
     /// How much of `buffer` has been scanned.
     scanned: usize,
+    /// Input after an element that failed, taken up by the next call.
+    pending: Vec<u8>,
     /// Whether an element was written (the next one needs a `,`).
     wrote: bool,
 }
@@ -47,20 +50,24 @@ impl ArrayRestorer {
             state: State::Start,
             buffer: Vec::new(),
             scanned: 0,
+            pending: Vec::new(),
             wrote: false,
         }
     }
+}
 
-    /// Feeds answer bytes; returns the bytes that can be sent now.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
+impl EventStream for ArrayRestorer {
+    fn push(&mut self, bytes: &[u8]) -> Result<Vec<u8>, EventFault> {
+        let mut input = std::mem::take(&mut self.pending);
+        input.extend_from_slice(bytes);
         let mut out = Vec::new();
         let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
+        while i < input.len() {
+            let b = input[i];
             match self.state {
                 State::Through => {
-                    out.extend_from_slice(&bytes[i..]);
-                    return out;
+                    out.extend_from_slice(&input[i..]);
+                    return Ok(out);
                 }
                 State::Start => {
                     if !b.is_ascii_whitespace() {
@@ -76,7 +83,7 @@ impl ArrayRestorer {
                 State::Between => match b {
                     b',' => {}
                     b']' => {
-                        self.flush(&mut out);
+                        self.flush(&mut out)?;
                         out.push(b);
                         self.state = State::Through;
                     }
@@ -92,41 +99,43 @@ impl ArrayRestorer {
                     }
                 },
                 State::Element { .. } => {
-                    // Scan the rest of this chunk for the element's end.
+                    // Scan the rest of the input for the element's end.
                     let start = self.buffer.len();
-                    self.buffer.extend_from_slice(&bytes[i..]);
-                    let end = self.scan();
-                    match end {
-                        None => return out,
-                        Some(end) => {
-                            let element: Vec<u8> = self.buffer.drain(..end).collect();
-                            self.write(&element, &mut out);
-                            self.state = State::Between;
-                            self.scanned = 0;
-                            // Continue with what followed the element in this chunk.
-                            let consumed = end - start;
-                            self.buffer.clear();
-                            i += consumed;
-                            continue;
-                        }
+                    self.buffer.extend_from_slice(&input[i..]);
+                    let Some(end) = self.scan() else {
+                        return Ok(out);
+                    };
+                    let element: Vec<u8> = self.buffer.drain(..end).collect();
+                    self.buffer.clear();
+                    self.state = State::Between;
+                    self.scanned = 0;
+                    // Go on with what followed the element in the input.
+                    i += end - start;
+                    if let Err(mut fault) = self.write(&element, &mut out) {
+                        self.pending = input[i..].to_vec();
+                        fault.out = out;
+                        return Err(fault);
                     }
+                    continue;
                 }
             }
             i += 1;
         }
-        out
+        Ok(out)
     }
 
-    /// Ends the stream: held text, then whatever was left of an unfinished element.
-    pub fn finish(&mut self) -> Vec<u8> {
-        let mut out = Vec::new();
+    fn finish(&mut self) -> Result<Vec<u8>, EventFault> {
+        // Input left after a failed element, then held text and an unfinished element.
+        let mut out = self.push(&[])?;
         if self.state != State::Through {
-            self.flush(&mut out);
+            self.flush(&mut out)?;
         }
         out.append(&mut self.buffer);
-        out
+        Ok(out)
     }
+}
 
+impl ArrayRestorer {
     /// Scans `buffer` from `scanned` for the end of the element that starts at 0;
     /// returns the end (exclusive) once it is complete.
     fn scan(&mut self) -> Option<usize> {
@@ -185,16 +194,44 @@ impl ArrayRestorer {
         found
     }
 
-    fn write(&mut self, element: &[u8], out: &mut Vec<u8>) {
-        for doc in self.docs.document(element) {
-            self.emit(&doc, out);
-        }
+    /// Restores one element into `out`; a fault carries the element as it came (after
+    /// its separator), which counts as written.
+    fn write(&mut self, element: &[u8], out: &mut Vec<u8>) -> Result<(), EventFault> {
+        let docs = self.docs.document(element);
+        self.emit_all(docs, out).map_err(|fault| {
+            let mut raw = Vec::new();
+            self.emit(element, &mut raw);
+            EventFault {
+                fault,
+                out: Vec::new(),
+                raw,
+            }
+        })
     }
 
-    fn flush(&mut self, out: &mut Vec<u8>) {
-        for doc in self.docs.finish() {
+    /// Emits held text as copies, before the closing `]`.
+    fn flush(&mut self, out: &mut Vec<u8>) -> Result<(), EventFault> {
+        let docs = self.docs.finish();
+        self.emit_all(docs, out).map_err(|fault| EventFault {
+            fault,
+            out: std::mem::take(out),
+            raw: Vec::new(),
+        })
+    }
+
+    fn emit_all(
+        &mut self,
+        docs: Result<Vec<Vec<u8>>, DocFault>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), super::fault::Fault> {
+        let (docs, failed) = match docs {
+            Ok(docs) => (docs, None),
+            Err(DocFault { fault, before }) => (before, Some(fault)),
+        };
+        for doc in docs {
             self.emit(&doc, out);
         }
+        failed.map_or(Ok(()), Err)
     }
 
     fn emit(&mut self, doc: &[u8], out: &mut Vec<u8>) {
@@ -243,52 +280,72 @@ mod tests {
         );
         let whole = {
             let mut r = restorer();
-            let mut out = r.push(stream.as_bytes());
-            out.extend(r.finish());
+            let mut out = r.push(stream.as_bytes()).unwrap();
+            out.extend(r.finish().unwrap());
             String::from_utf8(out).unwrap()
         };
         assert_eq!(texts(&whole), "Hi Ann \"quoted\" {[,]} and Ann");
         for cut in 1..stream.len() {
             let mut r = restorer();
-            let mut out = r.push(&stream.as_bytes()[..cut]);
-            out.extend(r.push(&stream.as_bytes()[cut..]));
-            out.extend(r.finish());
+            let mut out = r.push(&stream.as_bytes()[..cut]).unwrap();
+            out.extend(r.push(&stream.as_bytes()[cut..]).unwrap());
+            out.extend(r.finish().unwrap());
             assert_eq!(String::from_utf8(out).unwrap(), whole, "cut at {cut}");
         }
         // Byte by byte.
         let mut r = restorer();
         let mut out = Vec::new();
         for b in stream.as_bytes() {
-            out.extend(r.push(&[*b]));
+            out.extend(r.push(&[*b]).unwrap());
         }
-        out.extend(r.finish());
+        out.extend(r.finish().unwrap());
         assert_eq!(String::from_utf8(out).unwrap(), whole);
     }
 
     #[test]
     fn text_held_when_the_array_closes_goes_out_before_the_bracket() {
         let mut r = restorer();
-        let mut out = r.push(format!("[{}]", element("bye [P_")).as_bytes());
-        out.extend(r.finish());
+        let mut out = r
+            .push(format!("[{}]", element("bye [P_")).as_bytes())
+            .unwrap();
+        out.extend(r.finish().unwrap());
         assert_eq!(texts(&String::from_utf8(out).unwrap()), "bye [P_");
     }
 
     #[test]
     fn complete_elements_go_out_at_once_and_scalars_and_non_arrays_pass() {
         let mut r = restorer();
-        let out = r.push(format!("[{},{{\"cand", element("Hello")).as_bytes());
+        let out = r
+            .push(format!("[{},{{\"cand", element("Hello")).as_bytes())
+            .unwrap();
         assert_eq!(
             texts(&format!("{}]", String::from_utf8(out).unwrap())),
             "Hello"
         );
         let mut r = restorer();
-        let mut out = r.push(b"[1, \"[P_1]\" ,true]");
-        out.extend(r.finish());
+        let mut out = r.push(b"[1, \"[P_1]\" ,true]").unwrap();
+        out.extend(r.finish().unwrap());
         // No path selects a scalar: it goes out as it came.
         assert_eq!(out, b"[1,\r\n\"[P_1]\",\r\ntrue]");
         let mut r = restorer();
-        let mut out = r.push(b"{\"error\": \"[P_1]\"}");
-        out.extend(r.finish());
+        let mut out = r.push(b"{\"error\": \"[P_1]\"}").unwrap();
+        out.extend(r.finish().unwrap());
         assert_eq!(out, b"{\"error\": \"[P_1]\"}");
+    }
+
+    #[test]
+    fn an_element_that_fails_comes_back_as_it_came_and_the_array_goes_on() {
+        let mut r = restorer();
+        let err = r
+            .push(b"[{\"a\":1},{\"b\":\"\xff\"},{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"[P_1]\"}]}}]}]")
+            .unwrap_err();
+        assert_eq!(err.out, b"[{\"a\":1}");
+        assert_eq!(err.raw, b",\r\n{\"b\":\"\xff\"}");
+        let mut out = r.push(&[]).unwrap();
+        out.extend(r.finish().unwrap());
+        assert_eq!(
+            out,
+            b",\r\n{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Ann\"}]}}]}]"
+        );
     }
 }

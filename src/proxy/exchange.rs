@@ -27,11 +27,13 @@ use http::{StatusCode, Uri};
 use super::answer::{Answer, Framing};
 use super::credentials::{self, KeyLocation};
 use super::encoding::{Coding, Codings};
+use super::fault::Fault;
 use super::format::BodyFormat;
 use super::headers::{self, HeaderEdits};
 use super::job::{AnonymizeJob, AnonymizedBody};
 use super::refusal::{Reason, Refusal};
-use super::route::{AuthMode, CompiledSession, OnUnparsed, Route};
+use super::route::{AuthMode, CompiledSession, OnUnparsed, RestoreFailure, Route};
+use super::sse::EventPaths;
 use super::tally::Tally;
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::Restorer;
@@ -143,7 +145,9 @@ impl Exchange {
             }
         }
         let body = body_plan(&route, head.headers, max_bytes)?;
-        let restores = !route.restore.is_empty() || !route.restore_stream.is_empty();
+        let restores = !route.restore.is_empty()
+            || !route.restore_stream.is_empty()
+            || !route.restore_events.is_empty();
         let request = match body {
             Some(_) => RequestState::Buffering(BytesMut::new()),
             None => RequestState::Passthrough,
@@ -303,31 +307,59 @@ impl Exchange {
         let framing = Framing::of(
             &content_type,
             !self.route.restore.is_empty(),
-            !self.route.restore_stream.is_empty(),
+            !(self.route.restore_stream.is_empty() && self.route.restore_events.is_empty()),
         );
         let Some(framing) = framing.filter(|_| has_body) else {
             return Ok(edits);
         };
+        let policy = self.route.restore_failure;
         let encoding = headers::lower(headers, "content-encoding");
         if !(encoding.is_empty() || encoding == "identity") {
-            return Err(Refusal::new(
-                Reason::UnreadableResponse,
-                ApiError::new(ErrorCode::BadGateway)
-                    .with_message("the upstream answered in an encoding that cannot be restored"),
-            ));
+            if let Ok(mut tally) = self.tally.lock() {
+                tally.faults.add(Fault::UnreadableEncoding);
+            }
+            return match policy {
+                RestoreFailure::Passthrough => Ok(edits),
+                RestoreFailure::Error => Err(Refusal::new(
+                    Reason::UnreadableResponse,
+                    ApiError::new(ErrorCode::BadGateway).with_message(
+                        "the upstream answered in an encoding that cannot be restored",
+                    ),
+                )),
+            };
         }
         edits.remove_present(headers, "content-length");
+        if !headers.contains_key(http::header::TRANSFER_ENCODING) {
+            // Framed, not ended by a close: an answer cut short (restore_failure: error)
+            // must not look complete to the client.
+            edits.insert(
+                http::header::TRANSFER_ENCODING,
+                HeaderValue::from_static("chunked"),
+            );
+        }
         self.answer = Answer::framed(
             framing,
-            self.route.restore_stream.clone(),
+            EventPaths {
+                fragments: self.route.restore_stream.clone(),
+                complete: self.route.restore_events.clone(),
+            },
             Arc::clone(&self.restorer),
             Arc::clone(&self.tally),
+            policy,
         );
         Ok(edits)
     }
 
     /// Takes an answer chunk; returns what goes to the client now (`None`: nothing).
-    pub fn response_body(&mut self, chunk: Option<Bytes>, end: bool) -> Option<Bytes> {
+    ///
+    /// # Errors
+    /// The answer cannot be restored on a route whose `restore_failure` is `error`: the
+    /// server must abort the answer (what went out before was restored).
+    pub fn response_body(
+        &mut self,
+        chunk: Option<Bytes>,
+        end: bool,
+    ) -> Result<Option<Bytes>, Fault> {
         self.answer
             .push(chunk, end, &self.route.restore, &self.restorer, &self.tally)
     }

@@ -10,6 +10,7 @@ pub mod credentials;
 mod doc_stream;
 pub mod encoding;
 pub mod exchange;
+pub mod fault;
 pub mod format;
 pub mod headers;
 pub mod job;

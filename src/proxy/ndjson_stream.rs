@@ -4,11 +4,12 @@
 //! Fields are restored per line as SSE events are (see `doc_stream`), so a placeholder
 //! split across lines comes out whole.
 
-use super::doc_stream::DocRestorer;
+use super::doc_stream::{DocFault, DocRestorer, EventStream};
+use super::sse::EventFault;
 
 pub struct NdjsonRestorer {
     docs: DocRestorer,
-    /// The incomplete last line.
+    /// Bytes not processed yet: the incomplete last line, or lines after a failed one.
     buffer: Vec<u8>,
 }
 
@@ -20,46 +21,65 @@ impl NdjsonRestorer {
         }
     }
 
-    /// Feeds answer bytes; returns the bytes that can be sent now.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
-        self.buffer.extend_from_slice(bytes);
-        let Some(last) = self.buffer.iter().rposition(|&b| b == b'\n') else {
-            return Vec::new();
-        };
-        let complete: Vec<u8> = self.buffer.drain(..=last).collect();
-        let mut out = Vec::with_capacity(complete.len());
-        for line in complete.split_inclusive(|&b| b == b'\n') {
-            self.line(line, &mut out);
-        }
-        out
-    }
-
-    /// Ends the stream: a last line without its newline and every held text go out.
-    pub fn finish(&mut self) -> Vec<u8> {
-        let mut out = Vec::new();
-        let rest = std::mem::take(&mut self.buffer);
-        if !rest.is_empty() {
-            self.line(&rest, &mut out);
-        }
-        for doc in self.docs.finish() {
-            out.extend_from_slice(&doc);
-            out.push(b'\n');
-        }
-        out
-    }
-
-    fn line(&mut self, line: &[u8], out: &mut Vec<u8>) {
+    /// Restores one line into `out` (its documents, each with a newline).
+    fn line(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<(), EventFault> {
         let content = line.strip_suffix(b"\n").unwrap_or(line);
         let content = content.strip_suffix(b"\r").unwrap_or(content);
         if content.iter().all(u8::is_ascii_whitespace) {
             // Blank lines carry nothing to restore: as they came.
             out.extend_from_slice(line);
-            return;
+            return Ok(());
         }
-        for doc in self.docs.document(content) {
-            out.extend_from_slice(&doc);
-            out.push(b'\n');
+        let docs = self.docs.document(content);
+        fault(docs, out, line)
+    }
+}
+
+/// Writes documents as lines; a fault carries what went before and the line as it came.
+fn fault(
+    docs: Result<Vec<Vec<u8>>, DocFault>,
+    out: &mut Vec<u8>,
+    raw: &[u8],
+) -> Result<(), EventFault> {
+    let (docs, failed) = match docs {
+        Ok(docs) => (docs, None),
+        Err(DocFault { fault, before }) => (before, Some(fault)),
+    };
+    for doc in docs {
+        out.extend_from_slice(&doc);
+        out.push(b'\n');
+    }
+    match failed {
+        None => Ok(()),
+        Some(fault) => Err(EventFault {
+            fault,
+            out: std::mem::take(out),
+            raw: raw.to_vec(),
+        }),
+    }
+}
+
+impl EventStream for NdjsonRestorer {
+    fn push(&mut self, bytes: &[u8]) -> Result<Vec<u8>, EventFault> {
+        self.buffer.extend_from_slice(bytes);
+        let mut out = Vec::new();
+        while let Some(newline) = self.buffer.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.buffer.drain(..=newline).collect();
+            self.line(&line, &mut out)?;
         }
+        Ok(out)
+    }
+
+    fn finish(&mut self) -> Result<Vec<u8>, EventFault> {
+        // Complete lines left after a failed one, then a last line without its newline.
+        let mut out = self.push(&[])?;
+        let rest = std::mem::take(&mut self.buffer);
+        if !rest.is_empty() {
+            self.line(&rest, &mut out)?;
+        }
+        let held = self.docs.finish();
+        fault(held, &mut out, b"")?;
+        Ok(out)
     }
 }
 
@@ -93,8 +113,8 @@ mod tests {
         .concat();
         let whole = {
             let mut r = NdjsonRestorer::new(docs("$.message.content"));
-            let mut out = r.push(stream.as_bytes());
-            out.extend(r.finish());
+            let mut out = r.push(stream.as_bytes()).unwrap();
+            out.extend(r.finish().unwrap());
             String::from_utf8(out).unwrap()
         };
         assert_eq!(text(&whole), "Hi Ann, and Ann again");
@@ -104,9 +124,9 @@ mod tests {
             .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
         for cut in 1..stream.len() {
             let mut r = NdjsonRestorer::new(docs("$.message.content"));
-            let mut out = r.push(&stream.as_bytes()[..cut]);
-            out.extend(r.push(&stream.as_bytes()[cut..]));
-            out.extend(r.finish());
+            let mut out = r.push(&stream.as_bytes()[..cut]).unwrap();
+            out.extend(r.push(&stream.as_bytes()[cut..]).unwrap());
+            out.extend(r.finish().unwrap());
             assert_eq!(String::from_utf8(out).unwrap(), whole, "cut at {cut}");
         }
     }
@@ -114,8 +134,21 @@ mod tests {
     #[test]
     fn complete_lines_go_out_at_once_and_a_last_line_without_newline_at_the_end() {
         let mut r = NdjsonRestorer::new(docs("$.response"));
-        let out = r.push(b"{\"response\":\"Hello\"}\n{\"response\":\"[P_1]\"}");
+        let out = r
+            .push(b"{\"response\":\"Hello\"}\n{\"response\":\"[P_1]\"}")
+            .unwrap();
         assert_eq!(out, b"{\"response\":\"Hello\"}\n");
-        assert_eq!(r.finish(), b"{\"response\":\"Ann\"}\n");
+        assert_eq!(r.finish().unwrap(), b"{\"response\":\"Ann\"}\n");
+    }
+
+    #[test]
+    fn a_line_that_fails_comes_back_as_it_came_and_the_stream_goes_on() {
+        let mut r = NdjsonRestorer::new(docs("$.response"));
+        let err = r
+            .push(b"{\"response\":\"a\"}\n{\"response\":\"\xff\"}\n{\"response\":\"[P_1]\"}\n")
+            .unwrap_err();
+        assert_eq!(err.out, b"{\"response\":\"a\"}\n");
+        assert_eq!(err.raw, b"{\"response\":\"\xff\"}\n");
+        assert_eq!(r.push(&[]).unwrap(), b"{\"response\":\"Ann\"}\n");
     }
 }

@@ -48,8 +48,10 @@ pub const OUR_HEADER: &[&str] = &["x-api-key"];
 
 /// The OpenAI SDKs send `api_key` as a bearer token; our own header works too.
 pub const OPENAI_KEY: &[&str] = &["bearer", "x-api-key"];
-/// The Anthropic SDKs send `api_key` as `x-api-key` and `auth_token` as a bearer.
-pub const ANTHROPIC_KEY: &[&str] = &["x-api-key", "bearer"];
+/// The Anthropic Python SDK 2.x sends `api_key` (and `auth_token`) as a bearer token
+/// (recorded: `tests/fixtures/anthropic-python/`); earlier SDKs and curl examples use
+/// `x-api-key`.
+pub const ANTHROPIC_KEY: &[&str] = &["bearer", "x-api-key"];
 /// google-genai sends `api_key` as `x-goog-api-key`; REST examples use `?key=`.
 pub const GEMINI_KEY: &[&str] = &["x-goog-api-key", "query:key"];
 /// Azure OpenAI's SDK (`openai.AzureOpenAI`) sends `api_key` as `api-key`; its v1 paths
@@ -59,48 +61,162 @@ pub const AZURE_KEY: &[&str] = &["api-key", "bearer"];
 /// our own header works too.
 pub const OLLAMA_KEY: &[&str] = &["bearer", "x-api-key"];
 
-/// OpenAI (and compatible) `POST /v1/chat/completions`.
+/// OpenAI (and compatible) `POST /v1/chat/completions`. Requests: every message's text
+/// (a string, or `text` and `refusal` content parts; images, audio and files are left
+/// alone), `name`s, assistant `refusal`s, tool-call arguments in the history (JSON inside
+/// JSON) and `role: tool` results. Answers: text, refusal, tool-call arguments, whole and
+/// streamed.
 pub const OPENAI_CHAT: Preset = Preset {
     name: "openai_chat",
     body: BodyFormat::Json,
     anonymize: &[
-        "$.messages[*].content",
+        "$.messages[*].content | text",
+        "$.messages[*].content[*].text",
+        "$.messages[*].content[*].refusal",
+        "$.messages[*].name",
+        "$.messages[*].refusal",
         "$.messages[*].tool_calls[*].function.arguments | json",
+        "$.messages[*].function_call.arguments | json",
     ],
     restore: &[
         "$.choices[*].message.content",
+        "$.choices[*].message.refusal",
         "$.choices[*].message.tool_calls[*].function.arguments | json",
+        "$.choices[*].message.function_call.arguments | json",
+        "$.choices[*].message.audio.transcript",
     ],
     restore_stream: &[
         "$.choices[*].delta.content",
+        "$.choices[*].delta.refusal",
         "$.choices[*].delta.tool_calls[*].function.arguments | json",
+        "$.choices[*].delta.function_call.arguments | json",
+        "$.choices[*].delta.audio.transcript",
     ],
     api_key_in: OPENAI_KEY,
     ..Preset::EMPTY
 };
 
-/// OpenAI `POST /v1/responses`.
+/// OpenAI `POST /v1/responses`. Requests: `instructions`, `input` as a string or items
+/// of every type (messages with `input_text` / `output_text` / `refusal` parts or a
+/// string, `function_call` arguments, `function_call_output` and `custom_tool_call_output`
+/// outputs as a string or parts, `custom_tool_call` input). Answers: output text and
+/// refusals, function-call arguments, `output_text`; streamed: every event that carries
+/// text or arguments (deltas as fragments; `.done`, `output_item`, `content_part` and
+/// `response.*` events as complete texts). Reasoning items (`encrypted_content`) are signed.
 pub const OPENAI_RESPONSES: Preset = Preset {
     name: "openai_responses",
     body: BodyFormat::Json,
-    anonymize: &["$.input", "$.instructions"],
-    restore: &["$.output[*].content[*].text", "$.output_text"],
-    restore_stream: &["$.delta", "$.text"],
+    anonymize: &[
+        "$.instructions",
+        "$.input | text",
+        "$.input[*].content | text",
+        "$.input[*].content[*].text",
+        "$.input[*].content[*].refusal",
+        "$.input[*].arguments | json",
+        "$.input[*].output | text",
+        "$.input[*].output[*].text",
+        "$.input[*].input",
+    ],
+    restore: RESPONSE_OUTPUT,
+    restore_stream: &[
+        "$[?@.type=='response.output_text.delta'].delta",
+        "$[?@.type=='response.refusal.delta'].delta",
+        "$[?@.type=='response.function_call_arguments.delta'].delta | json",
+        "$[?@.type=='response.custom_tool_call_input.delta'].delta",
+    ],
+    restore_events: &[
+        "$[?@.type=='response.output_text.done'].text",
+        "$[?@.type=='response.refusal.done'].refusal",
+        "$[?@.type=='response.function_call_arguments.done'].arguments | json",
+        "$[?@.type=='response.custom_tool_call_input.done'].input",
+        "$.item.content[*].text",
+        "$.item.content[*].refusal",
+        "$.item.arguments | json",
+        "$.item[?@.type=='custom_tool_call'].input",
+        "$.part.text",
+        "$.part.refusal",
+        "$.response.output[*].content[*].text",
+        "$.response.output[*].content[*].refusal",
+        "$.response.output[*].arguments | json",
+        "$.response.output[?@.type=='custom_tool_call'].input",
+        "$.response.output_text",
+    ],
+    signed: &[
+        "$.input[?@.type=='reasoning']",
+        "$.output[?@.type=='reasoning']",
+        "$.item[?@.type=='reasoning']",
+        "$.response.output[?@.type=='reasoning']",
+        "$..encrypted_content",
+    ],
     api_key_in: OPENAI_KEY,
-    ..Preset::EMPTY
 };
 
-/// Anthropic `POST /v1/messages`.
+/// Text and arguments of a Responses API answer.
+const RESPONSE_OUTPUT: &[&str] = &[
+    "$.output[*].content[*].text",
+    "$.output[*].content[*].refusal",
+    "$.output[*].arguments | json",
+    "$.output[?@.type=='custom_tool_call'].input",
+    "$.output_text",
+];
+
+/// Anthropic `POST /v1/messages`. Requests: `system` as a string or text blocks; of each
+/// message a string, `text` blocks, `tool_use.input` (every string inside, its keys'
+/// values too), `tool_result.content` (a string or blocks) and plain-text `document`
+/// sources with their `title` and `context`; images and base64 documents are left alone.
+/// Answers: `text` and `tool_use.input`; streamed `text_delta` and `input_json_delta`
+/// (JSON fragments, kept valid). `thinking` and `redacted_thinking` blocks and
+/// signatures (`thinking_delta`, `signature_delta` events) are signed.
 pub const ANTHROPIC_MESSAGES: Preset = Preset {
     name: "anthropic_messages",
     body: BodyFormat::Json,
-    anonymize: &["$.system", "$.messages[*].content"],
-    restore: &["$.content[*].text"],
-    restore_stream: &["$.delta.text"],
+    anonymize: &[
+        "$.system | text",
+        "$.system[*].text",
+        "$.messages[*].content | text",
+        "$.messages[*].content[*].text",
+        "$.messages[*].content[*].input | json",
+        "$.messages[*].content[*].content | text",
+        "$.messages[*].content[*].content[*].text",
+        "$.messages[*].content[?@.type=='document'].source[?@.type=='text'].data",
+        "$.messages[*].content[?@.type=='document'].title",
+        "$.messages[*].content[?@.type=='document'].context",
+    ],
+    restore: &["$.content[*].text", "$.content[*].input | json"],
+    restore_stream: &["$.delta.text", "$.delta.partial_json | json"],
+    restore_events: &[
+        "$.content_block.text",
+        "$.content_block.input | json",
+        "$.message.content[*].text",
+        "$.message.content[*].input | json",
+    ],
+    signed: &[
+        "$.messages[*].content[?@.type=='thinking']",
+        "$.messages[*].content[?@.type=='redacted_thinking']",
+        "$.content[?@.type=='thinking']",
+        "$.content[?@.type=='redacted_thinking']",
+        "$.message.content[?@.type=='thinking']",
+        "$.message.content[?@.type=='redacted_thinking']",
+        "$.content_block[?@.type=='thinking']",
+        "$.content_block[?@.type=='redacted_thinking']",
+        "$.delta[?@.type=='thinking_delta']",
+        "$.delta[?@.type=='signature_delta']",
+    ],
     api_key_in: ANTHROPIC_KEY,
-    ..Preset::EMPTY
 };
 
+/// Google Gemini's signed field, for its presets: a part's `thoughtSignature` (the
+/// part's other fields are not signed).
+pub const GEMINI_SIGNED: &[&str] = &["$..thoughtSignature"];
+
+/// What the `gemini` preset never touches, either way: [`GEMINI_SIGNED`], and thought
+/// parts (`"thought": true`), the model's own thinking, which stay as the model wrote
+/// them (the client sees the placeholders the model saw).
+const GEMINI_UNTOUCHED: &[&str] = &[
+    "$..thoughtSignature",
+    "$.contents[*].parts[?@.thought==true]",
+    "$.candidates[*].content.parts[?@.thought==true]",
+];
 /// OpenAI `POST /v1/embeddings` (and Azure OpenAI's): `input` is a string or an array
 /// of strings (token arrays carry no text and pass). Vectors come back: nothing to restore.
 pub const OPENAI_EMBEDDINGS: Preset = Preset {
@@ -158,17 +274,18 @@ pub const AZURE_OPENAI_COMPLETIONS: Preset = Preset {
 /// as one JSON array (the default), and `:countTokens`, `:embedContent`,
 /// `:batchEmbedContents`. Request field names in both spellings the REST API reads
 /// (google-genai sends lowerCamelCase, curl examples snake_case). Function call `args`
-/// and function response `response` are objects: every string in them. Never
-/// `thoughtSignature` or `inlineData`.
+/// and function response `response` are objects: every string in them (`| json`: `id`
+/// and `type` there are data too). Never `inlineData`, thought parts or
+/// `thoughtSignature` (see [`GEMINI_UNTOUCHED`]).
 pub const GEMINI: Preset = Preset {
     name: "gemini",
     body: BodyFormat::Json,
     anonymize: &[
         "$.contents[*].parts[*].text",
-        "$.contents[*].parts[*].functionCall.args",
-        "$.contents[*].parts[*].function_call.args",
-        "$.contents[*].parts[*].functionResponse.response",
-        "$.contents[*].parts[*].function_response.response",
+        "$.contents[*].parts[*].functionCall.args | json",
+        "$.contents[*].parts[*].function_call.args | json",
+        "$.contents[*].parts[*].functionResponse.response | json",
+        "$.contents[*].parts[*].function_response.response | json",
         "$.systemInstruction.parts[*].text",
         "$.system_instruction.parts[*].text",
         "$.content.parts[*].text",
@@ -176,20 +293,13 @@ pub const GEMINI: Preset = Preset {
     ],
     restore: &[
         "$.candidates[*].content.parts[*].text",
-        "$.candidates[*].content.parts[*].functionCall.args",
+        "$.candidates[*].content.parts[*].functionCall.args | json",
     ],
     restore_stream: &[
         "$.candidates[*].content.parts[*].text",
-        "$.candidates[*].content.parts[*].functionCall.args",
+        "$.candidates[*].content.parts[*].functionCall.args | json",
     ],
-    // Thought parts are the model's own, signed with its `thoughtSignature`: their text
-    // stays as the model wrote it, both ways (the client sees the placeholders it saw).
-    signed: &[
-        "$.contents[*].parts[?thought].text",
-        "$.candidates[*].content.parts[?thought].text",
-        "$.contents[*].parts[*].thoughtSignature",
-        "$.candidates[*].content.parts[*].thoughtSignature",
-    ],
+    signed: GEMINI_UNTOUCHED,
     api_key_in: GEMINI_KEY,
     ..Preset::EMPTY
 };
@@ -202,13 +312,12 @@ pub const GEMINI: Preset = Preset {
 pub const OLLAMA: Preset = Preset {
     name: "ollama",
     // Ollama reads any content type, and its documented `curl -d` examples send the
-    // form type: read as (one) JSON document whatever the type, like HEC's streams. In
-    // a tool call's arguments every string is data, `id` and `type` too.
+    // form type: read as (one) JSON document whatever the type, like HEC's streams.
     body: BodyFormat::Ndjson,
     anonymize: &[
         "$.messages[*].content",
         "$.messages[*].thinking",
-        "$.messages[*].tool_calls[*].function.arguments",
+        "$.messages[*].tool_calls[*].function.arguments | json",
         "$.prompt",
         "$.suffix",
         "$.system",
@@ -224,7 +333,7 @@ pub const OLLAMA: Preset = Preset {
 const OLLAMA_ANSWER: &[&str] = &[
     "$.message.content",
     "$.message.thinking",
-    "$.message.tool_calls[*].function.arguments",
+    "$.message.tool_calls[*].function.arguments | json",
     "$.response",
     "$.thinking",
 ];

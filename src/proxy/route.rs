@@ -339,6 +339,16 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
         &config.restore_events,
     );
     let signed = parse_paths("signed", preset.map_or(&[], |p| p.signed), &config.signed);
+    // Signed fields are left out of every other path, both ways.
+    let except: std::sync::Arc<[JsonPath]> = signed.clone().into();
+    let exclude = |paths: Vec<JsonPath>| -> Vec<JsonPath> {
+        paths
+            .into_iter()
+            .map(|p| p.excluding(std::sync::Arc::clone(&except)))
+            .collect()
+    };
+    let (anonymize, restore) = (exclude(anonymize), exclude(restore));
+    let (restore_stream, restore_events) = (exclude(restore_stream), exclude(restore_events));
     let key_locations = if config.api_key_in.is_empty() {
         let default = preset.map_or(presets::OUR_HEADER, |p| p.api_key_in);
         credentials::parse_all(default).unwrap_or_default()
@@ -519,7 +529,7 @@ mod tests {
             r.upstream_path("/v1/chat/completions?x=1"),
             "/base/v1/chat/completions?x=1"
         );
-        assert_eq!(r.anonymize.len(), 2);
+        assert_eq!(r.anonymize.len(), presets::OPENAI_CHAT.anonymize.len());
     }
 
     #[test]

@@ -21,6 +21,7 @@ use crate::anonymizer::Anonymizer;
 use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
 use crate::methods::Memory;
 use crate::proxy::credentials::{self, KeyLocation};
+use crate::proxy::fault::Fault;
 use crate::proxy::headers::HeaderEdits;
 use crate::proxy::route::{AuthMode, Route};
 use crate::proxy::{Exchange, Refusal, RequestHead, RequestStep};
@@ -558,7 +559,14 @@ impl ProxyHttp for ApiService {
         ctx: &mut Self::CTX,
     ) -> Result<Option<std::time::Duration>> {
         if let Some(exchange) = ctx.exchange.as_mut() {
-            *body = exchange.response_body(body.take(), end_of_stream);
+            // An answer that cannot be restored (route `restore_failure: error`) is
+            // aborted rather than sent with its placeholders.
+            match exchange.response_body(body.take(), end_of_stream) {
+                Ok(restored) => *body = restored,
+                // A whole answer whose head is not out yet becomes our 502; a stream
+                // already under way is cut.
+                Err(_) => return refuse(ctx, Refusal::unrestorable()),
+            }
         }
         Ok(None)
     }
@@ -636,6 +644,14 @@ impl ProxyHttp for ApiService {
             metrics::PROXY_UNRESOLVED
                 .with_label_values(&[route])
                 .inc_by(report.tally.unresolved);
+            for fault in Fault::ALL {
+                let n = report.tally.faults.get(fault);
+                if n > 0 {
+                    metrics::PROXY_RESTORE_FAILURES
+                        .with_label_values(&[route, fault.as_str()])
+                        .inc_by(n);
+                }
+            }
             ctx.entities = report.entities;
         }
         let endpoint = ctx.endpoint.as_str();

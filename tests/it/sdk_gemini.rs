@@ -173,9 +173,6 @@ fn google_genai_works_unchanged_through_the_gemini_example_and_nothing_personal_
     );
 
     let args = json!({"to": USER, "note": format!("cc {SYSTEM}")});
-    // PENDING(signed): thought parts are checked once `signed` paths are applied.
-    let mut got = got;
-    got["thought"] = json!("Thinking about [EMAIL_ADDRESS_1]");
     assert_eq!(
         got,
         json!({
