@@ -1,10 +1,10 @@
-"""google-genai, unchanged, against BASE_URL (the proxy, or the mock upstream itself).
+"""google-genai, unchanged: sdk_gemini.py BASE_URL KEY, the proxy (or the mock upstream
+itself) and the key the SDK is given.
 
 Prints one JSON object: what the SDK made of each answer. tests/it/sdk_gemini.rs runs it.
 """
 
 import json
-import os
 import sys
 
 from google import genai
@@ -13,10 +13,8 @@ from google.genai import types
 USER = "ada.lovelace@example.com"
 SYSTEM = "alan.turing@example.org"
 
-client = genai.Client(
-    api_key=os.environ["GEMINI_KEY"],
-    http_options=types.HttpOptions(base_url=os.environ["BASE_URL"]),
-)
+BASE_URL, KEY = sys.argv[1:3]
+client = genai.Client(api_key=KEY, http_options=types.HttpOptions(base_url=BASE_URL))
 tools = [
     types.Tool(
         function_declarations=[

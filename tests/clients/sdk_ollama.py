@@ -1,6 +1,6 @@
-"""ollama, unchanged, against BASE_URL (the proxy, or the mock upstream itself), with
-OLLAMA_API_KEY set as its users would. Prints one JSON object: what the SDK made of each
-answer. tests/it/sdk_ollama.rs runs it.
+"""ollama, unchanged: sdk_ollama.py BASE_URL KEY, the proxy (or the mock upstream
+itself) and the key, given to the SDK as its users do (OLLAMA_API_KEY). Prints one JSON
+object: what the SDK made of each answer. tests/it/sdk_ollama.rs runs it.
 """
 
 import json
@@ -12,7 +12,10 @@ import ollama
 USER = "ada.lovelace@example.com"
 SYSTEM = "alan.turing@example.org"
 
-client = ollama.Client(host=os.environ["BASE_URL"])
+BASE_URL, KEY = sys.argv[1:3]
+# The SDK reads its key from the environment when the client is made.
+os.environ["OLLAMA_API_KEY"] = KEY
+client = ollama.Client(host=BASE_URL)
 
 
 def send_email(to: str, note: str) -> str:

@@ -1,19 +1,19 @@
-"""openai, unchanged, on the endpoints beside chat: embeddings and legacy completions
-(EMBEDDINGS_URL, COMPLETIONS_URL), and Azure OpenAI through openai.AzureOpenAI and on
-the /openai/v1/ paths through openai.OpenAI (AZURE_URL). Each URL is a proxy, or the
-mock upstream itself. Prints one JSON object: what the SDK made of each answer.
+"""openai, unchanged, on the endpoints beside chat:
+    sdk_openai_more.py EMBEDDINGS_URL COMPLETIONS_URL AZURE_URL KEY
+embeddings and legacy completions, and Azure OpenAI through openai.AzureOpenAI and on
+the /openai/v1/ paths through openai.OpenAI. Each URL is a proxy, or the mock upstream
+itself. Prints one JSON object: what the SDK made of each answer.
 tests/it/sdk_openai_more.rs runs it.
 """
 
 import json
-import os
 import sys
 
 import openai
 
 USER = "ada.lovelace@example.com"
 SYSTEM = "alan.turing@example.org"
-KEY = os.environ["KEY"]
+EMBEDDINGS_URL, COMPLETIONS_URL, AZURE_URL, KEY = sys.argv[1:5]
 
 prompt = f"Write to {USER} please."
 messages = [
@@ -47,14 +47,14 @@ def stream_chat(client, model):
     return "".join(texts), json.loads("".join(args))
 
 
-plain = openai.OpenAI(base_url=os.environ["EMBEDDINGS_URL"] + "/v1", api_key=KEY, max_retries=0)
+plain = openai.OpenAI(base_url=EMBEDDINGS_URL + "/v1", api_key=KEY, max_retries=0)
 emb = plain.embeddings.create(model="text-embedding-3-small", input=[prompt, "no one"])
 out["embeddings"] = [list(d.embedding) for d in emb.data]
 out["embedding_single"] = list(
     plain.embeddings.create(model="text-embedding-3-small", input=prompt).data[0].embedding
 )
 
-comp = openai.OpenAI(base_url=os.environ["COMPLETIONS_URL"] + "/v1", api_key=KEY, max_retries=0)
+comp = openai.OpenAI(base_url=COMPLETIONS_URL + "/v1", api_key=KEY, max_retries=0)
 suffix = f" cc {SYSTEM}"
 out["completion"] = (
     comp.completions.create(model="gpt-3.5-turbo-instruct", prompt=prompt, suffix=suffix)
@@ -70,7 +70,7 @@ out["completion_stream"] = "".join(
 )
 
 azure = openai.AzureOpenAI(
-    azure_endpoint=os.environ["AZURE_URL"], api_key=KEY, api_version="2024-10-21", max_retries=0
+    azure_endpoint=AZURE_URL, api_key=KEY, api_version="2024-10-21", max_retries=0
 )
 answer = azure.chat.completions.create(model="gpt-4o-deployment", messages=messages, tools=tools)
 out["azure_text"] = answer.choices[0].message.content
@@ -85,7 +85,7 @@ out["azure_completion"] = (
     .text
 )
 
-v1 = openai.OpenAI(base_url=os.environ["AZURE_URL"] + "/openai/v1/", api_key=KEY, max_retries=0)
+v1 = openai.OpenAI(base_url=AZURE_URL + "/openai/v1/", api_key=KEY, max_retries=0)
 out["azure_v1_text"] = (
     v1.chat.completions.create(model="gpt-4o", messages=messages).choices[0].message.content
 )

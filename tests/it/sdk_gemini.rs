@@ -8,7 +8,8 @@ use std::time::Duration;
 use regex::Regex;
 use serde_json::{json, Value};
 
-use crate::support::sdk_run::{example, record_or_check, replay, run};
+use crate::sdk_clients::{run_client, serve_example};
+use crate::support::recorded::{record_or_check, replay};
 use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::KEY;
 
@@ -138,18 +139,12 @@ fn gemini(req: &Received) -> Reply {
 fn google_genai_works_unchanged_through_the_gemini_example_and_nothing_personal_reaches_gemini() {
     // Straight to the upstream: what the SDK sends (the fixtures) and makes of answers.
     let direct_up = Upstream::start(gemini);
-    let direct = run(
-        "sdk_gemini.py",
-        &[("BASE_URL", &direct_up.url()), ("GEMINI_KEY", KEY)],
-    );
+    let direct = run_client("sdk_gemini.py", &[&direct_up.url(), KEY]);
     record_or_check("google-genai", "google-genai 3.4.0", &direct_up.received());
 
     let up = Upstream::start(gemini);
-    let proxy = example("gemini", &up.url());
-    let got = run(
-        "sdk_gemini.py",
-        &[("BASE_URL", &proxy.url("")), ("GEMINI_KEY", KEY)],
-    );
+    let proxy = serve_example("gemini", &up.url());
+    let got = run_client("sdk_gemini.py", &[&proxy.url(""), KEY]);
 
     let sent = up.all_bytes();
     for personal in [USER, SYSTEM, "ada.lovelace", "alan.turing", KEY] {
@@ -197,7 +192,7 @@ fn google_genai_works_unchanged_through_the_gemini_example_and_nothing_personal_
 #[test]
 fn gemini_streamed_as_a_json_array_cut_anywhere_is_restored_element_by_element() {
     let up = Upstream::start(gemini);
-    let proxy = example("gemini", &up.url());
+    let proxy = serve_example("gemini", &up.url());
     let body = json!({
         "system_instruction": {"parts": [{"text": format!("The user is {SYSTEM}.")}]},
         "contents": [{"role": "user", "parts": [{"text": format!("Write to {USER} please.")}]}]
@@ -237,7 +232,7 @@ fn gemini_streamed_as_a_json_array_cut_anywhere_is_restored_element_by_element()
 #[test]
 fn recorded_google_genai_requests_replayed_through_the_gemini_example_leak_nothing() {
     let up = Upstream::start(gemini);
-    let proxy = example("gemini", &up.url());
+    let proxy = serve_example("gemini", &up.url());
     let answers = replay(&proxy, "google-genai", |_| true);
     assert_eq!(answers.len(), 3);
     for (name, status, body) in &answers {

@@ -8,7 +8,8 @@ use std::time::Duration;
 use regex::Regex;
 use serde_json::{json, Value};
 
-use crate::support::sdk_run::{example, record_or_check, replay, run};
+use crate::sdk_clients::{run_client, serve_example};
+use crate::support::recorded::{record_or_check, replay};
 use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::KEY;
 
@@ -151,23 +152,13 @@ fn expected() -> Value {
 #[test]
 fn the_ollama_sdk_works_unchanged_through_the_ollama_example_and_nothing_personal_reaches_ollama() {
     let direct_up = Upstream::start(ollama);
-    let env_direct = [
-        ("BASE_URL", direct_up.url()),
-        ("OLLAMA_API_KEY", KEY.to_owned()),
-    ];
-    let direct = run(
-        "sdk_ollama.py",
-        &env_direct.each_ref().map(|(k, v)| (*k, v.as_str())),
-    );
+    let direct = run_client("sdk_ollama.py", &[&direct_up.url(), KEY]);
     record_or_check("ollama-python", "ollama 0.6.3", &direct_up.received());
     assert_eq!(direct, expected());
 
     let up = Upstream::start(ollama);
-    let proxy = example("ollama", &up.url());
-    let got = run(
-        "sdk_ollama.py",
-        &[("BASE_URL", &proxy.url("")), ("OLLAMA_API_KEY", KEY)],
-    );
+    let proxy = serve_example("ollama", &up.url());
+    let got = run_client("sdk_ollama.py", &[&proxy.url(""), KEY]);
     assert_eq!(got, expected());
 
     let sent = up.all_bytes();
@@ -198,7 +189,7 @@ fn the_ollama_sdk_works_unchanged_through_the_ollama_example_and_nothing_persona
 #[test]
 fn ollama_streams_when_the_request_does_not_say_and_lines_cut_anywhere_come_out_restored() {
     let up = Upstream::start(ollama);
-    let proxy = example("ollama", &up.url());
+    let proxy = serve_example("ollama", &up.url());
     for (path, body, field) in [
         (
             "/api/chat",
@@ -262,7 +253,7 @@ fn ollama_streams_when_the_request_does_not_say_and_lines_cut_anywhere_come_out_
 #[test]
 fn recorded_ollama_requests_replayed_through_the_ollama_example_leak_nothing() {
     let up = Upstream::start(ollama);
-    let proxy = example("ollama", &up.url());
+    let proxy = serve_example("ollama", &up.url());
     let answers = replay(&proxy, "ollama-python", |_| true);
     assert_eq!(answers.len(), 7);
     for (name, status, body) in &answers {

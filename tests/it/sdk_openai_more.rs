@@ -9,7 +9,8 @@ use std::time::Duration;
 use regex::Regex;
 use serde_json::{json, Value};
 
-use crate::support::sdk_run::{example, record_or_check, replay, run};
+use crate::sdk_clients::{run_client, serve_example, PROVIDER_KEY};
+use crate::support::recorded::{record_or_check, replay};
 use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::KEY;
 
@@ -164,29 +165,24 @@ fn the_openai_sdk_works_unchanged_on_embeddings_completions_and_azure_and_nothin
 ) {
     let direct_up = Upstream::start(openai);
     let direct_url = direct_up.url();
-    let direct = run(
+    let direct = run_client(
         "sdk_openai_more.py",
-        &[
-            ("EMBEDDINGS_URL", &direct_url),
-            ("COMPLETIONS_URL", &direct_url),
-            ("AZURE_URL", &direct_url),
-            ("KEY", KEY),
-        ],
+        &[&direct_url, &direct_url, &direct_url, KEY],
     );
     record_or_check("openai-python-more", "openai 3.54.0", &direct_up.received());
     assert_eq!(direct, expected());
 
     let up = Upstream::start(openai);
-    let embeddings = example("openai_embeddings", &up.url());
-    let completions = example("openai_completions", &up.url());
-    let azure = example("azure_openai", &up.url());
-    let got = run(
+    let embeddings = serve_example("openai_embeddings", &up.url());
+    let completions = serve_example("openai_completions", &up.url());
+    let azure = serve_example("azure_openai", &up.url());
+    let got = run_client(
         "sdk_openai_more.py",
         &[
-            ("EMBEDDINGS_URL", &embeddings.url("")),
-            ("COMPLETIONS_URL", &completions.url("")),
-            ("AZURE_URL", &azure.url("")),
-            ("KEY", KEY),
+            &embeddings.url(""),
+            &completions.url(""),
+            &azure.url(""),
+            KEY,
         ],
     );
     assert_eq!(got, expected());
@@ -224,18 +220,21 @@ fn the_openai_sdk_works_unchanged_on_embeddings_completions_and_azure_and_nothin
     );
     assert_eq!(received[3].json()["suffix"], " cc [EMAIL_ADDRESS_2]");
     // The provider keys of the examples, never ours.
-    assert_eq!(received[0].header("authorization"), Some("Bearer unset"));
-    assert_eq!(received[4].header("api-key"), Some("unset"));
-    assert_eq!(received[8].header("api-key"), Some("unset"));
-    assert_eq!(received[8].header("authorization"), None);
+    let bearer = format!("Bearer {PROVIDER_KEY}");
+    assert_eq!(received[0].header("authorization"), Some(bearer.as_str()));
+    assert_eq!(received[3].header("authorization"), Some(bearer.as_str()));
+    for azure in &received[4..] {
+        assert!(azure.header("api-key").is_some(), "{}", azure.path);
+        assert_eq!(azure.header("authorization"), None, "{}", azure.path);
+    }
 }
 
 #[test]
 fn recorded_openai_requests_replayed_through_the_examples_leak_nothing() {
     let up = Upstream::start(openai);
-    let embeddings = example("openai_embeddings", &up.url());
-    let completions = example("openai_completions", &up.url());
-    let azure = example("azure_openai", &up.url());
+    let embeddings = serve_example("openai_embeddings", &up.url());
+    let completions = serve_example("openai_completions", &up.url());
+    let azure = serve_example("azure_openai", &up.url());
     let sdk = "openai-python-more";
     let mut answers = replay(&embeddings, sdk, |f| f.path.starts_with("/v1/embeddings"));
     answers.extend(replay(&completions, sdk, |f| {

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+pub mod recorded;
 pub mod redis;
-pub mod sdk_run;
 pub mod upstream;
 
 pub const KEY: &str = "test-key-0123456789";

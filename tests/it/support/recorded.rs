@@ -1,59 +1,16 @@
-//! Real SDKs against real servers: runs a script of `tests/clients/` on the `.venv/`
-//! Python, starts an example config as it ships, and keeps what an SDK sends as
-//! fixtures (`tests/fixtures/<sdk>/`).
+//! What an SDK sends, kept as fixtures (`tests/fixtures/<sdk>/`): recorded from the
+//! requests a test's mock upstream received straight from the SDK, checked against them
+//! on every run, and replayed through a server without the SDK.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{json, Value};
 
 use super::upstream::Received;
-use super::{TestServer, KEY};
+use super::TestServer;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `tests/clients/<script>` with `env`; returns the JSON it printed. Fails with
-/// the script's stderr when it fails.
-pub fn run(script: &str, env: &[(&str, &str)]) -> Value {
-    let mut cmd = Command::new(super::python());
-    cmd.arg(root().join("tests/clients").join(script))
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("OPENAI_BASE_URL")
-        .env_remove("GOOGLE_API_KEY")
-        .env_remove("GEMINI_API_KEY")
-        .env_remove("OLLAMA_HOST");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("run python");
-    assert!(
-        out.status.success(),
-        "{script} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{script} printed no JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    })
-}
-
-/// The example config `conf/examples/<name>.yaml` as it ships, in front of `upstream`,
-/// with our key `KEY` and without the model (the tests' personal data is found by
-/// patterns, so the answers are exact).
-pub fn example(name: &str, upstream: &str) -> TestServer {
-    let yaml = std::fs::read_to_string(root().join(format!("conf/examples/{name}.yaml")))
-        .expect("example config");
-    TestServer::start_with_env(
-        &format!("model:\n  enabled: false\n{yaml}"),
-        &[
-            ("ANONYMIZER_UPSTREAM", upstream),
-            ("ANONYMIZER_API_KEYS", KEY),
-        ],
-    )
 }
 
 /// A recorded request: `<n>_<name>.json` (method, path, headers) and `<n>_<name>.bin`
