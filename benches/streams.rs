@@ -144,7 +144,8 @@ fn per_event(c: &mut Criterion) {
         let mut x = exchange(&a, preset, &request, content_type);
         let mut out = Vec::new();
         for (i, chunk) in chunks.iter().enumerate() {
-            if let Some(b) = x.response_body(Some(chunk.clone()), i + 1 == chunks.len()) {
+            let restored = x.response_body(Some(chunk.clone()), i + 1 == chunks.len());
+            if let Some(b) = restored.expect("restored") {
                 out.extend_from_slice(&b);
             }
         }
@@ -157,9 +158,8 @@ fn per_event(c: &mut Criterion) {
                 || exchange(&a, preset, &request, content_type),
                 |mut x| {
                     for (i, chunk) in chunks.iter().enumerate() {
-                        std::hint::black_box(
-                            x.response_body(Some(chunk.clone()), i + 1 == chunks.len()),
-                        );
+                        let restored = x.response_body(Some(chunk.clone()), i + 1 == chunks.len());
+                        std::hint::black_box(restored.expect("restored"));
                     }
                 },
                 BatchSize::SmallInput,

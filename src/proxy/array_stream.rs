@@ -5,11 +5,13 @@
 //! `doc_stream`), so a placeholder split across elements comes out whole.
 //!
 //! ```text
-//! in:   [{"t":"Hi [P"}  |  ,{"t":"_1]!"}]
-//! out:  [{"t":"Hi "}    |  ,{"t":"[P_1]!" restored}]
+//! in:   [{"t":"Hi [P"}   |  ,{"t":"_1]!"}]          ([P_1] stands for Ann)
+//! out:  [{"t":"Hi "}     |  ,\r\n{"t":"Ann!"}]
 //! ```
-//! Elements are written compact (`,` between them); text held back when the array closes
-//! goes out as copies before the `]`. Bytes that are not an array go through untouched.
+//! Each element goes out on one line (line breaks between its tokens become spaces; an
+//! element with something restored is written compact), `,\r\n` between elements; text
+//! held back when the array closes goes out as copies before the `]`. Bytes that are not
+//! an array go through untouched.
 
 use super::doc_stream::{DocFault, DocRestorer, EventStream};
 use super::sse::EventFault;
