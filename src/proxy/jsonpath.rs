@@ -377,7 +377,7 @@ fn visit(
         Step::Wildcard => match value {
             Value::Array(items) => {
                 for (i, child) in items.iter_mut().enumerate() {
-                    push(loc, &i.to_string());
+                    push(loc, &element_key(i, child));
                     visit(rest, child, loc, on_node);
                     loc.truncate(mark);
                 }
@@ -450,6 +450,16 @@ fn visit(
         }
     }
     loc.truncate(mark);
+}
+
+/// An array element's part of a location: its own `index` when it has one (streamed
+/// `choices` and `tool_calls` elements, each event carrying one of several at position 0,
+/// so the location names the choice or call rather than the position), else its position.
+fn element_key(position: usize, element: &Value) -> String {
+    match element.get("index").and_then(Value::as_u64) {
+        Some(index) => format!("#{index}"),
+        None => position.to_string(),
+    }
 }
 
 /// Every string at or below `value`, with every location; `skip` leaves out the values

@@ -443,27 +443,4 @@ pub fn find(name: &str) -> Option<&'static Preset> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::proxy::jsonpath::JsonPath;
-
-    #[test]
-    fn every_preset_path_parses_and_names_are_unique() {
-        let mut names = std::collections::HashSet::new();
-        for preset in PRESETS {
-            assert!(names.insert(preset.name));
-            for path in preset
-                .anonymize
-                .iter()
-                .chain(preset.restore)
-                .chain(preset.restore_stream)
-                .chain(preset.restore_events)
-                .chain(preset.signed)
-            {
-                JsonPath::parse(path).unwrap_or_else(|e| panic!("{}: {path}: {e}", preset.name));
-            }
-            crate::proxy::credentials::parse_all(preset.api_key_in)
-                .unwrap_or_else(|e| panic!("{}: api_key_in: {e:?}", preset.name));
-        }
-    }
-}
+mod tests;

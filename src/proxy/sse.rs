@@ -15,12 +15,17 @@
 //! A fragment field that is a JSON document (`| json`: streamed tool-call arguments) is
 //! restored with JSON-escaped originals, so the document the client assembles stays valid.
 //!
-//! Held-back text of a field is flushed, as a copy of the last event of that field
-//! carrying only the flushed text, before the first event that does not continue that
-//! field (OpenAI's `finish_reason` chunk, `data: [DONE]`, Anthropic's
-//! `content_block_stop`, Responses' `.done` event) and at the end of the stream. Keep-alive
-//! events (JSON objects with at most one key, such as Anthropic's `{"type": "ping"}`) flush
-//! nothing.
+//! A field's stream is keyed by its location, in which an array element that has an
+//! `index` (streamed `choices`, `tool_calls`) is named by it: the choices of an `n > 1`
+//! stream interleave, each event carrying one of them at position 0.
+//!
+//! Held-back text is flushed, as a copy of the last event of its field carrying only the
+//! flushed text, before the first event that carries no fragment field at all (OpenAI's
+//! `finish_reason` chunk, `data: [DONE]`, Anthropic's `content_block_stop`, Responses'
+//! `.done` event) and at the end of the stream. Keep-alive events (one key with a plain
+//! value, such as Anthropic's `{"type": "ping"}`) flush nothing. So a text's last held
+//! tail may follow other fields' events (a chat answer's text before its tool calls);
+//! clients accumulate each field on its own.
 //!
 //! An event in which nothing changed goes out byte for byte as it came (signed thinking
 //! blocks and signatures among them).
@@ -59,8 +64,8 @@ pub struct EventPaths {
 
 struct Field {
     stream: Box<dyn TextStream>,
-    /// The last event's parsed data in which this field appeared.
-    template: Value,
+    /// The JSON data of the last event in which this field appeared.
+    template: String,
 }
 
 /// A field's stream state is per location and kind.
@@ -153,20 +158,17 @@ impl SseRestorer {
             }
             return Ok(());
         };
-        // Which fragment fields this event continues.
-        let mut present: Vec<FieldKey> = Vec::new();
-        let mut probe = value.clone();
+        // Whether this event carries any fragment field.
+        let mut present = false;
         for path in &self.paths.fragments {
-            path.visit_texts(&mut probe, true, &mut |loc, _, kind| {
-                present.push((loc.to_owned(), kind));
-            });
+            path.visit_texts(&mut value, true, &mut |_, _, _| present = true);
         }
-        let keep_alive = value.as_object().is_some_and(|o| o.len() <= 1);
-        if !keep_alive {
-            self.flush_where(out, |key| !present.contains(key));
+        if !present && !is_keep_alive(&value) {
+            self.flush_where(out, |_| true);
         }
         let mut changed = false;
-        let template = (!present.is_empty()).then(|| value.clone());
+        // The event as it came: a flush writes a copy of it (parsed again only then).
+        let template = present.then_some(data.as_str());
         let (fields, restorer) = (&mut self.fields, &self.restorer);
         for path in &self.paths.fragments {
             path.visit_texts(&mut value, true, &mut |loc, s, kind| {
@@ -174,13 +176,13 @@ impl SseRestorer {
                     .entry((loc.to_owned(), kind))
                     .or_insert_with(|| Field {
                         stream: restorer.stream(kind),
-                        template: Value::Null,
+                        template: String::new(),
                     });
                 let restored = field.stream.push(s);
                 changed |= restored != *s;
                 *s = restored;
-                if let Some(template) = &template {
-                    field.template.clone_from(template);
+                if let Some(template) = template {
+                    template.clone_into(&mut field.template);
                 }
             });
         }
@@ -212,7 +214,9 @@ impl SseRestorer {
             if held.is_empty() {
                 continue;
             }
-            let mut copy = field.template;
+            let Ok(mut copy) = serde_json::from_str::<Value>(&field.template) else {
+                continue;
+            };
             for path in &self.paths.fragments {
                 path.visit_texts(&mut copy, true, &mut |loc, s, kind| {
                     *s = if loc == key.0 && kind == key.1 {
@@ -226,6 +230,14 @@ impl SseRestorer {
             write_event(out, &[], &json);
         }
     }
+}
+
+/// A keep-alive event: one key with a plain value, such as Anthropic's
+/// `{"type": "ping"}`, which may come between two fragments of one text.
+fn is_keep_alive(value: &Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|o| o.len() <= 1 && o.values().all(|v| !(v.is_object() || v.is_array())))
 }
 
 /// An event that could not be restored.
@@ -396,7 +408,7 @@ mod tests {
     }
 
     #[test]
-    fn a_field_is_flushed_when_the_next_event_does_not_continue_it_but_not_on_a_ping() {
+    fn held_text_is_flushed_before_an_event_without_fragments_but_not_on_a_ping() {
         let delta = |t: &str| {
             format!(
                 "data: {}\n\n",
@@ -418,6 +430,34 @@ mod tests {
             .map(|v| v["delta"]["text"].as_str().unwrap_or("-").to_owned())
             .collect();
         assert_eq!(texts, ["Hi ", "-", "Ann and ", "", "[P_1", "-"]);
+    }
+
+    #[test]
+    fn interleaved_choices_and_tool_calls_keep_their_own_streams() {
+        // Two choices (n = 2), each event carrying one of them at position 0.
+        let event = |index: u64, c: &str| {
+            format!(
+                "data: {}\n\n",
+                serde_json::json!({"choices": [{"index": index, "delta": {"content": c}}]})
+            )
+        };
+        let stream = [
+            event(0, "a [P"),
+            event(1, "b [P_"),
+            event(0, "_1]"),
+            event(1, "1]"),
+            "data: {\"choices\": [{\"index\": 0, \"delta\": {}, \"finish_reason\": \"stop\"}]}\n\n"
+                .into(),
+        ]
+        .concat();
+        let out = run(&mut restorer(), &[stream.as_bytes()]);
+        let mut by_choice = [String::new(), String::new()];
+        for data in out.split("\n\n").filter_map(|e| e.strip_prefix("data: ")) {
+            let v: Value = serde_json::from_str(data).unwrap();
+            let i = v["choices"][0]["index"].as_u64().unwrap() as usize;
+            by_choice[i].push_str(v["choices"][0]["delta"]["content"].as_str().unwrap_or(""));
+        }
+        assert_eq!(by_choice, ["a Ann", "b Ann"], "{out}");
     }
 
     #[test]
