@@ -158,3 +158,85 @@ fn anthropic_selects_system_text_tool_use_input_tool_results_and_never_thinking(
     let got = texts(&all.restore, &answer);
     assert!(!got.iter().any(|t| t == "no"), "{got:?}");
 }
+
+/// The texts `paths` select in `body` read with the route's own body format.
+fn texts_as(route: &Route, paths: &[JsonPath], body: &Value) -> Vec<String> {
+    let bytes = serde_json::to_vec(body).unwrap();
+    route.body.parse(&bytes, paths).unwrap().texts().to_vec()
+}
+
+#[test]
+fn embeddings_and_completions_select_inputs_prompts_and_suffixes_not_token_arrays() {
+    let r = route("openai_embeddings");
+    let request = json!({"model": "m", "input": ["A", "B"], "encoding_format": "base64"});
+    assert_eq!(texts(&r.anonymize, &request), ["A", "B"]);
+    assert!(texts(&r.anonymize, &json!({"model": "m", "input": [[1, 2], [3]]})).is_empty());
+    let r = route("openai_completions");
+    let request = json!({"model": "m", "prompt": ["C", "D"], "suffix": "E", "user": "u"});
+    assert_eq!(texts(&r.anonymize, &request), ["C", "D", "E"]);
+    let answer = json!({"object": "text_completion", "choices": [{"text": "F", "index": 0, "finish_reason": "stop"}]});
+    assert_eq!(texts(&r.restore, &answer), ["F"]);
+    assert_eq!(texts(&r.restore_stream, &answer), ["F"]);
+    // Azure's presets are OpenAI's, keyed where AzureOpenAI puts its key.
+    assert_eq!(
+        route("azure_openai_chat").anonymize,
+        route("openai_chat").anonymize
+    );
+    assert_eq!(AZURE_OPENAI_CHAT.api_key_in, ["api-key", "bearer"]);
+}
+
+#[test]
+fn gemini_selects_text_parts_function_calls_and_responses_and_never_thoughts() {
+    let r = route("gemini");
+    let request = json!({
+        "systemInstruction": {"role": "system", "parts": [{"text": "sys A"}]},
+        "system_instruction": {"parts": [{"text": "sys B"}]},
+        "contents": [
+            {"role": "user", "parts": [{"text": "user C"}, {"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]},
+            {"role": "model", "parts": [
+                {"text": "thinking T", "thought": true, "thoughtSignature": "c2ln"},
+                {"functionCall": {"name": "f", "args": {"to": "D", "id": "E"}}, "thoughtSignature": "c2ln"}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"result": "F"}}}]}
+        ],
+        "tools": [{"functionDeclarations": [{"name": "f", "description": "sends"}]}]
+    });
+    let mut got = texts(&r.anonymize, &request);
+    got.sort();
+    assert_eq!(got, ["D", "E", "F", "sys A", "sys B", "user C"]);
+    let answer = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"text": "thinking U", "thought": true},
+        {"text": "G"},
+        {"functionCall": {"name": "f", "args": {"to": "H"}}, "thoughtSignature": "c2ln"}]},
+        "finishReason": "STOP", "index": 0}]});
+    assert_eq!(texts(&r.restore, &answer), ["G", "H"]);
+    assert_eq!(texts(&r.restore_stream, &answer), ["G", "H"]);
+}
+
+#[test]
+fn ollama_selects_messages_thinking_tool_arguments_prompts_and_inputs() {
+    let r = route("ollama");
+    let chat = json!({"model": "m", "messages": [
+        {"role": "system", "content": "sys A"},
+        {"role": "user", "content": "user B", "images": ["AAAA"]},
+        {"role": "assistant", "content": "", "thinking": "think C",
+         "tool_calls": [{"function": {"name": "f", "arguments": {"to": "D", "type": "E"}}}]},
+        {"role": "tool", "content": "result F", "tool_name": "f"}]});
+    let mut got = texts_as(&r, &r.anonymize, &chat);
+    got.retain(|t| !t.is_empty());
+    got.sort();
+    assert_eq!(got, ["D", "E", "result F", "sys A", "think C", "user B"]);
+    let generate =
+        json!({"model": "m", "prompt": "G", "suffix": "H", "system": "I", "context": [1, 2]});
+    assert_eq!(texts_as(&r, &r.anonymize, &generate), ["G", "H", "I"]);
+    assert_eq!(
+        texts_as(&r, &r.anonymize, &json!({"model": "m", "input": ["J"]})),
+        ["J"]
+    );
+    let answer = json!({"model": "m", "message": {"role": "assistant", "content": "K", "thinking": "L",
+        "tool_calls": [{"function": {"name": "f", "arguments": {"to": "M"}}}]}, "done": true});
+    assert_eq!(texts(&r.restore, &answer), ["K", "L", "M"]);
+    assert_eq!(
+        texts(&r.restore_stream, &json!({"response": "N", "done": false})),
+        ["N"]
+    );
+}
