@@ -1,5 +1,7 @@
-"""Time to first streamed byte of the body, over N sequential keep-alive requests.
-Usage: ttft.py HOST PORT PATH N"""
+"""Time to first streamed byte of the body, over N sequential requests.
+Usage: ttft.py HOST PORT PATH N [BODY_FILE [HEADER ...]]
+BODY_FILE: a JSON request body to send instead of the short default (sent with
+"stream": true); HEADER: extra `Name: value` request headers."""
 import json
 import socket
 import statistics
@@ -7,9 +9,15 @@ import sys
 import time
 
 host, port, path, n = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-body = json.dumps({"model": "m", "stream": True,
-                   "messages": [{"role": "user", "content": "Write to ada@example.com please"}]}).encode()
-req = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+if len(sys.argv) > 5:
+    doc = json.load(open(sys.argv[5]))
+    doc["stream"] = True
+    body = json.dumps(doc).encode()
+else:
+    body = json.dumps({"model": "m", "stream": True,
+                       "messages": [{"role": "user", "content": "Write to ada@example.com please"}]}).encode()
+extra = "".join(f"{h}\r\n" for h in sys.argv[6:])
+req = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n{extra}"
        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
 samples = []
 for _ in range(n):

@@ -1,23 +1,31 @@
 //! The answer side of an exchange: bytes pass through, or a JSON answer is buffered and
-//! restored whole, or Server-Sent Events are restored event by event as they stream.
+//! restored whole, or a stream (Server-Sent Events, NDJSON lines, the elements of a JSON
+//! array) is restored event by event as it arrives.
+//! An answer that cannot be restored is a [`Fault`]: counted, then aborted or passed on
+//! as it came, as the route's `restore_failure` says.
 //!
 //! What is buffered is bounded by the route's response limit (on the wire, and again
-//! decoded); past it, or when the bytes are not what their headers say, the answer is
-//! refused (502) rather than passed on half-read or as replacement characters.
+//! decoded); past it, or when the bytes are not in their announced coding, the answer
+//! is refused (502) rather than passed on half-read or as replacement characters.
 
 use std::sync::{Arc, Mutex};
 
 use bytes::{Bytes, BytesMut};
 
+use super::array_stream::ArrayRestorer;
+use super::doc_stream::{DocRestorer, EventStream};
 use super::encoding::{self, Codings, DecodeErrorKind};
+use super::fault::Fault;
 use super::format::BodyFormat;
-use super::jsonpath::JsonPath;
+use super::jsonpath::{JsonPath, TextKind};
+use super::ndjson_stream::NdjsonRestorer;
 use super::refusal::{Reason, Refusal};
-use super::sse::{SseRestorer, TextStream};
+use super::route::RestoreFailure;
+use super::sse::{EventPaths, FieldRestorer, SseRestorer, TextStream};
 use super::tally::Tally;
 use crate::api::{ApiError, ErrorCode};
 use crate::restore::stream::StreamRestorer;
-use crate::restore::Restorer;
+use crate::restore::{Output, Restorer};
 
 /// How the answer body is handled.
 pub(super) enum Answer {
@@ -26,67 +34,142 @@ pub(super) enum Answer {
     /// Buffered, decoded, then restored as a whole.
     Whole {
         format: BodyFormat,
-        /// The answer's `Content-Encoding`, undone before restoring.
-        codings: Codings,
-        /// An error answer: every string is restored (`error.message` quotes the
-        /// request), not only the route's paths.
-        every_string: bool,
-        limit: usize,
+        bounds: Bounds,
         /// The chunks as they came: kept apart (not appended to one growing buffer,
         /// whose reallocations would double the peak) until the answer is complete.
         chunks: Vec<Bytes>,
         len: usize,
     },
-    /// Server-Sent Events, restored event by event as they arrive; at most `limit`
-    /// bytes of an unfinished event are held.
-    Stream { sse: Box<SseRestorer>, limit: usize },
+    /// A stream, restored event by event as it arrives: Server-Sent Events, NDJSON lines
+    /// (Ollama), the elements of a JSON array (Gemini without `alt=sse`).
+    /// At most `limit` bytes of an unfinished event are held.
+    Stream {
+        sse: Box<dyn EventStream>,
+        policy: RestoreFailure,
+        limit: usize,
+        tally: Arc<Mutex<Tally>>,
+    },
+    /// A JSON answer not yet seen: an array is a stream of elements (`stream`, when the
+    /// route restores streams), anything else is restored whole. Waits for its first
+    /// byte that is not whitespace.
+    Json {
+        buffer: BytesMut,
+        stream: Option<Box<dyn EventStream>>,
+        bounds: Bounds,
+        tally: Arc<Mutex<Tally>>,
+    },
+}
+
+/// What the answer's head says about how to buffer and restore it.
+#[derive(Debug, Clone)]
+pub(super) struct Bounds {
+    /// The answer's `Content-Encoding`, undone before restoring (whole answers only).
+    pub codings: Codings,
+    /// An error answer: every string is restored (`error.message` quotes the request),
+    /// not only the route's paths.
+    pub every_string: bool,
+    /// `limits.max_response_bytes`.
+    pub limit: usize,
+    pub policy: RestoreFailure,
+}
+
+/// How an answer is framed, from its `Content-Type` and what the route restores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Framing {
+    Sse,
+    Ndjson,
+    /// NDJSON restored whole (a route with `restore` paths only).
+    NdjsonWhole,
+    /// JSON: whole, or an array streamed (with stream paths).
+    Json,
+}
+
+impl Framing {
+    /// Whether the answer goes out event by event (never decoded on the way).
+    pub(super) fn is_streamed(self) -> bool {
+        matches!(self, Framing::Sse | Framing::Ndjson)
+    }
+
+    /// `whole`: the route has `restore` paths; `stream`: `restore_stream` or
+    /// `restore_events` paths. `None`: the answer goes through untouched.
+    pub(super) fn of(content_type: &str, whole: bool, stream: bool) -> Option<Framing> {
+        if content_type.contains("text/event-stream") {
+            stream.then_some(Framing::Sse)
+        } else if content_type.contains("ndjson") {
+            if stream {
+                Some(Framing::Ndjson)
+            } else {
+                whole.then_some(Framing::NdjsonWhole)
+            }
+        } else if content_type.contains("json") {
+            (whole || stream).then_some(Framing::Json)
+        } else {
+            None
+        }
+    }
 }
 
 impl Answer {
-    pub(super) fn whole(
-        format: BodyFormat,
-        codings: Codings,
-        every_string: bool,
-        limit: usize,
-    ) -> Self {
+    pub(super) fn whole(format: BodyFormat, bounds: Bounds) -> Self {
         Answer::Whole {
             format,
-            codings,
-            every_string,
-            limit,
+            bounds,
             chunks: Vec::new(),
             len: 0,
         }
     }
 
-    pub(super) fn stream(
-        paths: Vec<JsonPath>,
+    /// Whether the whole answer is buffered before anything goes out (then it is sent
+    /// with a `Content-Length`).
+    pub(super) fn is_whole(&self) -> bool {
+        matches!(self, Answer::Whole { .. } | Answer::Json { .. })
+    }
+
+    /// The answer for `framing`.
+    pub(super) fn framed(
+        framing: Framing,
+        paths: EventPaths,
         restorer: Arc<Restorer>,
         tally: Arc<Mutex<Tally>>,
-        limit: usize,
+        bounds: Bounds,
     ) -> Self {
-        let sse = SseRestorer::new(
+        let streams = !(paths.fragments.is_empty() && paths.complete.is_empty());
+        let events = SseRestorer::new(
             paths,
-            Box::new(move || {
-                Box::new(FieldStream::new(Arc::clone(&restorer), Arc::clone(&tally)))
-                    as Box<dyn TextStream>
+            Box::new(Fields {
+                restorer,
+                tally: Arc::clone(&tally),
             }),
         );
+        let sse: Box<dyn EventStream> = match framing {
+            Framing::Sse => Box::new(events),
+            Framing::Ndjson => Box::new(NdjsonRestorer::new(DocRestorer::new(events))),
+            Framing::NdjsonWhole => return Answer::whole(BodyFormat::Ndjson, bounds),
+            Framing::Json => {
+                return Answer::Json {
+                    buffer: BytesMut::new(),
+                    stream: (streams && !bounds.every_string).then(|| {
+                        Box::new(ArrayRestorer::new(DocRestorer::new(events)))
+                            as Box<dyn EventStream>
+                    }),
+                    bounds,
+                    tally,
+                }
+            }
+        };
         Answer::Stream {
-            sse: Box::new(sse),
-            limit,
+            sse,
+            policy: bounds.policy,
+            limit: bounds.limit,
+            tally,
         }
     }
 
-    pub(super) fn is_whole(&self) -> bool {
-        matches!(self, Answer::Whole { .. })
-    }
-
-    /// Takes a chunk; returns what goes out now.
+    /// Takes a chunk; returns what goes out now (`None`: nothing yet).
     ///
     /// # Errors
-    /// 502 when the answer is over its limit, or not in its announced coding (or, not
-    /// being JSON, not text either).
+    /// 502 when the answer is over its limit or not in its announced coding; when it
+    /// cannot be restored and the route's policy is `error` (nothing unrestored goes out).
     pub(super) fn push(
         &mut self,
         chunk: Option<Bytes>,
@@ -99,15 +182,13 @@ impl Answer {
             Answer::Passthrough => Ok(chunk),
             Answer::Whole {
                 format,
-                codings,
-                every_string,
-                limit,
+                bounds,
                 chunks,
                 len,
             } => {
                 if let Some(chunk) = chunk {
                     *len += chunk.len();
-                    if *len > *limit {
+                    if *len > bounds.limit {
                         chunks.clear();
                         return Err(too_large());
                     }
@@ -117,42 +198,120 @@ impl Answer {
                     return Ok(None);
                 }
                 let raw = concat(std::mem::take(chunks), *len);
-                let decoded = if codings.is_identity() {
-                    raw.to_vec()
+                let decoded = if bounds.codings.is_identity() {
+                    raw
                 } else {
-                    encoding::decode(codings, &raw, *limit)
-                        .map_err(|e| match e.kind() {
+                    let decoded = encoding::decode(&bounds.codings, &raw, bounds.limit).map_err(
+                        |e| match e.kind() {
                             DecodeErrorKind::TooLarge => too_large(),
                             DecodeErrorKind::Malformed | DecodeErrorKind::Unsupported => {
                                 unreadable()
                             }
-                        })?
-                        .body
+                        },
+                    )?;
+                    Bytes::from(decoded.body)
                 };
-                drop(raw);
                 let every;
-                let paths = if *every_string {
+                let paths = if bounds.every_string {
                     every = JsonPath::parse("$").map(|p| vec![p]).unwrap_or_default();
                     &every[..]
                 } else {
                     paths
                 };
-                restore_whole(*format, &decoded, paths, restorer, tally)
-                    .map(|b| Some(Bytes::from(b)))
+                match restore_whole(*format, &decoded, paths, restorer, tally) {
+                    Ok(out) => Ok(Some(Bytes::from(out))),
+                    Err(fault) => {
+                        count(tally, fault);
+                        match bounds.policy {
+                            RestoreFailure::Error => Err(Refusal::unrestorable()),
+                            RestoreFailure::Passthrough => Ok(Some(decoded)),
+                        }
+                    }
+                }
             }
-            Answer::Stream { sse, limit } => {
-                let mut out = match chunk {
-                    Some(chunk) => sse.push(&chunk),
-                    None => Vec::new(),
+            Answer::Stream {
+                sse,
+                policy,
+                limit,
+                tally,
+            } => {
+                let mut out = Vec::new();
+                let mut step = |result: Result<Vec<u8>, super::sse::EventFault>| {
+                    match result {
+                        Ok(bytes) => {
+                            out.extend(bytes);
+                            Ok(())
+                        }
+                        Err(fault) => {
+                            count(tally, fault.fault);
+                            out.extend(fault.out);
+                            match policy {
+                                RestoreFailure::Error => Err(Refusal::unrestorable()),
+                                // This event as it came; the stream goes on restored.
+                                RestoreFailure::Passthrough => {
+                                    out.extend(fault.raw);
+                                    Ok(())
+                                }
+                            }
+                        }
+                    }
                 };
-                if sse.pending() > *limit {
-                    return Err(too_large());
+                if let Some(chunk) = chunk {
+                    // An event that failed leaves later complete events buffered: feed
+                    // them on until the chunk is used up.
+                    let mut result = sse.push(&chunk);
+                    loop {
+                        let more = result.is_err();
+                        step(result)?;
+                        if !more {
+                            break;
+                        }
+                        result = sse.push(&[]);
+                    }
+                    if sse.pending() > *limit {
+                        return Err(too_large());
+                    }
                 }
                 if end {
-                    out.extend(sse.finish());
+                    let mut result = sse.finish();
+                    while result.is_err() {
+                        step(result)?;
+                        result = sse.finish();
+                    }
+                    step(result)?;
                 }
                 // `None` sends nothing now; an empty chunk would end a chunked body.
                 Ok((!out.is_empty()).then(|| Bytes::from(out)))
+            }
+            Answer::Json {
+                buffer,
+                stream,
+                bounds,
+                tally: shared,
+            } => {
+                if let Some(chunk) = chunk {
+                    buffer.extend_from_slice(&chunk);
+                }
+                let first = buffer.iter().find(|b| !b.is_ascii_whitespace()).copied();
+                if first.is_none() && !end {
+                    return Ok(None);
+                }
+                if buffer.len() > bounds.limit {
+                    return Err(too_large());
+                }
+                let seen = buffer.split().freeze();
+                let bounds = bounds.clone();
+                *self = match (first, stream.take()) {
+                    (Some(b'['), Some(sse)) if bounds.codings.is_identity() => Answer::Stream {
+                        sse,
+                        policy: bounds.policy,
+                        limit: bounds.limit,
+                        tally: Arc::clone(shared),
+                    },
+                    _ if paths.is_empty() && !bounds.every_string => Answer::Passthrough,
+                    _ => Answer::whole(BodyFormat::Json, bounds),
+                };
+                self.push(Some(seen), end, paths, restorer, tally)
             }
         }
     }
@@ -188,32 +347,36 @@ pub(super) fn unreadable() -> Refusal {
     )
 }
 
+fn count(tally: &Mutex<Tally>, fault: Fault) {
+    if let Ok(mut t) = tally.lock() {
+        t.faults.add(fault);
+    }
+}
+
 fn restore_whole(
     format: BodyFormat,
     buffer: &[u8],
     paths: &[JsonPath],
     restorer: &Restorer,
     total: &Mutex<Tally>,
-) -> Result<Vec<u8>, Refusal> {
+) -> Result<Vec<u8>, Fault> {
+    if buffer.iter().all(u8::is_ascii_whitespace) {
+        // No body (a 4xx without one): nothing to restore.
+        return Ok(buffer.to_vec());
+    }
     let mut tally = Tally::default();
     let mut restore = |t: &str| {
         let restored = restorer.restore(t);
         tally.add(t, &restored);
         restored
     };
-    let restored = format.parse(buffer, paths).and_then(|parsed| {
-        let texts: Vec<String> = parsed.texts().iter().map(|t| restore(t)).collect();
-        parsed.write(&texts)
-    });
-    // A body that is not JSON after all is restored as text; one that is not text
-    // either cannot be restored without changing bytes.
-    let out = match restored {
-        Ok(out) => out,
-        Err(_) => match std::str::from_utf8(buffer) {
-            Ok(text) => restore(text).into_bytes(),
-            Err(_) => return Err(unreadable()),
-        },
-    };
+    let out = format
+        .parse(buffer, paths)
+        .and_then(|parsed| {
+            let texts: Vec<String> = parsed.texts().iter().map(|t| restore(t)).collect();
+            parsed.write(&texts)
+        })
+        .map_err(|_| Fault::Malformed)?;
     if let Ok(mut t) = total.lock() {
         t.restored += tally.restored;
         t.unresolved += tally.unresolved;
@@ -221,22 +384,46 @@ fn restore_whole(
     Ok(out)
 }
 
+/// Restores event fields with the exchange's restorer, counting what it does.
+struct Fields {
+    restorer: Arc<Restorer>,
+    tally: Arc<Mutex<Tally>>,
+}
+
+impl FieldRestorer for Fields {
+    fn stream(&self, kind: TextKind) -> Box<dyn TextStream> {
+        Box::new(FieldStream {
+            stream: StreamRestorer::with_output(Arc::clone(&self.restorer), output(kind)),
+            tally: Arc::clone(&self.tally),
+        })
+    }
+
+    fn whole(&self, text: &str, kind: TextKind) -> String {
+        let restored = match kind {
+            TextKind::Plain => self.restorer.restore(text),
+            TextKind::JsonDocument => self.restorer.restore_json_text(text),
+        };
+        if let Ok(mut tally) = self.tally.lock() {
+            tally.add(text, &restored);
+        }
+        restored
+    }
+}
+
+fn output(kind: TextKind) -> Output {
+    match kind {
+        TextKind::Plain => Output::Text,
+        TextKind::JsonDocument => Output::JsonString,
+    }
+}
+
 /// One streamed text field, restored as it arrives (see `restore::stream`).
 struct FieldStream {
-    restorer: Arc<Restorer>,
     stream: StreamRestorer,
     tally: Arc<Mutex<Tally>>,
 }
 
 impl FieldStream {
-    fn new(restorer: Arc<Restorer>, tally: Arc<Mutex<Tally>>) -> Self {
-        Self {
-            stream: StreamRestorer::new(Arc::clone(&restorer)),
-            restorer,
-            tally,
-        }
-    }
-
     fn count(&self, before: &str, after: &str) {
         if let Ok(mut tally) = self.tally.lock() {
             tally.add(before, after);
@@ -252,13 +439,88 @@ impl TextStream for FieldStream {
     }
 
     fn flush(&mut self) -> String {
-        let fresh = StreamRestorer::new(Arc::clone(&self.restorer));
-        let out = std::mem::replace(&mut self.stream, fresh).finish();
+        let out = self.stream.finish_now();
         self.count("", &out);
         out
     }
+}
 
-    fn restore_whole(&self, text: &str) -> String {
-        self.restorer.restore(text)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_content_type_and_the_route_choose_the_framing() {
+        assert_eq!(
+            Framing::of("text/event-stream", true, true),
+            Some(Framing::Sse)
+        );
+        assert_eq!(Framing::of("text/event-stream", true, false), None);
+        assert_eq!(
+            Framing::of("application/x-ndjson", true, true),
+            Some(Framing::Ndjson)
+        );
+        assert_eq!(
+            Framing::of("application/x-ndjson", true, false),
+            Some(Framing::NdjsonWhole)
+        );
+        assert_eq!(
+            Framing::of("application/json; charset=utf-8", false, true),
+            Some(Framing::Json)
+        );
+        assert_eq!(Framing::of("application/json", false, false), None);
+        assert_eq!(Framing::of("text/plain", true, true), None);
+    }
+
+    fn answer(body: &[&[u8]], whole: &[&str], stream: &[&str]) -> Vec<u8> {
+        let parse = |p: &[&str]| {
+            p.iter()
+                .map(|p| JsonPath::parse(p).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let paths = EventPaths {
+            fragments: parse(stream),
+            complete: Vec::new(),
+        };
+        let whole = parse(whole);
+        let restorer = Arc::new(Restorer::empty());
+        let tally = Arc::new(Mutex::new(Tally::default()));
+        let mut a = Answer::framed(
+            Framing::Json,
+            paths,
+            Arc::clone(&restorer),
+            Arc::clone(&tally),
+            Bounds {
+                codings: Codings::default(),
+                every_string: false,
+                limit: 1 << 20,
+                policy: RestoreFailure::Error,
+            },
+        );
+        let mut out = Vec::new();
+        for (i, chunk) in body.iter().enumerate() {
+            let end = i + 1 == body.len();
+            let chunk = Some(Bytes::copy_from_slice(chunk));
+            if let Some(b) = a.push(chunk, end, &whole, &restorer, &tally).unwrap() {
+                out.extend_from_slice(&b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_json_answer_is_an_element_stream_when_it_opens_an_array_else_whole() {
+        // An array goes out element by element, as each completes.
+        assert_eq!(
+            answer(&[b"  ", b"[{\"a\"", b":\"x\"}", b"]"], &["$.a"], &["$.a"]),
+            b"  [{\"a\":\"x\"}]"
+        );
+        // An object is restored whole (the bytes as they came: nothing to restore).
+        assert_eq!(
+            answer(&[b" {\"a\":", b"\"x\"}"], &["$.a"], &["$.a"]),
+            b" {\"a\":\"x\"}"
+        );
+        // Stream paths only: an object passes as it is.
+        assert_eq!(answer(&[b"{\"a\":1}"], &[], &["$.a"]), b"{\"a\":1}");
     }
 }

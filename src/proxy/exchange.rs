@@ -24,19 +24,19 @@ use bytes::{Bytes, BytesMut};
 use http::header::{HeaderMap, HeaderValue};
 use http::{StatusCode, Uri};
 
-use super::answer::Answer;
+use super::answer::{Answer, Bounds, Framing};
+use super::credentials::{self, KeyLocation};
 use super::encoding::{Coding, Codings};
+use super::fault::Fault;
 use super::format::BodyFormat;
 use super::headers::{self, HeaderEdits};
 use super::job::{AnonymizeJob, AnonymizedBody};
 use super::refusal::{Reason, Refusal};
-use super::route::{CompiledSession, OnUnparsed, Route};
+use super::route::{AuthMode, CompiledSession, OnUnparsed, RestoreFailure, Route};
+use super::sse::EventPaths;
 use super::tally::Tally;
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::Restorer;
-
-/// Our credential: it never reaches an upstream.
-const API_KEY_HEADER: &str = "x-api-key";
 
 /// The request line and headers, as the client sent them.
 #[derive(Debug, Clone, Copy)]
@@ -112,6 +112,8 @@ pub struct Exchange {
     tally: Arc<Mutex<Tally>>,
     /// Largest answer buffered to be restored (`limits.max_response_bytes`).
     max_response_bytes: usize,
+    /// Where credentials of ours sit in this request: taken off before forwarding.
+    ours: Vec<KeyLocation>,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -145,10 +147,18 @@ impl Exchange {
             }
         }
         let body = body_plan(&route, head.headers, max_bytes)?;
-        let restores = !route.restore.is_empty() || !route.restore_stream.is_empty();
+        let restores = !route.restore.is_empty()
+            || !route.restore_stream.is_empty()
+            || !route.restore_events.is_empty();
         let request = match body {
             Some(_) => RequestState::Buffering(BytesMut::new()),
             None => RequestState::Passthrough,
+        };
+        // On an `api_key` route whatever sits where our key may be is ours (the server
+        // checked it); on a passthrough route the server names what it found ours.
+        let ours = match route.auth {
+            AuthMode::ApiKey => route.key_locations.clone(),
+            AuthMode::Passthrough => Vec::new(),
         };
         Ok(Exchange {
             route,
@@ -160,6 +170,7 @@ impl Exchange {
             entities: BTreeMap::new(),
             tally: Arc::default(),
             max_response_bytes: crate::api::Limits::default().max_response_bytes,
+            ours,
         })
     }
 
@@ -167,6 +178,14 @@ impl Exchange {
     pub fn with_response_limit(mut self, max_bytes: usize) -> Self {
         self.max_response_bytes = max_bytes;
         self
+    }
+
+    /// Also takes the credential at `location` off the forwarded request: the server
+    /// found a key of ours there on a passthrough route.
+    pub fn strip_credential(&mut self, location: KeyLocation) {
+        if !self.ours.contains(&location) {
+            self.ours.push(location);
+        }
     }
 
     pub fn route(&self) -> &Route {
@@ -187,14 +206,17 @@ impl Exchange {
         headers: &HeaderMap,
     ) -> Result<(Uri, HeaderEdits), Refusal> {
         let path = uri.path_and_query().map_or("/", |p| p.as_str());
+        let path = credentials::strip_query(path, &self.ours);
         let upstream_uri = self
             .route
-            .upstream_path(path)
+            .upstream_path(&path)
             .parse::<Uri>()
             .map_err(|_| Refusal::internal())?;
         let mut edits = HeaderEdits::default();
         edits.remove_hop_by_hop(headers);
-        edits.remove_present(headers, API_KEY_HEADER);
+        for name in credentials::headers_to_strip(&self.ours, headers) {
+            edits.remove_present(headers, name.as_str());
+        }
         edits.mark_credentials_sensitive(headers);
         let up = &self.route.upstream;
         let default_port = if up.tls { 443 } else { 80 };
@@ -292,50 +314,58 @@ impl Exchange {
         // Error answers quote the request (`error.message`): restored on every route
         // that restores anything, whatever its paths.
         let error = status.is_client_error() || status.is_server_error();
-        let whole = has_body
-            && content_type.contains("json")
-            && (!self.route.restore.is_empty() || (error && self.plan.restores));
-        let stream = has_body
-            && content_type.contains("text/event-stream")
-            && !self.route.restore_stream.is_empty();
-        if !whole && !stream {
+        let framing = Framing::of(
+            &content_type,
+            !self.route.restore.is_empty() || (error && self.plan.restores),
+            !(self.route.restore_stream.is_empty() && self.route.restore_events.is_empty()),
+        );
+        let Some(framing) = framing.filter(|_| has_body) else {
             return Ok(edits);
-        }
+        };
+        let policy = self.route.restore_failure;
         let codings = Codings::parse_bytes(
             headers
                 .get_all(http::header::CONTENT_ENCODING)
                 .iter()
                 .map(HeaderValue::as_bytes),
-        )
-        .map_err(|_| super::answer::unreadable())?;
-        if stream && !codings.is_identity() {
+        );
+        let codings = match codings {
             // Decoding a stream as it arrives is not supported; we asked for none.
-            return Err(super::answer::unreadable());
-        }
+            Ok(codings) if codings.is_identity() || !framing.is_streamed() => codings,
+            _ => {
+                if let Ok(mut tally) = self.tally.lock() {
+                    tally.faults.add(Fault::UnreadableEncoding);
+                }
+                return match policy {
+                    RestoreFailure::Passthrough => Ok(edits),
+                    RestoreFailure::Error => Err(super::answer::unreadable()),
+                };
+            }
+        };
         let declared = headers
             .get(http::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
-        if whole && declared.is_some_and(|n| n > self.max_response_bytes as u64) {
+        if declared.is_some_and(|n| n > self.max_response_bytes as u64) && !framing.is_streamed() {
             return Err(super::answer::too_large());
         }
         edits.remove_present(headers, "content-length");
         edits.remove_present(headers, "content-encoding");
-        self.answer = if stream {
-            Answer::stream(
-                self.route.restore_stream.clone(),
-                Arc::clone(&self.restorer),
-                Arc::clone(&self.tally),
-                self.max_response_bytes,
-            )
-        } else {
-            let format = if content_type.contains("ndjson") {
-                BodyFormat::Ndjson
-            } else {
-                BodyFormat::Json
-            };
-            Answer::whole(format, codings, error, self.max_response_bytes)
-        };
+        self.answer = Answer::framed(
+            framing,
+            EventPaths {
+                fragments: self.route.restore_stream.clone(),
+                complete: self.route.restore_events.clone(),
+            },
+            Arc::clone(&self.restorer),
+            Arc::clone(&self.tally),
+            Bounds {
+                codings,
+                every_string: error,
+                limit: self.max_response_bytes,
+                policy,
+            },
+        );
         Ok(edits)
     }
 
@@ -348,7 +378,9 @@ impl Exchange {
     /// Takes an answer chunk; returns what goes to the client now (`None`: nothing).
     ///
     /// # Errors
-    /// 502 when the answer is over the response limit or cannot be read as announced.
+    /// 502 when the answer is over the response limit or cannot be read as announced,
+    /// or cannot be restored on a route whose `restore_failure` is `error` (what went
+    /// out before was restored).
     pub fn response_body(
         &mut self,
         chunk: Option<Bytes>,

@@ -4,15 +4,26 @@
 //! $.messages[*].content          a key, every element of an array, a key
 //! $.streams[*].values[*][1]      an index
 //! $..message                     `..`: the key at any depth
+//! $.content[?@.type=='thinking'] a filter: the elements (or the object itself) whose
+//!                                `type` is `thinking` (a quoted string, true or false)
+//! $..[?@.type=='reasoning']      a filter at any depth
 //! $.input                        a field that may be a string or an array of strings
-//! $.a.b | json                   the string holds a JSON document: rewrite every string inside it
+//! $.a.b | json                   a JSON document, as a string (every string inside it is
+//!                                content) or as the value itself (every string below it,
+//!                                protocol keys included)
+//! $.input | text                 only a string value here, not the strings below an
+//!                                object or array
 //! ```
 //! A path that ends on an array or object visits every string below it, so
 //! `$.messages[*].content` covers both `"content": "text"` and
 //! `"content": [{"type": "text", "text": "..."}]` (structural keys such as `type` are
 //! skipped, see [`SKIP_KEYS`]).
+//!
+//! A path can carry exclusions ([`JsonPath::excluding`]): the signed fields of its route.
+//! Whatever an exclusion selects is never visited, however the path reaches it.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -24,8 +35,12 @@ pub const SKIP_KEYS: &[&str] = &[
     "role",
     "id",
     "tool_call_id",
+    "tool_use_id",
+    "call_id",
+    "item_id",
     "object",
     "finish_reason",
+    "status",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,15 +50,53 @@ enum Step {
     Wildcard,
     /// `..key`: `key` at this level or any level below.
     Descend(String),
+    /// `[?@.key==value]`: an object whose `key` is `value`; in an array, each such element.
+    Filter(Filter),
+    /// `..[?@.key==value]`: every such object at this level or below (not below a match).
+    DescendFilter(Filter),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Filter {
+    key: String,
+    value: Value,
+}
+
+impl Filter {
+    fn matches(&self, value: &Value) -> bool {
+        value.get(&self.key) == Some(&self.value)
+    }
+}
+
+/// What a path's last step selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Terminal {
+    /// Every string at or below the node.
+    Strings,
+    /// A JSON document: a string holding one, or the value itself.
+    Json,
+    /// The node only if it is a string.
+    Text,
+}
+
+/// What a visited string is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TextKind {
+    /// Text.
+    Plain,
+    /// A string holding a JSON document (`| json`), e.g. tool-call arguments, whole or a
+    /// streamed fragment of one.
+    JsonDocument,
 }
 
 /// A parsed path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonPath {
     steps: Vec<Step>,
-    /// `| json`: the matched string is itself a JSON document.
-    embedded_json: bool,
+    terminal: Terminal,
     source: String,
+    /// Never visited: what these select (the route's signed fields).
+    except: Arc<[JsonPath]>,
 }
 
 /// Why a path does not parse; `position` is a byte offset into the path.
@@ -71,17 +124,17 @@ impl JsonPath {
     /// # Errors
     /// When `text` is not in the syntax above.
     pub fn parse(text: &str) -> Result<JsonPath, PathError> {
-        let (path, embedded_json) = match text.split_once('|') {
-            Some((path, filter)) if filter.trim() == "json" => (path.trim(), true),
-            Some(_) => {
-                return Err(PathError {
-                    position: text.find('|').unwrap_or(0),
-                    message: "the only filter is `| json`",
-                })
-            }
-            None => (text.trim(), false),
-        };
         let err = |position, message| Err(PathError { position, message });
+        // A `|` inside a filter's quoted value is not the filter bar.
+        let bar = last_bar(text);
+        let (path, terminal) = match bar {
+            Some(at) => match text[at + 1..].trim() {
+                "json" => (text[..at].trim(), Terminal::Json),
+                "text" => (text[..at].trim(), Terminal::Text),
+                _ => return err(at, "the filters are `| json` and `| text`"),
+            },
+            None => (text.trim(), Terminal::Strings),
+        };
         let bytes = path.as_bytes();
         if bytes.first() != Some(&b'$') {
             return err(0, "a path starts with `$`");
@@ -91,9 +144,15 @@ impl JsonPath {
         while i < bytes.len() {
             match bytes[i] {
                 b'.' if bytes.get(i + 1) == Some(&b'.') => {
+                    if bytes.get(i + 2) == Some(&b'[') {
+                        let (filter, next) = read_filter(path, i + 2)?;
+                        steps.push(Step::DescendFilter(filter));
+                        i = next;
+                        continue;
+                    }
                     let (key, next) = read_key(path, i + 2);
                     if key.is_empty() {
-                        return err(i, "`..` must be followed by a key");
+                        return err(i, "`..` must be followed by a key or a filter");
                     }
                     steps.push(Step::Descend(key));
                     i = next;
@@ -104,6 +163,11 @@ impl JsonPath {
                         return err(i, "`.` must be followed by a key");
                     }
                     steps.push(Step::Key(key));
+                    i = next;
+                }
+                b'[' if bytes.get(i + 1) == Some(&b'?') => {
+                    let (filter, next) = read_filter(path, i)?;
+                    steps.push(Step::Filter(filter));
                     i = next;
                 }
                 b'[' => {
@@ -120,7 +184,10 @@ impl JsonPath {
                     {
                         steps.push(Step::Key(key.to_owned()));
                     } else {
-                        return err(i, "`[...]` holds `*`, an index or a 'quoted key'");
+                        return err(
+                            i,
+                            "`[...]` holds `*`, an index, a 'quoted key' or a filter `?@.key=='value'`",
+                        );
                     }
                     i += close + 1;
                 }
@@ -129,13 +196,20 @@ impl JsonPath {
         }
         Ok(JsonPath {
             steps,
-            embedded_json,
+            terminal,
             source: text.to_owned(),
+            except: Arc::from(Vec::new()),
         })
     }
 
     pub fn is_embedded_json(&self) -> bool {
-        self.embedded_json
+        self.terminal == Terminal::Json
+    }
+
+    /// This path, never visiting what `except` selects (a route's signed fields).
+    pub fn excluding(mut self, except: Arc<[JsonPath]>) -> JsonPath {
+        self.except = except;
+        self
     }
 
     /// Calls `f` on every string the path selects in `value`, with the string's location
@@ -147,9 +221,66 @@ impl JsonPath {
     /// Like [`JsonPath::visit_mut`]; `skip` false also visits the values of
     /// [`SKIP_KEYS`] below a selected object (in a log event, `id` is data).
     pub fn visit_with(&self, value: &mut Value, skip: bool, f: &mut dyn FnMut(&str, &mut String)) {
-        let mut location = String::new();
-        visit(&self.steps, value, &mut location, skip, f);
+        self.visit_texts(value, skip, &mut |loc, s, _| f(loc, s));
     }
+
+    /// Like [`JsonPath::visit_with`], telling each string's [`TextKind`].
+    pub fn visit_texts(
+        &self,
+        value: &mut Value,
+        skip: bool,
+        f: &mut dyn FnMut(&str, &mut String, TextKind),
+    ) {
+        let mut excluded = Vec::new();
+        for path in self.except.iter() {
+            visit(&path.steps, value, &mut String::new(), &mut |_, loc| {
+                excluded.push(loc.to_owned());
+            });
+        }
+        let terminal = self.terminal;
+        let mut on_node = |node: &mut Value, loc: &mut String| {
+            let mut f = |l: &str, s: &mut String, kind: TextKind| {
+                if !excluded.iter().any(|e| within(l, e)) {
+                    f(l, s, kind);
+                }
+            };
+            match (terminal, node) {
+                (Terminal::Json, Value::String(s)) => f(loc, s, TextKind::JsonDocument),
+                (Terminal::Json, node) => {
+                    visit_all_strings(node, loc, false, &mut |l, s| f(l, s, TextKind::Plain));
+                }
+                (Terminal::Text, Value::String(s)) => f(loc, s, TextKind::Plain),
+                (Terminal::Text, _) => {}
+                (Terminal::Strings, node) => {
+                    visit_all_strings(node, loc, skip, &mut |l, s| f(l, s, TextKind::Plain));
+                }
+            }
+        };
+        visit(&self.steps, value, &mut String::new(), &mut on_node);
+    }
+}
+
+/// Whether location `loc` is `outer` or below it.
+fn within(loc: &str, outer: &str) -> bool {
+    outer.is_empty()
+        || (loc.starts_with(outer)
+            && (loc.len() == outer.len() || loc.as_bytes()[outer.len()] == b'.'))
+}
+
+/// The byte offset of the `|` that starts a path's filter, if any (not one inside a
+/// quoted filter value).
+fn last_bar(text: &str) -> Option<usize> {
+    let mut quote = None;
+    let mut bar = None;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '|') => bar = Some(i),
+            _ => {}
+        }
+    }
+    bar
 }
 
 fn read_key(path: &str, start: usize) -> (String, usize) {
@@ -158,15 +289,75 @@ fn read_key(path: &str, start: usize) -> (String, usize) {
     (rest[..end].to_owned(), start + end)
 }
 
+/// Reads `[?@.key==value]` (or `[?(@.key==value)]`) starting at the `[`.
+fn read_filter(path: &str, start: usize) -> Result<(Filter, usize), PathError> {
+    let bad = |message| PathError {
+        position: start,
+        message,
+    };
+    let rest = &path[start..];
+    // The closing `]` is the first one outside quotes.
+    let mut quote = None;
+    let mut close = None;
+    for (i, c) in rest.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, ']') => {
+                close = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let close = close.ok_or_else(|| bad("unclosed `[`"))?;
+    let inner = rest[1..close]
+        .strip_prefix('?')
+        .ok_or_else(|| bad("a filter is `[?@.key=='value']`"))?
+        .trim();
+    let inner = inner
+        .strip_prefix('(')
+        .and_then(|i| i.strip_suffix(')'))
+        .unwrap_or(inner)
+        .trim();
+    let (lhs, rhs) = inner
+        .split_once("==")
+        .ok_or_else(|| bad("a filter is `[?@.key=='value']`"))?;
+    let key = lhs
+        .trim()
+        .strip_prefix("@.")
+        .filter(|k| !k.is_empty() && !k.contains(['.', '[']))
+        .ok_or_else(|| bad("a filter tests one key of the element: `@.key`"))?;
+    let rhs = rhs.trim();
+    let value = match rhs {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => rhs
+            .strip_prefix('\'')
+            .and_then(|v| v.strip_suffix('\''))
+            .or_else(|| rhs.strip_prefix('"').and_then(|v| v.strip_suffix('"')))
+            .map(|v| Value::String(v.to_owned()))
+            .ok_or_else(|| bad("a filter compares with a quoted string, true or false"))?,
+    };
+    Ok((
+        Filter {
+            key: key.to_owned(),
+            value,
+        },
+        start + close + 1,
+    ))
+}
+
+/// Walks `steps` from `value`, calling `on_node` with every node they select and its
+/// location.
 fn visit(
     steps: &[Step],
     value: &mut Value,
     loc: &mut String,
-    skip: bool,
-    f: &mut dyn FnMut(&str, &mut String),
+    on_node: &mut dyn FnMut(&mut Value, &mut String),
 ) {
     let Some((step, rest)) = steps.split_first() else {
-        visit_all_strings(value, loc, skip, f);
+        on_node(value, loc);
         return;
     };
     let mark = loc.len();
@@ -174,27 +365,27 @@ fn visit(
         Step::Key(key) => {
             if let Some(child) = value.as_object_mut().and_then(|o| o.get_mut(key)) {
                 push(loc, key);
-                visit(rest, child, loc, skip, f);
+                visit(rest, child, loc, on_node);
             }
         }
         Step::Index(n) => {
             if let Some(child) = value.as_array_mut().and_then(|a| a.get_mut(*n)) {
                 push(loc, &n.to_string());
-                visit(rest, child, loc, skip, f);
+                visit(rest, child, loc, on_node);
             }
         }
         Step::Wildcard => match value {
             Value::Array(items) => {
                 for (i, child) in items.iter_mut().enumerate() {
-                    push(loc, &i.to_string());
-                    visit(rest, child, loc, skip, f);
+                    push(loc, &element_key(i, child));
+                    visit(rest, child, loc, on_node);
                     loc.truncate(mark);
                 }
             }
             Value::Object(map) => {
                 for (k, child) in map.iter_mut() {
                     push(loc, k);
-                    visit(rest, child, loc, skip, f);
+                    visit(rest, child, loc, on_node);
                     loc.truncate(mark);
                 }
             }
@@ -205,9 +396,9 @@ fn visit(
                 for (k, child) in map.iter_mut() {
                     push(loc, k);
                     if k == key {
-                        visit(rest, child, loc, skip, f);
+                        visit(rest, child, loc, on_node);
                     } else {
-                        visit(steps, child, loc, skip, f);
+                        visit(steps, child, loc, on_node);
                     }
                     loc.truncate(mark);
                 }
@@ -215,14 +406,60 @@ fn visit(
             Value::Array(items) => {
                 for (i, child) in items.iter_mut().enumerate() {
                     push(loc, &i.to_string());
-                    visit(steps, child, loc, skip, f);
+                    visit(steps, child, loc, on_node);
                     loc.truncate(mark);
                 }
             }
             _ => {}
         },
+        Step::Filter(filter) => match value {
+            Value::Object(_) if filter.matches(value) => visit(rest, value, loc, on_node),
+            Value::Array(items) => {
+                for (i, child) in items.iter_mut().enumerate() {
+                    if filter.matches(child) {
+                        push(loc, &i.to_string());
+                        visit(rest, child, loc, on_node);
+                        loc.truncate(mark);
+                    }
+                }
+            }
+            _ => {}
+        },
+        Step::DescendFilter(filter) => {
+            if value.is_object() && filter.matches(value) {
+                visit(rest, value, loc, on_node);
+                return;
+            }
+            match value {
+                Value::Object(map) => {
+                    for (k, child) in map.iter_mut() {
+                        push(loc, k);
+                        visit(steps, child, loc, on_node);
+                        loc.truncate(mark);
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, child) in items.iter_mut().enumerate() {
+                        push(loc, &i.to_string());
+                        visit(steps, child, loc, on_node);
+                        loc.truncate(mark);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
     loc.truncate(mark);
+}
+
+/// An array element's part of a location: its own `index` when it has one (streamed
+/// `choices` and `tool_calls` elements, each event carrying one of several at position 0,
+/// so the location names the choice or call rather than the position), else its position.
+fn element_key(position: usize, element: &Value) -> String {
+    match element.get("index").and_then(Value::as_u64) {
+        Some(index) => format!("#{index}"),
+        None => position.to_string(),
+    }
 }
 
 /// Every string at or below `value`, with every location; `skip` leaves out the values
@@ -313,9 +550,119 @@ mod tests {
     fn parses_the_json_filter_and_rejects_bad_syntax() {
         let p = JsonPath::parse("$.a[*].b | json").unwrap();
         assert!(p.is_embedded_json());
-        for bad in ["a.b", "$.", "$[x]", "$.a | yaml", "$.a[1", "$..", "$a"] {
+        for bad in [
+            "a.b",
+            "$.",
+            "$[x]",
+            "$.a | yaml",
+            "$.a[1",
+            "$..",
+            "$a",
+            "$[?@.type]",
+            "$[?type=='x']",
+            "$[?@.a.b=='x']",
+            "$[?@.type==x]",
+            "$[?@.type=='x'",
+        ] {
             assert!(JsonPath::parse(bad).is_err(), "{bad} should not parse");
         }
         assert!(JsonPath::parse("$['odd key'][0]").is_ok());
+    }
+
+    #[test]
+    fn filters_select_elements_or_the_object_itself() {
+        let doc = json!({
+            "type": "response.output_text.delta",
+            "delta": "hi",
+            "content": [
+                {"type": "text", "text": "a"},
+                {"type": "thinking", "thinking": "b", "signature": "s"},
+                {"type": "text", "text": "c", "note": {"type": "thinking", "thinking": "d"}}
+            ]
+        });
+        assert_eq!(
+            collect(
+                "$[?@.type=='response.output_text.delta'].delta",
+                doc.clone()
+            ),
+            [("delta".into(), "hi".into())]
+        );
+        assert!(collect("$[?@.type=='other'].delta", doc.clone()).is_empty());
+        assert_eq!(
+            collect("$.content[?(@.type == \"text\")].text", doc.clone()),
+            [
+                ("content.0.text".into(), "a".into()),
+                ("content.2.text".into(), "c".into())
+            ]
+        );
+        assert_eq!(
+            collect("$..[?@.type=='thinking'].thinking", doc.clone()),
+            [
+                ("content.1.thinking".into(), "b".into()),
+                ("content.2.note.thinking".into(), "d".into())
+            ]
+        );
+        assert_eq!(
+            collect("$[?@.thought==true]", json!({"thought": true, "text": "t"})),
+            [("text".into(), "t".into())]
+        );
+        // A `|` inside a quoted value is not a filter bar.
+        assert!(JsonPath::parse("$[?@.k=='a|b'].x | json")
+            .unwrap()
+            .is_embedded_json());
+    }
+
+    #[test]
+    fn exclusions_are_never_visited_however_a_path_reaches_them() {
+        let doc = json!({"messages": [{"content": [
+            {"type": "thinking", "thinking": "Ann?", "signature": "sig"},
+            {"type": "text", "text": "Ann"},
+            {"type": "redacted_thinking", "data": "opaque"}
+        ]}]});
+        let signed: Arc<[JsonPath]> = [
+            "$..[?@.type=='thinking']",
+            "$..[?@.type=='redacted_thinking']",
+        ]
+        .iter()
+        .map(|p| JsonPath::parse(p).unwrap())
+        .collect();
+        let path = JsonPath::parse("$.messages[*].content")
+            .unwrap()
+            .excluding(signed);
+        let mut value = doc.clone();
+        let mut seen = Vec::new();
+        path.visit_mut(&mut value, &mut |loc, s| {
+            seen.push((loc.to_owned(), s.clone()))
+        });
+        assert_eq!(
+            seen,
+            [("messages.0.content.1.text".to_owned(), "Ann".to_owned())]
+        );
+    }
+
+    #[test]
+    fn text_takes_strings_only_and_json_takes_whole_values_with_their_protocol_keys() {
+        let kinds = |path: &str, mut value: Value| {
+            let mut out = Vec::new();
+            JsonPath::parse(path)
+                .unwrap()
+                .visit_texts(&mut value, true, &mut |loc, s, kind| {
+                    out.push((loc.to_owned(), s.clone(), kind))
+                });
+            out
+        };
+        assert_eq!(
+            kinds("$.input | text", json!({"input": "hi"})),
+            [("input".into(), "hi".into(), TextKind::Plain)]
+        );
+        assert!(kinds("$.input | text", json!({"input": [{"text": "hi"}]})).is_empty());
+        assert_eq!(
+            kinds("$.args | json", json!({"args": "{\"id\": 1}"})),
+            [("args".into(), "{\"id\": 1}".into(), TextKind::JsonDocument)]
+        );
+        assert_eq!(
+            kinds("$.input | json", json!({"input": {"id": "Ann", "n": 1}})),
+            [("input.id".into(), "Ann".into(), TextKind::Plain)]
+        );
     }
 }

@@ -1,16 +1,21 @@
 //! Reverse-proxy logic without any HTTP server: one exchange as a state machine
 //! (`exchange`), its request side (`job`: decode, format, anonymize, encode) and answer
-//! side (`answer`, `sse`), routes and presets, JSON paths, body formats and content
+//! side (`answer`; streams: `sse`, `ndjson_stream`, `array_stream`), routes and presets, JSON paths, body formats and content
 //! encodings. Plain `http` types and bytes only; `server/` drives it from pingora's
 //! phases.
 
 mod answer;
+mod array_stream;
+pub mod credentials;
+mod doc_stream;
 pub mod encoding;
 pub mod exchange;
+pub mod fault;
 pub mod format;
 pub mod headers;
 pub mod job;
 pub mod jsonpath;
+mod ndjson_stream;
 pub mod presets;
 pub mod refusal;
 pub mod route;

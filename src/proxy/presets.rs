@@ -1,5 +1,7 @@
 //! Proxy presets: which fields of well-known APIs carry text. Data only; adding a
 //! preset is one `const` here, listed in [`PRESETS`], plus `conf/examples/<name>.yaml`.
+//! Start a new one from [`Preset::EMPTY`] (`..Preset::EMPTY`) so fields added later
+//! need no edit of it.
 
 use super::format::BodyFormat;
 
@@ -11,45 +13,330 @@ pub struct Preset {
     pub anonymize: &'static [&'static str],
     /// Response fields to restore in a whole (JSON) response.
     pub restore: &'static [&'static str],
-    /// Fields to restore in each Server-Sent Event's JSON `data`.
+    /// Fields of each streamed event that carry a *fragment* of a text the client
+    /// concatenates (`delta`s): restored as one stream per field, holding back a tail
+    /// that could still begin a placeholder.
     pub restore_stream: &'static [&'static str],
+    /// Fields of streamed events that carry a *complete* text (`.done` events, the whole
+    /// response in `response.completed`): restored at once inside their event.
+    pub restore_events: &'static [&'static str],
+    /// Signed content, never touched in either direction: whatever these paths select
+    /// is skipped by every other path of the route (thinking blocks, signatures,
+    /// encrypted reasoning). Changing one byte would break the next turn.
+    pub signed: &'static [&'static str],
+    /// Where callers of an `auth: api_key` route put our key by default: where this
+    /// provider's SDK puts its own (`bearer`, a header name, `query:NAME`).
+    pub api_key_in: &'static [&'static str],
 }
 
-/// OpenAI (and compatible) `POST /v1/chat/completions`.
+impl Preset {
+    /// Nothing selected, JSON bodies, our key in `X-API-Key`.
+    pub const EMPTY: Preset = Preset {
+        name: "",
+        body: BodyFormat::Json,
+        anonymize: &[],
+        restore: &[],
+        restore_stream: &[],
+        restore_events: &[],
+        signed: &[],
+        api_key_in: OUR_HEADER,
+    };
+}
+
+/// Our own header, accepted on every route that has no provider SDK of its own.
+pub const OUR_HEADER: &[&str] = &["x-api-key"];
+
+/// The OpenAI SDKs send `api_key` as a bearer token; our own header works too.
+pub const OPENAI_KEY: &[&str] = &["bearer", "x-api-key"];
+/// The Anthropic Python SDK 2.x sends `api_key` (and `auth_token`) as a bearer token
+/// (recorded: `tests/fixtures/anthropic-python/`); earlier SDKs and curl examples use
+/// `x-api-key`.
+pub const ANTHROPIC_KEY: &[&str] = &["bearer", "x-api-key"];
+/// google-genai sends `api_key` as `x-goog-api-key`; REST examples use `?key=`.
+pub const GEMINI_KEY: &[&str] = &["x-goog-api-key", "query:key"];
+/// Azure OpenAI's SDK (`openai.AzureOpenAI`) sends `api_key` as `api-key`; its v1 paths
+/// take the OpenAI SDK's bearer too.
+pub const AZURE_KEY: &[&str] = &["api-key", "bearer"];
+/// The ollama SDK sends `OLLAMA_API_KEY` as a bearer; Ollama itself has no keys, so
+/// our own header works too.
+pub const OLLAMA_KEY: &[&str] = &["bearer", "x-api-key"];
+
+/// OpenAI (and compatible) `POST /v1/chat/completions`. Requests: every message's text
+/// (a string, or `text` and `refusal` content parts; images, audio and files are left
+/// alone), `name`s, assistant `refusal`s, tool-call arguments in the history (JSON inside
+/// JSON) and `role: tool` results. Answers: text, refusal, tool-call arguments, whole and
+/// streamed.
 pub const OPENAI_CHAT: Preset = Preset {
     name: "openai_chat",
     body: BodyFormat::Json,
     anonymize: &[
-        "$.messages[*].content",
+        "$.messages[*].content | text",
+        "$.messages[*].content[*].text",
+        "$.messages[*].content[*].refusal",
+        "$.messages[*].name",
+        "$.messages[*].refusal",
         "$.messages[*].tool_calls[*].function.arguments | json",
+        "$.messages[*].function_call.arguments | json",
     ],
     restore: &[
         "$.choices[*].message.content",
+        "$.choices[*].message.refusal",
         "$.choices[*].message.tool_calls[*].function.arguments | json",
+        "$.choices[*].message.function_call.arguments | json",
+        "$.choices[*].message.audio.transcript",
     ],
     restore_stream: &[
         "$.choices[*].delta.content",
+        "$.choices[*].delta.refusal",
         "$.choices[*].delta.tool_calls[*].function.arguments | json",
+        "$.choices[*].delta.function_call.arguments | json",
+        "$.choices[*].delta.audio.transcript",
     ],
+    api_key_in: OPENAI_KEY,
+    ..Preset::EMPTY
 };
 
-/// OpenAI `POST /v1/responses`.
+/// OpenAI `POST /v1/responses`. Requests: `instructions`, `input` as a string or items
+/// of every type (messages with `input_text` / `output_text` / `refusal` parts or a
+/// string, `function_call` arguments, `function_call_output` and `custom_tool_call_output`
+/// outputs as a string or parts, `custom_tool_call` input). Answers: output text and
+/// refusals, function-call arguments, `output_text`; streamed: every event that carries
+/// text or arguments (deltas as fragments; `.done`, `output_item`, `content_part` and
+/// `response.*` events as complete texts). Reasoning items (`encrypted_content`) are signed.
 pub const OPENAI_RESPONSES: Preset = Preset {
     name: "openai_responses",
     body: BodyFormat::Json,
-    anonymize: &["$.input", "$.instructions"],
-    restore: &["$.output[*].content[*].text", "$.output_text"],
-    restore_stream: &["$.delta", "$.text"],
+    anonymize: &[
+        "$.instructions",
+        "$.input | text",
+        "$.input[*].content | text",
+        "$.input[*].content[*].text",
+        "$.input[*].content[*].refusal",
+        "$.input[*].arguments | json",
+        "$.input[*].output | text",
+        "$.input[*].output[*].text",
+        "$.input[*].input",
+    ],
+    restore: RESPONSE_OUTPUT,
+    restore_stream: &[
+        "$[?@.type=='response.output_text.delta'].delta",
+        "$[?@.type=='response.refusal.delta'].delta",
+        "$[?@.type=='response.function_call_arguments.delta'].delta | json",
+        "$[?@.type=='response.custom_tool_call_input.delta'].delta",
+    ],
+    restore_events: &[
+        "$[?@.type=='response.output_text.done'].text",
+        "$[?@.type=='response.refusal.done'].refusal",
+        "$[?@.type=='response.function_call_arguments.done'].arguments | json",
+        "$[?@.type=='response.custom_tool_call_input.done'].input",
+        "$.item.content[*].text",
+        "$.item.content[*].refusal",
+        "$.item.arguments | json",
+        "$.item[?@.type=='custom_tool_call'].input",
+        "$.part.text",
+        "$.part.refusal",
+        "$.response.output[*].content[*].text",
+        "$.response.output[*].content[*].refusal",
+        "$.response.output[*].arguments | json",
+        "$.response.output[?@.type=='custom_tool_call'].input",
+        "$.response.output_text",
+    ],
+    signed: &[
+        "$.input[?@.type=='reasoning']",
+        "$.output[?@.type=='reasoning']",
+        "$.item[?@.type=='reasoning']",
+        "$.response.output[?@.type=='reasoning']",
+        "$..encrypted_content",
+    ],
+    api_key_in: OPENAI_KEY,
 };
 
-/// Anthropic `POST /v1/messages`.
+/// Text and arguments of a Responses API answer.
+const RESPONSE_OUTPUT: &[&str] = &[
+    "$.output[*].content[*].text",
+    "$.output[*].content[*].refusal",
+    "$.output[*].arguments | json",
+    "$.output[?@.type=='custom_tool_call'].input",
+    "$.output_text",
+];
+
+/// Anthropic `POST /v1/messages`. Requests: `system` as a string or text blocks; of each
+/// message a string, `text` blocks, `tool_use.input` (every string inside, its keys'
+/// values too), `tool_result.content` (a string or blocks) and plain-text `document`
+/// sources with their `title` and `context`; images and base64 documents are left alone.
+/// Answers: `text` and `tool_use.input`; streamed `text_delta` and `input_json_delta`
+/// (JSON fragments, kept valid). `thinking` and `redacted_thinking` blocks and
+/// signatures (`thinking_delta`, `signature_delta` events) are signed.
 pub const ANTHROPIC_MESSAGES: Preset = Preset {
     name: "anthropic_messages",
     body: BodyFormat::Json,
-    anonymize: &["$.system", "$.messages[*].content"],
-    restore: &["$.content[*].text"],
-    restore_stream: &["$.delta.text"],
+    anonymize: &[
+        "$.system | text",
+        "$.system[*].text",
+        "$.messages[*].content | text",
+        "$.messages[*].content[*].text",
+        "$.messages[*].content[*].input | json",
+        "$.messages[*].content[*].content | text",
+        "$.messages[*].content[*].content[*].text",
+        "$.messages[*].content[?@.type=='document'].source[?@.type=='text'].data",
+        "$.messages[*].content[?@.type=='document'].title",
+        "$.messages[*].content[?@.type=='document'].context",
+    ],
+    restore: &["$.content[*].text", "$.content[*].input | json"],
+    restore_stream: &["$.delta.text", "$.delta.partial_json | json"],
+    restore_events: &[
+        "$.content_block.text",
+        "$.content_block.input | json",
+        "$.message.content[*].text",
+        "$.message.content[*].input | json",
+    ],
+    signed: &[
+        "$.messages[*].content[?@.type=='thinking']",
+        "$.messages[*].content[?@.type=='redacted_thinking']",
+        "$.content[?@.type=='thinking']",
+        "$.content[?@.type=='redacted_thinking']",
+        "$.message.content[?@.type=='thinking']",
+        "$.message.content[?@.type=='redacted_thinking']",
+        "$.content_block[?@.type=='thinking']",
+        "$.content_block[?@.type=='redacted_thinking']",
+        "$.delta[?@.type=='thinking_delta']",
+        "$.delta[?@.type=='signature_delta']",
+    ],
+    api_key_in: ANTHROPIC_KEY,
 };
+
+/// Google Gemini's signed field, for its presets: a part's `thoughtSignature` (the
+/// part's other fields are not signed).
+pub const GEMINI_SIGNED: &[&str] = &["$..thoughtSignature"];
+
+/// What the `gemini` preset never touches, either way: [`GEMINI_SIGNED`], and thought
+/// parts (`"thought": true`), the model's own thinking, which stay as the model wrote
+/// them (the client sees the placeholders the model saw).
+const GEMINI_UNTOUCHED: &[&str] = &[
+    "$..thoughtSignature",
+    "$.contents[*].parts[?@.thought==true]",
+    "$.candidates[*].content.parts[?@.thought==true]",
+];
+/// OpenAI `POST /v1/embeddings` (and Azure OpenAI's): `input` is a string or an array
+/// of strings (token arrays carry no text and pass). Vectors come back: nothing to restore.
+pub const OPENAI_EMBEDDINGS: Preset = Preset {
+    name: "openai_embeddings",
+    body: BodyFormat::Json,
+    anonymize: &["$.input"],
+    api_key_in: OPENAI_KEY,
+    ..Preset::EMPTY
+};
+
+/// OpenAI legacy `POST /v1/completions` (and Azure OpenAI's): `prompt` (a string or an
+/// array of strings; token arrays pass) and `suffix`; answers' `choices[*].text`, whole
+/// or streamed.
+pub const OPENAI_COMPLETIONS: Preset = Preset {
+    name: "openai_completions",
+    body: BodyFormat::Json,
+    anonymize: &["$.prompt", "$.suffix"],
+    restore: &["$.choices[*].text"],
+    restore_stream: &["$.choices[*].text"],
+    api_key_in: OPENAI_KEY,
+    ..Preset::EMPTY
+};
+
+/// Azure OpenAI: OpenAI's bodies under `/openai/deployments/{deployment}/…?api-version=`
+/// and `/openai/v1/…`, with the key where `openai.AzureOpenAI` puts it.
+pub const AZURE_OPENAI_CHAT: Preset = Preset {
+    name: "azure_openai_chat",
+    api_key_in: AZURE_KEY,
+    ..OPENAI_CHAT
+};
+
+/// Azure OpenAI's Responses API (`/openai/v1/responses`, `/openai/responses`).
+pub const AZURE_OPENAI_RESPONSES: Preset = Preset {
+    name: "azure_openai_responses",
+    api_key_in: AZURE_KEY,
+    ..OPENAI_RESPONSES
+};
+
+/// Azure OpenAI's embeddings.
+pub const AZURE_OPENAI_EMBEDDINGS: Preset = Preset {
+    name: "azure_openai_embeddings",
+    api_key_in: AZURE_KEY,
+    ..OPENAI_EMBEDDINGS
+};
+
+/// Azure OpenAI's legacy completions.
+pub const AZURE_OPENAI_COMPLETIONS: Preset = Preset {
+    name: "azure_openai_completions",
+    api_key_in: AZURE_KEY,
+    ..OPENAI_COMPLETIONS
+};
+
+/// Google Gemini `POST /v1beta/models/{model}:generateContent` and
+/// `:streamGenerateContent`, streamed as SSE (`alt=sse`, what google-genai asks for) or
+/// as one JSON array (the default), and `:countTokens`, `:embedContent`,
+/// `:batchEmbedContents`. Request field names in both spellings the REST API reads
+/// (google-genai sends lowerCamelCase, curl examples snake_case). Function call `args`
+/// and function response `response` are objects: every string in them (`| json`: `id`
+/// and `type` there are data too). Never `inlineData`, thought parts or
+/// `thoughtSignature` (see [`GEMINI_UNTOUCHED`]).
+pub const GEMINI: Preset = Preset {
+    name: "gemini",
+    body: BodyFormat::Json,
+    anonymize: &[
+        "$.contents[*].parts[*].text",
+        "$.contents[*].parts[*].functionCall.args | json",
+        "$.contents[*].parts[*].function_call.args | json",
+        "$.contents[*].parts[*].functionResponse.response | json",
+        "$.contents[*].parts[*].function_response.response | json",
+        "$.systemInstruction.parts[*].text",
+        "$.system_instruction.parts[*].text",
+        "$.content.parts[*].text",
+        "$.requests[*].content.parts[*].text",
+    ],
+    restore: &[
+        "$.candidates[*].content.parts[*].text",
+        "$.candidates[*].content.parts[*].functionCall.args | json",
+    ],
+    restore_stream: &[
+        "$.candidates[*].content.parts[*].text",
+        "$.candidates[*].content.parts[*].functionCall.args | json",
+    ],
+    signed: GEMINI_UNTOUCHED,
+    api_key_in: GEMINI_KEY,
+    ..Preset::EMPTY
+};
+
+/// Ollama `POST /api/chat`, `/api/generate` (streamed as NDJSON unless `"stream":
+/// false`), `/api/embed` and the older `/api/embeddings`: message `content`, `thinking`
+/// and tool call `arguments` (an object: every string in it), `prompt`, `suffix`,
+/// `system`, `input`; answers' message content, thinking and tool call arguments, and
+/// `response` and `thinking` of `/api/generate`. Ollama's thinking carries no signature.
+pub const OLLAMA: Preset = Preset {
+    name: "ollama",
+    // Ollama reads any content type, and its documented `curl -d` examples send the
+    // form type: read as (one) JSON document whatever the type, like HEC's streams.
+    body: BodyFormat::Ndjson,
+    anonymize: &[
+        "$.messages[*].content",
+        "$.messages[*].thinking",
+        "$.messages[*].tool_calls[*].function.arguments | json",
+        "$.prompt",
+        "$.suffix",
+        "$.system",
+        "$.input",
+    ],
+    restore: OLLAMA_ANSWER,
+    restore_stream: OLLAMA_ANSWER,
+    api_key_in: OLLAMA_KEY,
+    ..Preset::EMPTY
+};
+
+/// An Ollama answer has one shape whole and per streamed line.
+const OLLAMA_ANSWER: &[&str] = &[
+    "$.message.content",
+    "$.message.thinking",
+    "$.message.tool_calls[*].function.arguments | json",
+    "$.response",
+    "$.thinking",
+];
 
 /// Grafana Loki `POST /loki/api/v1/push`, protobuf in a snappy block (Promtail, Alloy,
 /// Vector) or JSON: every entry's line; structured metadata values with the route's
@@ -60,6 +347,7 @@ pub const LOKI_PUSH: Preset = Preset {
     anonymize: &[],
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 /// Where log shippers put the text of an event, as Elasticsearch documents hold it:
@@ -92,6 +380,7 @@ pub const ELASTICSEARCH_BULK: Preset = Preset {
     anonymize: LOG_FIELDS,
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 /// Splunk HTTP Event Collector `POST /services/collector` and `/services/collector/event`:
@@ -103,6 +392,7 @@ pub const SPLUNK_HEC: Preset = Preset {
     anonymize: &["$.event"],
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 /// Splunk HTTP Event Collector `POST /services/collector/raw`: raw text, every line
@@ -113,6 +403,7 @@ pub const SPLUNK_HEC_RAW: Preset = Preset {
     anonymize: &["$"],
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 /// OpenTelemetry logs over OTLP/HTTP `POST /v1/logs`, protobuf (`application/x-protobuf`)
@@ -125,12 +416,21 @@ pub const OTLP_LOGS: Preset = Preset {
     anonymize: &[],
     restore: &[],
     restore_stream: &[],
+    ..Preset::EMPTY
 };
 
 pub const PRESETS: &[&Preset] = &[
     &OPENAI_CHAT,
     &OPENAI_RESPONSES,
     &ANTHROPIC_MESSAGES,
+    &OPENAI_EMBEDDINGS,
+    &OPENAI_COMPLETIONS,
+    &AZURE_OPENAI_CHAT,
+    &AZURE_OPENAI_RESPONSES,
+    &AZURE_OPENAI_EMBEDDINGS,
+    &AZURE_OPENAI_COMPLETIONS,
+    &GEMINI,
+    &OLLAMA,
     &LOKI_PUSH,
     &ELASTICSEARCH_BULK,
     &SPLUNK_HEC,
@@ -143,23 +443,4 @@ pub fn find(name: &str) -> Option<&'static Preset> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::proxy::jsonpath::JsonPath;
-
-    #[test]
-    fn every_preset_path_parses_and_names_are_unique() {
-        let mut names = std::collections::HashSet::new();
-        for preset in PRESETS {
-            assert!(names.insert(preset.name));
-            for path in preset
-                .anonymize
-                .iter()
-                .chain(preset.restore)
-                .chain(preset.restore_stream)
-            {
-                JsonPath::parse(path).unwrap_or_else(|e| panic!("{}: {path}: {e}", preset.name));
-            }
-        }
-    }
-}
+mod tests;

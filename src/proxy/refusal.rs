@@ -104,4 +104,13 @@ impl Refusal {
     pub fn internal() -> Self {
         Self::code(Reason::Internal, ErrorCode::Internal)
     }
+
+    /// An answer that cannot be restored on a route with `restore_failure: error`.
+    pub fn unrestorable() -> Self {
+        Self::new(
+            Reason::UnreadableResponse,
+            ApiError::new(ErrorCode::BadGateway)
+                .with_message("the upstream's answer could not be restored"),
+        )
+    }
 }

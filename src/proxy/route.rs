@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::credentials::{self, KeyLocation};
 use super::format::logs::loki::LokiFields;
 use super::format::logs::otlp::OtlpFields;
 use super::format::logs::LogFields;
@@ -20,10 +21,23 @@ use crate::text::{Label, LabelSet};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum AuthMode {
-    /// Our `X-API-Key`, checked and stripped before forwarding.
+    /// A key of ours, where the route's `api_key_in` says (by default where the
+    /// preset's SDK puts its key), checked and never forwarded.
     #[default]
     ApiKey,
-    /// No key of ours: the caller's own upstream credentials go through untouched.
+    /// No key of ours: the caller's own upstream credentials go through untouched
+    /// (a key of ours found at `api_key_in` is still taken off).
+    Passthrough,
+}
+
+/// What an answer that cannot be restored becomes. Requests always fail closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RestoreFailure {
+    /// A 502 in our error shape (whole answers); a stream ends where it failed.
+    #[default]
+    Error,
+    /// The upstream's bytes as they came (placeholders and all).
     Passthrough,
 }
 
@@ -53,9 +67,23 @@ pub struct RouteConfig {
     /// Response fields to restore (added to the preset's); `["$"]` means every string.
     #[serde(default)]
     pub restore: Vec<String>,
-    /// Fields of streamed (SSE) events to restore (added to the preset's).
+    /// Fields of streamed (SSE) events that carry fragments of a text (added to the
+    /// preset's).
     #[serde(default)]
     pub restore_stream: Vec<String>,
+    /// Fields of streamed events that carry a complete text (added to the preset's).
+    #[serde(default)]
+    pub restore_events: Vec<String>,
+    /// Signed fields, never touched either way (added to the preset's).
+    #[serde(default)]
+    pub signed: Vec<String>,
+    /// Where callers put our key (`bearer`, a header name, `query:NAME`); empty = the
+    /// preset's default (else `x-api-key`).
+    #[serde(default)]
+    pub api_key_in: Vec<String>,
+    /// What an answer that cannot be restored becomes.
+    #[serde(default)]
+    pub restore_failure: RestoreFailure,
     /// Body format (`json`, `ndjson`, `elasticsearch_bulk`, `lines`); default from the
     /// preset, else `json`.
     #[serde(default)]
@@ -169,7 +197,13 @@ pub struct Route {
     pub anonymize: Vec<JsonPath>,
     pub restore: Vec<JsonPath>,
     pub restore_stream: Vec<JsonPath>,
+    pub restore_events: Vec<JsonPath>,
+    /// Signed fields: every other path skips what these select.
+    pub signed: Vec<JsonPath>,
     pub auth: AuthMode,
+    /// Where our key may be; credentials found here are never forwarded.
+    pub key_locations: Vec<KeyLocation>,
+    pub restore_failure: RestoreFailure,
     pub on_unparsed: OnUnparsed,
     pub session: Option<CompiledSession>,
     /// Detection and method options; `None` fields fall back to the service defaults.
@@ -302,6 +336,31 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
         preset.map_or(&[], |p| p.restore_stream),
         &config.restore_stream,
     );
+    let restore_events = parse_paths(
+        "restore_events",
+        preset.map_or(&[], |p| p.restore_events),
+        &config.restore_events,
+    );
+    let signed = parse_paths("signed", preset.map_or(&[], |p| p.signed), &config.signed);
+    // Signed fields are left out of every other path, both ways.
+    let except: std::sync::Arc<[JsonPath]> = signed.clone().into();
+    let exclude = |paths: Vec<JsonPath>| -> Vec<JsonPath> {
+        paths
+            .into_iter()
+            .map(|p| p.excluding(std::sync::Arc::clone(&except)))
+            .collect()
+    };
+    let (anonymize, restore) = (exclude(anonymize), exclude(restore));
+    let (restore_stream, restore_events) = (exclude(restore_stream), exclude(restore_events));
+    let key_locations = if config.api_key_in.is_empty() {
+        let default = preset.map_or(presets::OUR_HEADER, |p| p.api_key_in);
+        credentials::parse_all(default).unwrap_or_default()
+    } else {
+        credentials::parse_all(&config.api_key_in).unwrap_or_else(|(i, message)| {
+            errors.push((format!("api_key_in[{i}]"), message.to_owned()));
+            Vec::new()
+        })
+    };
     let session = match &config.session {
         None => None,
         Some(SessionSource {
@@ -404,7 +463,11 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             anonymize,
             restore,
             restore_stream,
+            restore_events,
+            signed,
             auth: config.auth,
+            key_locations,
+            restore_failure: config.restore_failure,
             on_unparsed: config.on_unparsed,
             session,
             options,
@@ -476,7 +539,7 @@ mod tests {
             r.upstream_path("/v1/chat/completions?x=1"),
             "/base/v1/chat/completions?x=1"
         );
-        assert_eq!(r.anonymize.len(), 2);
+        assert_eq!(r.anonymize.len(), presets::OPENAI_CHAT.anonymize.len());
     }
 
     #[test]

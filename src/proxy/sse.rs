@@ -1,22 +1,41 @@
 //! Restoring Server-Sent Events as they stream.
 //!
 //! Bytes arrive cut anywhere; complete events (ended by a blank line) are processed at
-//! once and released. Inside each event's JSON `data`, the fields the route names
-//! (e.g. `choices[*].delta.content`) are fed to one text stream per field location,
-//! which holds back only a tail that could still begin a placeholder. So a placeholder
-//! split across events — `"[PER"` in one, `"SON_1]"` in the next — comes out whole,
-//! in the second event, while every other byte goes out immediately.
+//! once and released. Inside each event's JSON `data` two kinds of fields are restored:
 //!
-//! Held-back text is flushed, as a copy of the last event of that field carrying only
-//! the flushed text, before the first event that carries none of the selected fields
-//! (OpenAI's `finish_reason` chunk, `data: [DONE]`, Anthropic's `content_block_stop`)
-//! and at the end of the stream.
+//! - **fragments** (`restore_stream`: `choices[*].delta.content`, Anthropic's
+//!   `delta.partial_json`, Responses' `response.output_text.delta`): pieces of a text the
+//!   client concatenates. Each field location has one text stream, which holds back only
+//!   a tail that could still begin a placeholder. So a placeholder split across events —
+//!   `"[PER"` in one, `"SON_1]"` in the next — comes out whole, in the second event,
+//!   while every other byte goes out immediately.
+//! - **complete texts** (`restore_events`: `.done` events, `response.completed`'s whole
+//!   response, Anthropic's `content_block_start`): restored at once inside their event.
+//!
+//! A fragment field that is a JSON document (`| json`: streamed tool-call arguments) is
+//! restored with JSON-escaped originals, so the document the client assembles stays valid.
+//!
+//! A field's stream is keyed by its location, in which an array element that has an
+//! `index` (streamed `choices`, `tool_calls`) is named by it: the choices of an `n > 1`
+//! stream interleave, each event carrying one of them at position 0.
+//!
+//! Held-back text is flushed, as a copy of the last event of its field carrying only the
+//! flushed text, before the first event that carries no fragment field at all (OpenAI's
+//! `finish_reason` chunk, `data: [DONE]`, Anthropic's `content_block_stop`, Responses'
+//! `.done` event) and at the end of the stream. Keep-alive events (one key with a plain
+//! value, such as Anthropic's `{"type": "ping"}`) flush nothing. So a text's last held
+//! tail may follow other fields' events (a chat answer's text before its tool calls);
+//! clients accumulate each field on its own.
+//!
+//! An event in which nothing changed goes out byte for byte as it came (signed thinking
+//! blocks and signatures among them).
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::jsonpath::JsonPath;
+use super::fault::Fault;
+use super::jsonpath::{JsonPath, TextKind};
 
 /// A streaming restorer of one text field.
 pub trait TextStream: Send + Sync {
@@ -24,46 +43,70 @@ pub trait TextStream: Send + Sync {
     fn push(&mut self, chunk: &str) -> String;
     /// Ends the stream; returns everything still held.
     fn flush(&mut self) -> String;
-    /// Restores a complete text at once (for data that is not JSON).
-    fn restore_whole(&self, text: &str) -> String;
 }
 
-/// Makes a fresh [`TextStream`] per field location.
-pub type StreamFactory = Box<dyn Fn() -> Box<dyn TextStream> + Send + Sync>;
+/// What restores the fields of events.
+pub trait FieldRestorer: Send + Sync {
+    /// A fresh stream for one field's fragments.
+    fn stream(&self, kind: TextKind) -> Box<dyn TextStream>;
+    /// A complete text, restored at once (also data that is not JSON).
+    fn whole(&self, text: &str, kind: TextKind) -> String;
+}
+
+/// Which paths of an event are restored how.
+#[derive(Debug, Clone, Default)]
+pub struct EventPaths {
+    /// Fragments of a text (`restore_stream`).
+    pub fragments: Vec<JsonPath>,
+    /// Complete texts (`restore_events`).
+    pub complete: Vec<JsonPath>,
+}
 
 struct Field {
     stream: Box<dyn TextStream>,
-    /// The last event's parsed data in which this field appeared, and its location path.
-    template: Value,
+    /// The JSON data of the last event in which this field appeared.
+    template: String,
 }
 
+/// A field's stream state is per location and kind.
+type FieldKey = (String, TextKind);
+
 pub struct SseRestorer {
-    paths: Vec<JsonPath>,
-    factory: StreamFactory,
+    paths: EventPaths,
+    restorer: Box<dyn FieldRestorer>,
     buffer: Vec<u8>,
-    fields: BTreeMap<String, Field>,
+    fields: BTreeMap<FieldKey, Field>,
 }
 
 impl SseRestorer {
-    pub fn new(paths: Vec<JsonPath>, factory: StreamFactory) -> Self {
+    pub fn new(paths: EventPaths, restorer: Box<dyn FieldRestorer>) -> Self {
         Self {
             paths,
-            factory,
+            restorer,
             buffer: Vec::new(),
             fields: BTreeMap::new(),
         }
     }
 
     /// Feeds response bytes; returns the bytes that can be sent now.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
+    ///
+    /// # Errors
+    /// An event that cannot be restored, with `out` holding what went before it; the
+    /// event itself is in `raw`.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<u8>, EventFault> {
         self.buffer.extend_from_slice(bytes);
         let mut out = Vec::new();
         while let Some((end, next)) = event_end(&self.buffer) {
-            let event: Vec<u8> = self.buffer[..end].to_vec();
-            self.buffer.drain(..next);
-            self.event(&event, &mut out);
+            let event: Vec<u8> = self.buffer.drain(..next).collect();
+            if let Err(fault) = self.event(&event[..end], &mut out) {
+                return Err(EventFault {
+                    fault,
+                    out,
+                    raw: event,
+                });
+            }
         }
-        out
+        Ok(out)
     }
 
     /// Bytes of an unfinished event held until its blank line arrives.
@@ -72,18 +115,27 @@ impl SseRestorer {
     }
 
     /// Ends the stream: a trailing incomplete event and all held text go out.
-    pub fn finish(&mut self) -> Vec<u8> {
+    ///
+    /// # Errors
+    /// As [`SseRestorer::push`].
+    pub fn finish(&mut self) -> Result<Vec<u8>, EventFault> {
         let mut out = Vec::new();
         if !self.buffer.is_empty() {
             let rest = std::mem::take(&mut self.buffer);
-            self.event(&rest, &mut out);
+            if let Err(fault) = self.event(&rest, &mut out) {
+                return Err(EventFault {
+                    fault,
+                    out,
+                    raw: rest,
+                });
+            }
         }
-        self.flush_all(&mut out);
-        out
+        self.flush_where(&mut out, |_| true);
+        Ok(out)
     }
 
-    fn event(&mut self, event: &[u8], out: &mut Vec<u8>) {
-        let text = String::from_utf8_lossy(event);
+    fn event(&mut self, event: &[u8], out: &mut Vec<u8>) -> Result<(), Fault> {
+        let text = std::str::from_utf8(event).map_err(|_| Fault::NotUtf8)?;
         let mut other_lines = Vec::new();
         let mut data = Vec::new();
         for line in text.split('\n') {
@@ -96,58 +148,83 @@ impl SseRestorer {
         }
         if data.is_empty() {
             // Comments, keep-alives, `event:`-only blocks.
-            out.extend_from_slice(event);
-            out.extend_from_slice(b"\n\n");
-            return;
+            write_raw(out, event);
+            return Ok(());
         }
         let data = data.join("\n");
         let Ok(mut value) = serde_json::from_str::<Value>(&data) else {
             // `[DONE]` and other non-JSON data: flush first, then restore it whole.
-            self.flush_all(out);
-            let restored = (self.factory)().restore_whole(&data);
-            write_event(out, &other_lines, &restored);
-            return;
+            self.flush_where(out, |_| true);
+            let restored = self.restorer.whole(&data, TextKind::Plain);
+            if restored == data {
+                write_raw(out, event);
+            } else {
+                write_event(out, &other_lines, &restored);
+            }
+            return Ok(());
         };
-        let mut seen = false;
-        let mut updates: Vec<(String, Value)> = Vec::new();
-        for path in &self.paths {
-            let fields = &mut self.fields;
-            let factory = &self.factory;
-            let template = value.clone();
-            path.visit_mut(&mut value, &mut |location, s| {
-                seen = true;
-                let field = fields.entry(location.to_owned()).or_insert_with(|| Field {
-                    stream: factory(),
-                    template: Value::Null,
-                });
-                *s = field.stream.push(s);
-                updates.push((location.to_owned(), template.clone()));
+        // Whether this event carries any fragment field.
+        let mut present = false;
+        for path in &self.paths.fragments {
+            path.visit_texts(&mut value, true, &mut |_, _, _| present = true);
+        }
+        if !present && !is_keep_alive(&value) {
+            self.flush_where(out, |_| true);
+        }
+        let mut changed = false;
+        // The event as it came: a flush writes a copy of it (parsed again only then).
+        let template = present.then_some(data.as_str());
+        let (fields, restorer) = (&mut self.fields, &self.restorer);
+        for path in &self.paths.fragments {
+            path.visit_texts(&mut value, true, &mut |loc, s, kind| {
+                let field = fields
+                    .entry((loc.to_owned(), kind))
+                    .or_insert_with(|| Field {
+                        stream: restorer.stream(kind),
+                        template: String::new(),
+                    });
+                let restored = field.stream.push(s);
+                changed |= restored != *s;
+                *s = restored;
+                if let Some(template) = template {
+                    template.clone_into(&mut field.template);
+                }
             });
         }
-        if !seen {
-            self.flush_all(out);
+        for path in &self.paths.complete {
+            path.visit_texts(&mut value, true, &mut |_, s, kind| {
+                let restored = restorer.whole(s, kind);
+                changed |= restored != *s;
+                *s = restored;
+            });
         }
-        for (location, template) in updates {
-            if let Some(field) = self.fields.get_mut(&location) {
-                field.template = template;
-            }
+        if changed {
+            let json = serde_json::to_string(&value).unwrap_or(data);
+            write_event(out, &other_lines, &json);
+        } else {
+            write_raw(out, event);
         }
-        let json = serde_json::to_string(&value).unwrap_or(data);
-        write_event(out, &other_lines, &json);
+        Ok(())
     }
 
-    /// Emits held text of every field as copies of their last events.
-    fn flush_all(&mut self, out: &mut Vec<u8>) {
-        let paths = &self.paths;
-        for (location, field) in self.fields.iter_mut() {
+    /// Emits the held text of the fields `which` selects, as copies of their last
+    /// events, and forgets those fields.
+    fn flush_where(&mut self, out: &mut Vec<u8>, which: impl Fn(&FieldKey) -> bool) {
+        let keys: Vec<FieldKey> = self.fields.keys().filter(|k| which(k)).cloned().collect();
+        for key in keys {
+            let Some(mut field) = self.fields.remove(&key) else {
+                continue;
+            };
             let held = field.stream.flush();
             if held.is_empty() {
                 continue;
             }
-            let mut copy = field.template.clone();
-            for path in paths {
-                path.visit_mut(&mut copy, &mut |loc, s| {
-                    *s = if loc == location {
+            let Ok(mut copy) = serde_json::from_str::<Value>(&field.template) else {
+                continue;
+            };
+            for path in &self.paths.fragments {
+                path.visit_texts(&mut copy, true, &mut |loc, s, kind| {
+                    *s = if loc == key.0 && kind == key.1 {
                         held.clone()
                     } else {
                         String::new()
@@ -158,6 +235,29 @@ impl SseRestorer {
             write_event(out, &[], &json);
         }
     }
+}
+
+/// A keep-alive event: one key with a plain value, such as Anthropic's
+/// `{"type": "ping"}`, which may come between two fragments of one text.
+fn is_keep_alive(value: &Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|o| o.len() <= 1 && o.values().all(|v| !(v.is_object() || v.is_array())))
+}
+
+/// An event that could not be restored.
+#[derive(Debug)]
+pub struct EventFault {
+    pub fault: Fault,
+    /// What can go out before the event.
+    pub out: Vec<u8>,
+    /// The event as it came, with its terminating blank line.
+    pub raw: Vec<u8>,
+}
+
+fn write_raw(out: &mut Vec<u8>, event: &[u8]) {
+    out.extend_from_slice(event);
+    out.extend_from_slice(b"\n\n");
 }
 
 fn write_event(out: &mut Vec<u8>, other_lines: &[&str], data: &str) {
@@ -220,20 +320,43 @@ mod tests {
         fn flush(&mut self) -> String {
             std::mem::take(&mut self.pending).replace("[P_1]", "Ann")
         }
-        fn restore_whole(&self, text: &str) -> String {
+    }
+
+    struct ToyRestorer;
+
+    impl FieldRestorer for ToyRestorer {
+        fn stream(&self, _: TextKind) -> Box<dyn TextStream> {
+            Box::new(Toy {
+                pending: String::new(),
+            })
+        }
+        fn whole(&self, text: &str, _: TextKind) -> String {
             text.replace("[P_1]", "Ann")
         }
     }
 
-    fn restorer() -> SseRestorer {
+    fn with_paths(fragments: &[&str], complete: &[&str]) -> SseRestorer {
+        let parse = |p: &[&str]| p.iter().map(|p| JsonPath::parse(p).unwrap()).collect();
         SseRestorer::new(
-            vec![JsonPath::parse("$.choices[*].delta.content").unwrap()],
-            Box::new(|| {
-                Box::new(Toy {
-                    pending: String::new(),
-                })
-            }),
+            EventPaths {
+                fragments: parse(fragments),
+                complete: parse(complete),
+            },
+            Box::new(ToyRestorer),
         )
+    }
+
+    fn restorer() -> SseRestorer {
+        with_paths(&["$.choices[*].delta.content"], &[])
+    }
+
+    fn run(r: &mut SseRestorer, pieces: &[&[u8]]) -> String {
+        let mut out = Vec::new();
+        for p in pieces {
+            out.extend(r.push(p).unwrap());
+        }
+        out.extend(r.finish().unwrap());
+        String::from_utf8(out).unwrap()
     }
 
     fn chunk(content: &str) -> String {
@@ -263,29 +386,106 @@ mod tests {
             chunk("_1], bye [P_"),
             chunk("")
         );
-        let whole = {
-            let mut r = restorer();
-            let mut out = r.push(stream.as_bytes());
-            out.extend(r.finish());
-            String::from_utf8(out).unwrap()
-        };
+        let whole = run(&mut restorer(), &[stream.as_bytes()]);
         assert_eq!(contents(&whole), "Hi Ann, bye [P_");
         assert!(whole.ends_with("data: [DONE]\n\n"));
         // Every cut of the byte stream gives the same output.
         for cut in 1..stream.len() {
-            let mut r = restorer();
-            let mut out = r.push(&stream.as_bytes()[..cut]);
-            out.extend(r.push(&stream.as_bytes()[cut..]));
-            out.extend(r.finish());
-            assert_eq!(String::from_utf8(out).unwrap(), whole, "cut at {cut}");
+            let (a, b) = stream.as_bytes().split_at(cut);
+            assert_eq!(run(&mut restorer(), &[a, b]), whole, "cut at {cut}");
         }
     }
 
     #[test]
     fn complete_events_are_released_immediately() {
         let mut r = restorer();
-        let out = String::from_utf8(r.push(chunk("Hello ").as_bytes())).unwrap();
+        let out = String::from_utf8(r.push(chunk("Hello ").as_bytes()).unwrap()).unwrap();
         assert_eq!(contents(&out), "Hello ");
-        assert!(r.push(b"data: {\"choi").is_empty());
+        assert!(r.push(b"data: {\"choi").unwrap().is_empty());
+    }
+
+    #[test]
+    fn unchanged_events_go_out_byte_for_byte() {
+        // Odd spacing and key order that re-serializing would change.
+        let signed = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\", \"delta\": {\"type\": \"signature_delta\", \"signature\": \"[P_1]\\u00e9\"}}\n\n";
+        let mut r = with_paths(&["$.delta.text"], &[]);
+        assert_eq!(run(&mut r, &[signed.as_bytes()]), signed);
+    }
+
+    #[test]
+    fn held_text_is_flushed_before_an_event_without_fragments_but_not_on_a_ping() {
+        let delta = |t: &str| {
+            format!(
+                "data: {}\n\n",
+                serde_json::json!({"type": "d", "delta": {"text": t}})
+            )
+        };
+        let stream = format!(
+            "{}data: {{\"type\": \"ping\"}}\n\n{}{}data: {{\"type\": \"stop\", \"index\": 0}}\n\n",
+            delta("Hi [P"),
+            delta("_1] and [P_"),
+            delta("1") // no closing bracket: held, then flushed before `stop`
+        );
+        let mut r = with_paths(&["$.delta.text"], &[]);
+        let out = run(&mut r, &[stream.as_bytes()]);
+        let texts: Vec<String> = out
+            .split("\n\n")
+            .filter_map(|e| e.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+            .map(|v| v["delta"]["text"].as_str().unwrap_or("-").to_owned())
+            .collect();
+        assert_eq!(texts, ["Hi ", "-", "Ann and ", "", "[P_1", "-"]);
+    }
+
+    #[test]
+    fn interleaved_choices_and_tool_calls_keep_their_own_streams() {
+        // Two choices (n = 2), each event carrying one of them at position 0.
+        let event = |index: u64, c: &str| {
+            format!(
+                "data: {}\n\n",
+                serde_json::json!({"choices": [{"index": index, "delta": {"content": c}}]})
+            )
+        };
+        let stream = [
+            event(0, "a [P"),
+            event(1, "b [P_"),
+            event(0, "_1]"),
+            event(1, "1]"),
+            "data: {\"choices\": [{\"index\": 0, \"delta\": {}, \"finish_reason\": \"stop\"}]}\n\n"
+                .into(),
+        ]
+        .concat();
+        let out = run(&mut restorer(), &[stream.as_bytes()]);
+        let mut by_choice = [String::new(), String::new()];
+        for data in out.split("\n\n").filter_map(|e| e.strip_prefix("data: ")) {
+            let v: Value = serde_json::from_str(data).unwrap();
+            let i = v["choices"][0]["index"].as_u64().unwrap() as usize;
+            by_choice[i].push_str(v["choices"][0]["delta"]["content"].as_str().unwrap_or(""));
+        }
+        assert_eq!(by_choice, ["a Ann", "b Ann"], "{out}");
+    }
+
+    #[test]
+    fn complete_texts_are_restored_inside_their_event_and_never_held() {
+        let done = "data: {\"type\":\"response.output_text.done\",\"text\":\"bye [P_1]\"}\n\n";
+        let mut r = with_paths(
+            &["$[?@.type=='response.output_text.delta'].delta"],
+            &["$[?@.type=='response.output_text.done'].text"],
+        );
+        assert_eq!(
+            run(&mut r, &[done.as_bytes()]),
+            "data: {\"type\":\"response.output_text.done\",\"text\":\"bye Ann\"}\n\n"
+        );
+    }
+
+    #[test]
+    fn an_event_that_is_not_utf8_is_a_fault_with_what_went_before() {
+        let mut r = restorer();
+        let mut bytes = chunk("ok").into_bytes();
+        bytes.extend_from_slice(b"data: \xff\n\nrest");
+        let fault = r.push(&bytes).unwrap_err();
+        assert_eq!(fault.fault, Fault::NotUtf8);
+        assert_eq!(contents(std::str::from_utf8(&fault.out).unwrap()), "ok");
+        assert_eq!(fault.raw, b"data: \xff\n\n");
     }
 }

@@ -1,6 +1,7 @@
 //! Counting replacement tokens in text that comes back from an upstream, for the
 //! "placeholders restored" and "placeholders unresolved" metrics.
 
+use super::fault::Faults;
 use crate::text::token;
 
 /// Number of replacement tokens (`text::token`'s grammar) in `text`.
@@ -13,6 +14,8 @@ pub fn tokens(text: &str) -> u64 {
 pub struct Tally {
     pub restored: u64,
     pub unresolved: u64,
+    /// Answers (or streamed events) that could not be restored.
+    pub faults: Faults,
 }
 
 impl Tally {
@@ -40,7 +43,8 @@ mod tests {
             t,
             Tally {
                 restored: 1,
-                unresolved: 1
+                unresolved: 1,
+                faults: Default::default()
             }
         );
     }

@@ -177,6 +177,27 @@ impl Table {
     }
 }
 
+/// How a restored original is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// As it is.
+    Text,
+    /// Escaped as the inside of a JSON string (no quotes around it).
+    JsonString,
+}
+
+impl Output {
+    fn write(self, out: &mut String, original: &str) {
+        match self {
+            Output::Text => out.push_str(original),
+            Output::JsonString => {
+                let quoted = serde_json::Value::from(original).to_string();
+                out.push_str(&quoted[1..quoted.len() - 1]);
+            }
+        }
+    }
+}
+
 /// A compiled entity map, with an optional token opener.
 ///
 /// Bracketed patterns (`[PERSON_1]`, `[PERSON_9f86d081884c]`: the common case) are
@@ -339,6 +360,27 @@ impl Restorer {
     /// `[PERSON_10]` in the map: `"hi [PERSON_1"` releases `"hi "` and holds
     /// `"[PERSON_1"`; then `"0] x"` arrives and `"[PERSON_10] x"` restores as a whole.
     pub(crate) fn step(&self, buf: &str, prev: Option<char>, eof: bool, out: &mut String) -> usize {
+        self.step_as(buf, prev, eof, out, Output::Text)
+    }
+
+    /// `text` with every replacement restored as the inside of a JSON string: for
+    /// placeholders inside JSON text (tool-call arguments as a string), so that an
+    /// original holding `"` or `\` keeps the document valid.
+    pub fn restore_json_text(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        self.step_as(text, None, true, &mut out, Output::JsonString);
+        out
+    }
+
+    /// [`Restorer::step`], writing originals as `output` says.
+    pub(crate) fn step_as(
+        &self,
+        buf: &str,
+        prev: Option<char>,
+        eof: bool,
+        out: &mut String,
+        output: Output,
+    ) -> usize {
         let mut pos = 0;
         let mut hold = if eof {
             buf.len()
@@ -376,8 +418,8 @@ impl Restorer {
             let Some(found) = best else { break };
             out.push_str(&buf[pos..found.start]);
             match &found.replacement {
-                Replacement::Original(i) => out.push_str(&self.originals[*i]),
-                Replacement::Opened(text) => out.push_str(text),
+                Replacement::Original(i) => output.write(out, &self.originals[*i]),
+                Replacement::Opened(text) => output.write(out, text),
             }
             pos = found.end;
             if pos > hold {

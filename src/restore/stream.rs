@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::Restorer;
+use super::{Output, Restorer};
 
 /// One stream's restoring state.
 #[derive(Debug)]
@@ -17,14 +17,22 @@ pub struct StreamRestorer {
     restorer: Arc<Restorer>,
     pending: String,
     prev: Option<char>,
+    output: Output,
 }
 
 impl StreamRestorer {
     pub fn new(restorer: Arc<Restorer>) -> Self {
+        Self::with_output(restorer, Output::Text)
+    }
+
+    /// A stream of JSON text (streamed tool-call arguments): originals are written
+    /// escaped, so the document the client assembles stays valid.
+    pub fn with_output(restorer: Arc<Restorer>, output: Output) -> Self {
         Self {
             restorer,
             pending: String::new(),
             prev: None,
+            output,
         }
     }
 
@@ -39,6 +47,14 @@ impl StreamRestorer {
         self.run(true)
     }
 
+    /// Ends the stream in place: returns everything still held, restored; the stream
+    /// starts afresh.
+    pub fn finish_now(&mut self) -> String {
+        let out = self.run(true);
+        self.prev = None;
+        out
+    }
+
     /// Bytes currently held back.
     pub fn held(&self) -> usize {
         self.pending.len()
@@ -46,7 +62,9 @@ impl StreamRestorer {
 
     fn run(&mut self, eof: bool) -> String {
         let mut out = String::new();
-        let consumed = self.restorer.step(&self.pending, self.prev, eof, &mut out);
+        let consumed = self
+            .restorer
+            .step_as(&self.pending, self.prev, eof, &mut out, self.output);
         if let Some(c) = self.pending[..consumed].chars().next_back() {
             self.prev = Some(c);
         }

@@ -51,6 +51,24 @@ impl KeyRing {
     }
 }
 
+impl KeyRing {
+    /// The first of `presented` (credentials from the places a route reads, in its
+    /// order) that is a configured key. None presented: `Missing`.
+    pub fn authenticate_any(&self, presented: &[&[u8]]) -> Result<(KeyId, &str), AuthError> {
+        if presented.is_empty() {
+            return Err(AuthError::Missing);
+        }
+        let mut outcome = Err(AuthError::Invalid);
+        // Every candidate is checked: which one matched does not show in the timing.
+        for key in presented {
+            if let (Err(_), Ok(found)) = (&outcome, self.authenticate(Some(key))) {
+                outcome = Ok(found);
+            }
+        }
+        outcome
+    }
+}
+
 fn digest(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
@@ -79,5 +97,14 @@ mod tests {
         assert_eq!(ring.authenticate(Some(b"key-b")), Err(AuthError::Invalid));
         assert_eq!(ring.authenticate(None), Err(AuthError::Missing));
         assert_eq!(ring.authenticate(Some(b"")), Err(AuthError::Missing));
+        assert_eq!(
+            ring.authenticate_any(&[b"sk-theirs", b"key-aaaaaaaaaaaaaaaa"]),
+            Ok((0, "a"))
+        );
+        assert_eq!(
+            ring.authenticate_any(&[b"sk-theirs"]),
+            Err(AuthError::Invalid)
+        );
+        assert_eq!(ring.authenticate_any(&[]), Err(AuthError::Missing));
     }
 }

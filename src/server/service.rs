@@ -16,7 +16,7 @@ use pingora::protocols::http::v1::client::HttpSession as UpstreamSession;
 use pingora::proxy::{FailToProxy, ProxyHttp, Session};
 use pingora::ErrorType;
 
-use super::auth::{AuthError, KeyRing};
+use super::auth::{AuthError, KeyId, KeyRing};
 use super::body::{self, ReadError};
 use super::ctx::RequestCtx;
 use super::limits::RateLimiter;
@@ -26,6 +26,8 @@ use super::upstream::{self, Upstreams};
 use crate::anonymizer::Anonymizer;
 use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
 use crate::methods::Memory;
+use crate::proxy::credentials::{self, KeyLocation};
+use crate::proxy::fault::Fault;
 use crate::proxy::headers::HeaderEdits;
 use crate::proxy::route::{AuthMode, Route};
 use crate::proxy::{Exchange, Reason, Refusal, RequestHead, RequestStep};
@@ -94,7 +96,9 @@ impl ApiService {
         ctx.endpoint = endpoint;
 
         let caller = if endpoint.needs_key() {
-            Some(self.authorize(session, ctx)?)
+            let key = session.req_header().headers.get("x-api-key");
+            let key = self.keys.authenticate(key.map(|v| v.as_bytes()));
+            Some(self.authorize(session, ctx, key)?)
         } else {
             None
         };
@@ -141,13 +145,29 @@ impl ApiService {
         };
         ctx.endpoint = Endpoint::Proxy;
         ctx.route = Some(route.name.clone());
+        // Credentials where the route's SDK puts its key (`api_key_in`).
+        let found =
+            credentials::presented(&route.key_locations, &header.headers, header.uri.query());
         let caller = match route.auth {
-            AuthMode::ApiKey => self.authorize(session, ctx)?,
+            AuthMode::ApiKey => {
+                let presented: Vec<&[u8]> = found.iter().map(|(_, c)| c.as_ref()).collect();
+                let key = self.keys.authenticate_any(&presented);
+                self.authorize(session, ctx, key)?
+            }
             AuthMode::Passthrough => Caller {
                 // Callers without our key share one scope per route.
                 tenant: format!("route:{}", route.name),
                 session_id: None,
             },
+        };
+        // A key of ours on a passthrough route is still never forwarded.
+        let ours: Vec<KeyLocation> = match route.auth {
+            AuthMode::Passthrough => found
+                .iter()
+                .filter(|(_, c)| self.keys.authenticate(Some(c)).is_ok())
+                .map(|(l, _)| (*l).clone())
+                .collect(),
+            AuthMode::ApiKey => Vec::new(),
         };
         let header = session.req_header();
         let head = RequestHead {
@@ -156,7 +176,7 @@ impl ApiService {
             headers: &header.headers,
         };
         let limits = self.api.limits();
-        let exchange = Exchange::start(Arc::clone(route), caller, &head, limits.max_body_bytes)
+        let mut exchange = Exchange::start(Arc::clone(route), caller, &head, limits.max_body_bytes)
             .map_err(|refusal| {
                 ctx.refused = Some(refusal.reason);
                 let too_large = refusal.reason == Reason::TooLarge;
@@ -171,15 +191,21 @@ impl ApiService {
                 }
             })?
             .with_response_limit(limits.max_response_bytes);
+        for location in ours {
+            exchange.strip_credential(location);
+        }
         ctx.exchange = Some(Box::new(exchange));
         Ok(Handled::Forward)
     }
 
-    /// Authenticates, rate-limits and reads `X-Session-Id`.
-    fn authorize(&self, session: &Session, ctx: &mut RequestCtx) -> Result<Caller, Failure> {
-        let header = session.req_header();
-        let key = header.headers.get("x-api-key").map(|v| v.as_bytes());
-        let (key_id, tenant) = self.keys.authenticate(key).map_err(|e| {
+    /// Takes the outcome of authentication, rate-limits and reads `X-Session-Id`.
+    fn authorize(
+        &self,
+        session: &Session,
+        ctx: &mut RequestCtx,
+        key: Result<(KeyId, &str), AuthError>,
+    ) -> Result<Caller, Failure> {
+        let (key_id, tenant) = key.map_err(|e| {
             ApiError::new(match e {
                 AuthError::Missing => ErrorCode::MissingApiKey,
                 AuthError::Invalid => ErrorCode::InvalidApiKey,
@@ -669,6 +695,14 @@ impl ProxyHttp for ApiService {
             metrics::PROXY_UNRESOLVED
                 .with_label_values(&[route])
                 .inc_by(report.tally.unresolved);
+            for fault in Fault::ALL {
+                let n = report.tally.faults.get(fault);
+                if n > 0 {
+                    metrics::PROXY_RESTORE_FAILURES
+                        .with_label_values(&[route, fault.as_str()])
+                        .inc_by(n);
+                }
+            }
             ctx.entities = report.entities;
         }
         let endpoint = ctx.endpoint.as_str();

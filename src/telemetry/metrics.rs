@@ -130,6 +130,18 @@ pub static PROXY_UNRESOLVED: LazyLock<IntCounterVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_proxy_restore_failures_total{route, reason}`: answers (or streamed events)
+/// that could not be restored (`reason` from `proxy::fault::Fault`, never content),
+/// whether the route then aborted them or passed them on.
+pub static PROXY_RESTORE_FAILURES: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_restore_failures_total",
+        "Upstream answers that could not be restored",
+        &["route", "reason"]
+    )
+    .expect("metric registered once")
+});
+
 /// `anonymizer_proxy_refusals_total{route, reason}`: proxied requests refused before
 /// any body byte went upstream (`reason` from `proxy::Reason`, never input text).
 pub static PROXY_REFUSALS: LazyLock<IntCounterVec> = LazyLock::new(|| {
@@ -260,6 +272,7 @@ pub fn init() {
     LazyLock::force(&CONNECTIONS_CLOSED);
     LazyLock::force(&PROXY_PLACEHOLDERS);
     LazyLock::force(&PROXY_UNRESOLVED);
+    LazyLock::force(&PROXY_RESTORE_FAILURES);
     LazyLock::force(&SESSION_GAUGES);
     LazyLock::force(&SESSION_EVENTS);
     LazyLock::force(&SESSION_STORE_FAILURES);

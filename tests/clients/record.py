@@ -8,7 +8,7 @@ path, headers and raw body of every request and answers like the real backend wo
 `<name>.json` sidecar. The personal data in the logged messages is made up.
 
 Usage (see tests/clients/README.md for the set-up):
-    python3 tests/clients/record.py [--out tests/fixtures] [--only otel,otel-json,elasticsearch,syslog-ng,loki]
+    python3 tests/clients/record.py [--out tests/fixtures] [--only otel,otel-json,elasticsearch,syslog-ng,loki,openai,anthropic]
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import http.server
+import importlib
 import importlib.metadata
 import json
 import logging
@@ -107,6 +108,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.respond(204, None, b"")
         elif "_bulk" in self.path:
             self.respond(200, "application/json", bulk_answer(body, self.headers.get("Content-Encoding")))
+        elif self.path.split("?")[0] in LLM_ANSWERS:
+            streamed = json.loads(body or b"{}").get("stream") is True
+            json_answer, events = LLM_ANSWERS[self.path.split("?")[0]]
+            if streamed:
+                self.respond(200, "text/event-stream", sse(events))
+            else:
+                self.respond(200, "application/json", json.dumps(json_answer).encode())
         else:
             self.respond(200, "application/json", b"{}")
 
@@ -135,6 +143,83 @@ def bulk_answer(body: bytes, encoding: str | None) -> bytes:
         if action != "delete":
             next(lines, None)
     return json.dumps({"took": 1, "errors": False, "items": items}).encode()
+
+
+# --- LLM SDKs (openai, anthropic): canned answers in each API's wire format -----------
+# Enough for the SDK calls of tests/clients/sdk_*.py to complete; what is recorded is the
+# requests. The checks of the answers live in tests/it/sdk_*.rs, against the proxy.
+
+_CHAT = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-test",
+         "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+             "role": "assistant", "content": "ok",
+             "tool_calls": [{"id": "call_2", "type": "function", "function": {"name": "send_mail", "arguments": "{}"}}]}}]}
+_CHUNK = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-test",
+          "choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]}
+_RESPONSE = {"id": "resp_1", "object": "response", "created_at": 1, "status": "completed", "model": "gpt-test",
+             "output": [{"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+                         "content": [{"type": "output_text", "text": "ok", "annotations": []}]}],
+             "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+_MESSAGE = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
+            "content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1}}
+
+LLM_ANSWERS = {
+    "/v1/chat/completions": (_CHAT, [(None, _CHUNK), (None, "[DONE]")]),
+    "/v1/responses": (_RESPONSE, [
+        ("response.created", {"type": "response.created", "sequence_number": 0,
+                              "response": {**_RESPONSE, "status": "in_progress", "output": []}}),
+        ("response.completed", {"type": "response.completed", "sequence_number": 1, "response": _RESPONSE}),
+    ]),
+    "/v1/messages": (_MESSAGE, [
+        ("message_start", {"type": "message_start", "message": {**_MESSAGE, "content": []}}),
+        ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "ok"}}),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        ("message_stop", {"type": "message_stop"}),
+    ]),
+}
+
+
+def sse(events: list) -> bytes:
+    out = b""
+    for name, data in events:
+        if name:
+            out += f"event: {name}\n".encode()
+        out += b"data: " + (data if isinstance(data, str) else json.dumps(data)).encode() + b"\n\n"
+    return out
+
+
+def record_sdk(server: Capture, out: Path, package: str, script: str, calls: list[str]) -> None:
+    """Runs the calls of `tests/clients/<script>` with the real SDK against the capture
+    server, a key of ours (the test suite's) as the SDK's api_key, and saves each request."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(script, HERE / f"{script}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sdk = importlib.import_module(package)
+    if package == "openai":
+        client = sdk.OpenAI(base_url=f"{server.url}/v1", api_key=TEST_KEY, max_retries=0)
+    else:
+        client = sdk.Anthropic(base_url=server.url, api_key=TEST_KEY, max_retries=0)
+    for call in calls:
+        getattr(module, call)(client)
+        server.wait_for(1, 10)
+        (request,) = server.take()
+        save(out, f"{package}-python", call, request, f"{package} {version(package)} (Python SDK)",
+             f"{script}.{call}() with api_key set to a key of ours")
+
+
+# The test suite's key (tests/it/support): the replayed fixtures authenticate with it.
+TEST_KEY = "test-key-0123456789"
+
+
+def record_openai(server: Capture, out: Path) -> None:
+    record_sdk(server, out, "openai", "sdk_openai", ["chat", "chat_stream", "responses", "responses_stream"])
+
+
+def record_anthropic(server: Capture, out: Path) -> None:
+    record_sdk(server, out, "anthropic", "sdk_anthropic", ["messages", "messages_stream"])
 
 
 def version(package: str) -> str:
@@ -379,6 +464,8 @@ RECORDERS = {
     "elasticsearch": record_elasticsearch,
     "syslog-ng": record_syslog_ng,
     "loki": record_loki,
+    "openai": record_openai,
+    "anthropic": record_anthropic,
 }
 
 

@@ -25,11 +25,15 @@ mod openapi;
 mod operations;
 /// Reverse-proxy mode against real local upstreams.
 mod proxy;
+/// Route keys where each provider's SDK puts them, never forwarded.
+mod proxy_auth;
 /// Every example config, end to end.
 mod proxy_examples;
 /// Log shippers' traffic (Elasticsearch bulk, Splunk HEC) and refusals.
 mod proxy_logs;
 // Real shippers' recorded requests replayed through the server (issue 12).
+/// Answers that cannot be restored: the per-route policy and its metric.
+mod proxy_restore_failure;
 mod proxy_shippers;
 /// Streamed (SSE) answers restored as they stream.
 mod proxy_stream;
@@ -39,6 +43,20 @@ mod readme;
 mod regression;
 /// No input panics; spans and round trips hold for arbitrary texts.
 mod robustness;
+/// The real `anthropic` Python SDK through the example config.
+mod sdk_anthropic;
+/// Shared by the SDK tests: example configs, client scripts, SSE framing.
+mod sdk_clients;
+/// The SDKs' recorded requests replayed through the example configs.
+mod sdk_fixtures;
+/// google-genai through the Gemini example (issue 13).
+mod sdk_gemini;
+/// The ollama SDK through the Ollama example (issue 13).
+mod sdk_ollama;
+/// The real `openai` Python SDK through the example configs.
+mod sdk_openai;
+/// The openai SDK on embeddings, completions and Azure OpenAI (issue 13).
+mod sdk_openai_more;
 /// Secrets never print: logs, errors, metrics, check-config.
 mod secrets;
 /// The shared Redis session store: two replicas, a real redis-server.

@@ -17,6 +17,11 @@ fn cases() -> Vec<(&'static str, &'static str, String)> {
         ("loki_push", "/loki/api/v1/push", json!({"streams": [{"stream": {}, "values": [["1", EMAIL]]}]}).to_string()),
         ("elasticsearch_bulk", "/_bulk", format!("{{\"index\":{{}}}}\n{{\"message\":\"{EMAIL}\"}}\n")),
         ("splunk_hec", "/services/collector/event", json!({"event": EMAIL}).to_string()),
+        ("openai_embeddings", "/v1/embeddings", json!({"model": "m", "input": [EMAIL, "no one"]}).to_string()),
+        ("openai_completions", "/v1/completions", json!({"model": "m", "prompt": EMAIL}).to_string()),
+        ("azure_openai", "/openai/deployments/d1/chat/completions?api-version=2024-10-21", json!({"messages": [{"role": "user", "content": EMAIL}]}).to_string()),
+        ("gemini", "/v1beta/models/gemini-2.5-flash:generateContent", json!({"contents": [{"role": "user", "parts": [{"text": EMAIL}]}]}).to_string()),
+        ("ollama", "/api/chat", json!({"model": "m", "messages": [{"role": "user", "content": EMAIL}], "stream": false}).to_string()),
         ("otlp_logs", "/v1/logs", json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{"body": {"stringValue": EMAIL}}]}]}]}).to_string()),
     ]
 }
@@ -40,13 +45,15 @@ fn every_example_config_serves_its_preset_without_leaking() {
     assert_eq!(examples, covered, "every example needs a case here");
 
     for (name, path, body) in cases() {
-        // The upstream answers OpenAI/Responses/Anthropic shapes with what it received.
+        // The upstream answers every LLM preset's shape with what it received.
         let up = Upstream::start(|req: &Received| {
             let text = String::from_utf8_lossy(&req.body).into_owned();
             Reply::json(&json!({
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "text": text}],
                 "output_text": text,
-                "content": [{"type": "text", "text": text}]
+                "content": [{"type": "text", "text": text}],
+                "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}}],
+                "message": {"role": "assistant", "content": text}
             }))
         });
         let yaml = std::fs::read_to_string(dir.join(format!("{name}.yaml"))).unwrap();
@@ -59,7 +66,13 @@ fn every_example_config_serves_its_preset_without_leaking() {
                 ("ANTHROPIC_API_KEY", "provider-key"),
             ],
         );
-        let r = s.post_raw(path, &body, &[("x-api-key", KEY)]);
+        // Our key where the example's SDK puts its own.
+        let key_header = match name {
+            "gemini" => "x-goog-api-key",
+            "azure_openai" => "api-key",
+            _ => "x-api-key",
+        };
+        let r = s.post_raw(path, &body, &[(key_header, KEY)]);
         assert_eq!(r.status, 200, "{name}: {}", r.text);
         let got = up.received();
         assert_eq!(got.len(), 1, "{name}");
@@ -78,9 +91,8 @@ fn every_example_config_serves_its_preset_without_leaking() {
             "{name}: {}",
             String::from_utf8_lossy(&got[0].body)
         );
-        assert_ne!(
-            got[0].header("x-api-key"),
-            Some(KEY),
+        assert!(
+            !up.all_bytes().contains(KEY),
             "{name}: our key was forwarded"
         );
         if name == "anthropic_messages" {
@@ -93,8 +105,18 @@ fn every_example_config_serves_its_preset_without_leaking() {
             "openai_chat" => answer["choices"][0]["message"]["content"].as_str(),
             "openai_responses" => answer["output_text"].as_str(),
             "anthropic_messages" => answer["content"][0]["text"].as_str(),
+            "openai_completions" => answer["choices"][0]["text"].as_str(),
+            "azure_openai" => answer["choices"][0]["message"]["content"].as_str(),
+            "gemini" => answer["candidates"][0]["content"]["parts"][0]["text"].as_str(),
+            "ollama" => answer["message"]["content"].as_str(),
             _ => None,
         };
+        // Embeddings answer vectors: nothing comes back to restore.
+        let restores = !matches!(
+            name,
+            "openai_embeddings" | "loki_push" | "elasticsearch_bulk" | "splunk_hec" | "otlp_logs"
+        );
+        assert_eq!(restored.is_some(), restores, "{name}: {answer}");
         if let Some(text) = restored {
             assert!(text.contains(EMAIL), "{name}: answer not restored: {text}");
             assert!(!text.contains("[EMAIL_ADDRESS_1]"), "{name}: {text}");

@@ -9,6 +9,7 @@ use super::*;
 use crate::anonymizer::{Anonymizer, Defaults};
 use crate::engine::Engine;
 use crate::methods::Method as Replacement;
+use crate::proxy::credentials::KeyLocation;
 use crate::proxy::route::{compile, RouteConfig};
 
 const EMAIL: &str = "grace.hopper@example.com";
@@ -169,7 +170,9 @@ fn streamed_answers_are_restored_event_by_event() {
 
 #[test]
 fn the_upstream_request_drops_our_key_hop_headers_and_the_stale_length() {
-    let x = plan(route("openai_chat", ""), &json_request()).unwrap();
+    let mut x = plan(route("openai_chat", ""), &json_request()).unwrap();
+    // The server found a key of ours in `x-api-key` on this passthrough route.
+    x.strip_credential(KeyLocation::parse("x-api-key").unwrap());
     let client = headers(&[
         ("content-type", "application/json"),
         ("content-length", "10"),
@@ -383,4 +386,25 @@ fn the_request_side_is_the_same_whatever_the_chunking() {
         let sent = send(&mut x, body.as_bytes(), pieces).unwrap();
         assert_eq!(text(&sent), want, "{pieces} pieces");
     }
+}
+
+#[test]
+fn an_api_key_route_takes_our_key_off_wherever_it_sits_and_the_provider_key_replaces_it() {
+    let yaml = "name: r\nupstream: {url: 'http://up.test', add_headers: {authorization: 'Bearer sk-provider'}}\npreset: openai_chat\napi_key_in: [bearer, x-goog-api-key, 'query:key']\n";
+    let config: RouteConfig = serde_yaml::from_str(yaml).unwrap();
+    let route = Arc::new(compile(&config).unwrap());
+    let x = plan(route, &json_request()).unwrap();
+    let client = headers(&[
+        ("authorization", "Bearer ours-0123456789abcdef"),
+        ("x-goog-api-key", "ours-0123456789abcdef"),
+        ("x-api-key", "not-a-listed-place"),
+    ]);
+    let uri: Uri = "/v1/x?alt=sse&key=ours-0123456789abcdef".parse().unwrap();
+    let (up, edits) = x.upstream_request(&uri, &client).unwrap();
+    assert_eq!(up, "/v1/x?alt=sse");
+    let mut forwarded = client.clone();
+    edits.apply(&mut forwarded);
+    assert_eq!(forwarded["authorization"], "Bearer sk-provider");
+    assert_eq!(forwarded.get("x-goog-api-key"), None);
+    assert_eq!(forwarded["x-api-key"], "not-a-listed-place");
 }

@@ -20,7 +20,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::jsonpath::{visit_all_strings, JsonPath};
+use super::jsonpath::{visit_all_strings, JsonPath, TextKind};
 use logs::{Kind, LogFields, Message};
 
 /// How a body is framed.
@@ -396,8 +396,8 @@ fn for_each_selected(
 
 fn select(paths: &[JsonPath], skip: bool, value: &mut Value, f: &mut dyn FnMut(&mut String)) {
     for path in paths {
-        path.visit_with(value, skip, &mut |_, s| {
-            if path.is_embedded_json() {
+        path.visit_texts(value, skip, &mut |_, s, kind| {
+            if kind == TextKind::JsonDocument {
                 if let Ok(mut inner) = serde_json::from_str::<Value>(s) {
                     visit_all_strings(&mut inner, &mut String::new(), false, &mut |_, t| f(t));
                     if let Ok(text) = serde_json::to_string(&inner) {

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 pub mod openapi;
+pub mod recorded;
 pub mod redis;
 pub mod upstream;
 

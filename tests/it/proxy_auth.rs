@@ -1,0 +1,158 @@
+//! Route authentication as each provider's SDK sends its key: our key is accepted where
+//! the SDK puts its own, checked, never forwarded, and the provider key replaces it.
+
+use serde_json::json;
+
+use crate::support::upstream::Upstream;
+use crate::support::{TestServer, KEY};
+
+fn config(upstream: &str, route: &str) -> String {
+    format!(
+        "{}routes:\n  - name: r\n    match: {{path_prefix: /v1}}\n    upstream: {{url: '{upstream}', add_headers: {{authorization: 'Bearer sk-provider', x-goog-api-key: provider-goog}}}}\n{route}",
+        crate::support::base_config()
+    )
+}
+
+fn post(s: &TestServer, path: &str, headers: &[(&str, &str)]) -> crate::support::Response {
+    s.post_raw(path, &json!({"messages": []}).to_string(), headers)
+}
+
+#[test]
+fn each_sdk_key_location_is_accepted_and_never_forwarded() {
+    let up = Upstream::sink();
+    let bearer = format!("Bearer {KEY}");
+    let lower_bearer = format!("bearer {KEY}");
+    let cases = [
+        (
+            "openai_chat",
+            "/v1/chat/completions",
+            ("authorization", bearer.as_str()),
+        ),
+        ("openai_chat", "/v1/chat/completions", ("x-api-key", KEY)),
+        ("anthropic_messages", "/v1/messages", ("x-api-key", KEY)),
+        (
+            "anthropic_messages",
+            "/v1/messages",
+            ("authorization", lower_bearer.as_str()),
+        ),
+        (
+            "openai_chat",
+            "/v1/chat/completions?key=x",
+            ("authorization", bearer.as_str()),
+        ),
+    ];
+    for (i, (preset, path, header)) in cases.iter().enumerate() {
+        let s = TestServer::start(&config(
+            &up.url(),
+            &format!("    preset: {preset}\n    auth: api_key\n"),
+        ));
+        let r = post(&s, path, &[*header]);
+        assert_eq!(r.status, 200, "case {i}: {}", r.text);
+        let got = up.received().pop().unwrap();
+        assert_eq!(
+            got.header("authorization"),
+            Some("Bearer sk-provider"),
+            "case {i}"
+        );
+        assert_eq!(got.header("x-api-key"), None, "case {i}");
+        assert!(
+            !String::from_utf8_lossy(&got.raw).contains(KEY),
+            "case {i}: our key was forwarded"
+        );
+        // A query parameter the route does not read as a key goes through.
+        if path.contains('?') {
+            assert_eq!(got.path, "/v1/chat/completions?key=x");
+        }
+    }
+}
+
+#[test]
+fn gemini_style_keys_in_a_header_or_the_query_are_taken_off_the_request() {
+    let up = Upstream::sink();
+    let route = "    body: json\n    anonymize: ['$..text']\n    auth: api_key\n    api_key_in: [x-goog-api-key, 'query:key']\n";
+    let s = TestServer::start(&config(&up.url(), route));
+    let path = format!("/v1/models/m:streamGenerateContent?alt=sse&key={KEY}");
+    assert_eq!(post(&s, &path, &[]).status, 200);
+    assert_eq!(
+        post(
+            &s,
+            "/v1/models/m:generateContent",
+            &[("x-goog-api-key", KEY)]
+        )
+        .status,
+        200
+    );
+    let got = up.received();
+    assert_eq!(got[0].path, "/v1/models/m:streamGenerateContent?alt=sse");
+    assert_eq!(got[1].path, "/v1/models/m:generateContent");
+    for g in &got {
+        assert_eq!(g.header("x-goog-api-key"), Some("provider-goog"));
+        assert!(!String::from_utf8_lossy(&g.raw).contains(KEY));
+    }
+    // Not where the route reads keys, or not ours: refused, nothing forwarded.
+    post(
+        &s,
+        "/v1/models/m:generateContent",
+        &[("authorization", &format!("Bearer {KEY}"))],
+    )
+    .assert_error(401, "missing_api_key");
+    post(
+        &s,
+        "/v1/models/m:generateContent?key=not-ours-0123456789",
+        &[],
+    )
+    .assert_error(401, "invalid_api_key");
+    assert_eq!(up.received().len(), 2);
+}
+
+#[test]
+fn a_passthrough_route_forwards_the_callers_provider_key_but_never_ours() {
+    let up = Upstream::sink();
+    let s = TestServer::start(&format!(
+        "{}routes:\n  - name: r\n    match: {{path_prefix: /v1}}\n    upstream: {{url: '{}'}}\n    preset: anthropic_messages\n    auth: passthrough\n",
+        crate::support::base_config(),
+        up.url()
+    ));
+    assert_eq!(
+        post(&s, "/v1/messages", &[("x-api-key", "sk-ant-theirs")]).status,
+        200
+    );
+    assert_eq!(
+        post(
+            &s,
+            "/v1/messages",
+            &[("x-api-key", KEY), ("authorization", "Bearer sk-theirs")]
+        )
+        .status,
+        200
+    );
+    let got = up.received();
+    assert_eq!(got[0].header("x-api-key"), Some("sk-ant-theirs"));
+    assert_eq!(got[1].header("x-api-key"), None);
+    assert_eq!(got[1].header("authorization"), Some("Bearer sk-theirs"));
+}
+
+#[test]
+fn a_bad_key_location_is_a_config_error_with_its_path() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_anonymizer"))
+        .args(["check-config", "--config"])
+        .arg({
+            let dir = crate::support::scratch_dir();
+            let path = dir.join("bad.yaml");
+            std::fs::write(
+                &path,
+                format!(
+                    "{}routes:\n  - name: r\n    upstream: {{url: 'http://127.0.0.1:9'}}\n    preset: openai_chat\n    api_key_in: [bearer, authorization]\n",
+                    crate::support::base_config()
+                ),
+            )
+            .unwrap();
+            path
+        })
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("routes[0].api_key_in[1]"), "{text}");
+}

@@ -1,0 +1,94 @@
+//! What the SDK tests share: the example config a test serves, running a client script
+//! of `tests/clients/` with the `.venv` Python, and SSE framing for the mock upstreams.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::upstream::Reply;
+use crate::support::{python, TestServer, KEY};
+
+pub const EMAIL: &str = "grace.hopper@example.com";
+pub const PHONE: &str = "+1 415-555-0132";
+/// A name with quotes: restored inside JSON text, it must come back escaped.
+pub const BONES: &str = r#"Dr. "Bones" McCoy"#;
+/// The provider key `add_headers` sends upstream in place of ours.
+pub const PROVIDER_KEY: &str = "sk-provider-0123456789";
+
+/// Serves `conf/examples/<example>.yaml` as the documentation sets it up (the upstream
+/// from `ANONYMIZER_UPSTREAM`, our key from `ANONYMIZER_API_KEYS`), rules only, with
+/// [`BONES`] in the deny list so that a quoted name is found without the model.
+pub fn serve_example(example: &str, upstream: &str) -> TestServer {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let routes = std::fs::read_to_string(root.join(format!("conf/examples/{example}.yaml")))
+        .expect("example config");
+    let yaml = format!(
+        "model:\n  enabled: false\ndetection:\n  deny_list:\n    - {{text: '{BONES}', label: PERSON}}\n{routes}"
+    );
+    TestServer::start_with_env(
+        &yaml,
+        &[
+            ("ANONYMIZER_UPSTREAM", upstream),
+            ("ANONYMIZER_API_KEYS", &format!("sdk:{KEY}")),
+            ("OPENAI_API_KEY", PROVIDER_KEY),
+            ("ANTHROPIC_API_KEY", PROVIDER_KEY),
+        ],
+    )
+}
+
+/// Runs `tests/clients/<script>` with `args`; returns the JSON it prints. Fails the
+/// test, with the script's stderr, when it does not succeed.
+pub fn run_client(script: &str, args: &[&str]) -> Value {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(python())
+        .arg(root.join("tests/clients").join(script))
+        .args(args)
+        .output()
+        .expect("run the client script");
+    assert!(
+        out.status.success(),
+        "{script} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{script} printed no JSON ({e}):\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+/// A Server-Sent Events answer: each `(event, data)` one event with its `event:` line,
+/// as the providers send them, written in pieces cut inside events too (a byte stream is
+/// cut anywhere).
+pub fn sse(events: &[(&str, Value)]) -> Reply {
+    let mut bytes = Vec::new();
+    for (name, data) in events {
+        bytes.extend_from_slice(format!("event: {name}\ndata: {data}\n\n").as_bytes());
+    }
+    let pieces: Vec<Vec<u8>> = bytes.chunks(97).map(<[u8]>::to_vec).collect();
+    Reply::sse(pieces, Duration::from_millis(1))
+}
+
+/// The same without `event:` lines (Chat Completions), ended by `data: [DONE]`.
+pub fn sse_data(events: &[Value]) -> Reply {
+    let mut bytes = Vec::new();
+    for data in events {
+        bytes.extend_from_slice(format!("data: {data}\n\n").as_bytes());
+    }
+    bytes.extend_from_slice(b"data: [DONE]\n\n");
+    let pieces: Vec<Vec<u8>> = bytes.chunks(97).map(<[u8]>::to_vec).collect();
+    Reply::sse(pieces, Duration::from_millis(1))
+}
+
+/// Asserts nothing personal and not our key reached the upstream, in any byte.
+pub fn assert_nothing_personal(raw: &str) {
+    for secret in [EMAIL, PHONE, "Bones", "McCoy", KEY] {
+        assert!(
+            !raw.contains(secret),
+            "{secret:?} reached the upstream:\n{raw}"
+        );
+    }
+}
