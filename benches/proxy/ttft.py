@@ -32,6 +32,8 @@ for _ in range(n):
             break
         buf += chunk
     samples.append((time.perf_counter() - t0) * 1000)
+    if not buf.startswith(b"HTTP/1.1 200") or b"data:" not in buf:
+        sys.exit(f"not a streamed 200 answer: {buf[:200]!r}")
     while s.recv(65536):
         pass
     s.close()

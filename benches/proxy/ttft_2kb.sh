@@ -37,6 +37,10 @@ while len(json.dumps(body)) < 2048:
     body["messages"].append({"role": "user", "content": text})
 open(sys.argv[1], "w").write(json.dumps(body))
 PY
-echo "prompt: $(wc -c <"$tmp/prompt.json") bytes, $N sequential requests each"
-echo "direct: $(python3 $here/ttft.py 127.0.0.1 18092 /v1/chat/completions "$N" "$tmp/prompt.json")"
-echo "proxy:  $(python3 $here/ttft.py 127.0.0.1 18090 /v1/chat/completions "$N" "$tmp/prompt.json" 'Authorization: Bearer bench-key-0123456789')"
+# Rounds alternate direct and proxy, so a machine whose load changes treats both alike.
+ROUNDS="${ROUNDS:-3}"
+echo "prompt: $(wc -c <"$tmp/prompt.json") bytes; $ROUNDS rounds of $N sequential requests each way"
+for round in $(seq "$ROUNDS"); do
+  echo "round $round direct: $(python3 $here/ttft.py 127.0.0.1 18092 /v1/chat/completions "$N" "$tmp/prompt.json")"
+  echo "round $round proxy:  $(python3 $here/ttft.py 127.0.0.1 18090 /v1/chat/completions "$N" "$tmp/prompt.json" 'Authorization: Bearer bench-key-0123456789')"
+done
