@@ -122,7 +122,13 @@ impl Answer {
     /// Whether the whole answer is buffered before anything goes out (then it is sent
     /// with a `Content-Length`).
     pub(super) fn is_whole(&self) -> bool {
-        matches!(self, Answer::Whole { .. } | Answer::Json { .. })
+        matches!(self, Answer::Whole { .. })
+    }
+
+    /// A JSON answer whose first byte has not come yet: it is whole, or a stream of
+    /// array elements (see [`Answer::Json`]).
+    pub(super) fn is_undecided(&self) -> bool {
+        matches!(self, Answer::Json { .. })
     }
 
     /// The answer for `framing`.
@@ -308,7 +314,14 @@ impl Answer {
                         limit: bounds.limit,
                         tally: Arc::clone(shared),
                     },
-                    _ if paths.is_empty() && !bounds.every_string => Answer::Passthrough,
+                    // Compressed bytes are decoded whatever the paths (their coding
+                    // header is gone).
+                    _ if paths.is_empty()
+                        && !bounds.every_string
+                        && bounds.codings.is_identity() =>
+                    {
+                        Answer::Passthrough
+                    }
                     _ => Answer::whole(BodyFormat::Json, bounds),
                 };
                 self.push(Some(seen), end, paths, restorer, tally)

@@ -375,6 +375,12 @@ impl Exchange {
         self.answer.is_whole()
     }
 
+    /// Whether the answer's first bytes must be seen before [`Exchange::buffers_answer`]
+    /// can tell (a JSON answer may be an array streamed element by element).
+    pub fn answer_undecided(&self) -> bool {
+        self.answer.is_undecided()
+    }
+
     /// Takes an answer chunk; returns what goes to the client now (`None`: nothing).
     ///
     /// # Errors

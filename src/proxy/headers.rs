@@ -45,6 +45,10 @@ impl HeaderEdits {
     /// A name with several values is left alone (an insertion would merge them).
     pub fn mark_credentials_sensitive(&mut self, headers: &HeaderMap) {
         for name in CREDENTIALS {
+            if self.remove.iter().any(|removed| removed == *name) {
+                // Ours, taken off: marking must not put it back.
+                continue;
+            }
             let mut values = headers.get_all(*name).iter();
             if let (Some(value), None) = (values.next(), values.next()) {
                 let mut value = value.clone();

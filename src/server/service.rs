@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use async_trait::async_trait;
-use bytes::BytesMut;
+use bytes::{Bytes, BytesMut};
 use pingora::http::ResponseHeader;
 use pingora::prelude::*;
 use pingora::protocols::http::v1::client::HttpSession as UpstreamSession;
@@ -325,17 +325,41 @@ impl ApiService {
         let no_body = session.req_header().method == http::Method::HEAD
             || matches!(head.status.as_u16(), 204 | 304)
             || head.status.is_informational();
+        // A JSON answer is whole, or an array streamed element by element, by its first
+        // byte: read until it is known.
+        let mut early = Opening {
+            no_body,
+            ..Opening::default()
+        };
+        while !no_body && !early.ended && exchange.answer_undecided() {
+            let chunk = match upstream.read_body_bytes().await {
+                Ok(chunk) => chunk,
+                Err(e) => {
+                    upstream.shutdown().await;
+                    let failure = upstream::Failure::from_error(&e);
+                    return upstream_failed(session, ctx, &route, failure).await;
+                }
+            };
+            early.ended = chunk.is_none();
+            match exchange.response_body(chunk, early.ended) {
+                Ok(out) => early.out.extend(out),
+                Err(refusal) => {
+                    upstream.shutdown().await;
+                    return refuse(session, ctx, refusal, false).await;
+                }
+            }
+        }
         let leg = Leg {
             upstream,
             peer,
             route,
         };
         // A HEAD answer has nothing to restore: its header goes as it is.
-        if exchange.buffers_answer() && !no_body {
-            self.answer_whole(session, ctx, exchange, leg, head, no_body)
+        if (exchange.buffers_answer() || early.ended) && !no_body {
+            self.answer_whole(session, ctx, exchange, leg, head, early)
                 .await
         } else {
-            self.answer_streamed(session, ctx, exchange, leg, head, no_body)
+            self.answer_streamed(session, ctx, exchange, leg, head, early)
                 .await
         }
     }
@@ -349,9 +373,11 @@ impl ApiService {
         exchange: &mut Exchange,
         mut leg: Leg,
         mut head: ResponseHeader,
-        no_body: bool,
+        early: Opening,
     ) -> Result<()> {
-        let answer = loop {
+        let mut parts = early.out;
+        let mut end = early.ended;
+        while !end {
             let chunk = match leg.upstream.read_body_bytes().await {
                 Ok(chunk) => chunk,
                 Err(e) => {
@@ -360,25 +386,24 @@ impl ApiService {
                     return upstream_failed(session, ctx, &leg.route, failure).await;
                 }
             };
-            let end = chunk.is_none();
+            end = chunk.is_none();
             match exchange.response_body(chunk, end) {
-                Ok(answer) if end => break answer.unwrap_or_default(),
-                Ok(_) => {}
+                Ok(out) => parts.extend(out),
                 Err(refusal) => {
                     leg.upstream.shutdown().await;
                     return refuse(session, ctx, refusal, false).await;
                 }
             }
-        };
+        }
         self.upstreams.release(leg.upstream, &leg.peer).await;
+        let answer = match parts.len() {
+            1 => parts.pop().unwrap_or_default(),
+            _ => parts.concat().into(),
+        };
         head.remove_header("transfer-encoding");
         head.insert_header("content-length", answer.len().to_string())?;
-        session
-            .write_response_header(Box::new(head), no_body)
-            .await?;
-        if !no_body {
-            session.write_response_body(Some(answer), true).await?;
-        }
+        session.write_response_header(Box::new(head), false).await?;
+        session.write_response_body(Some(answer), true).await?;
         Ok(())
     }
 
@@ -396,8 +421,9 @@ impl ApiService {
         exchange: &mut Exchange,
         mut leg: Leg,
         mut head: ResponseHeader,
-        no_body: bool,
+        early: Opening,
     ) -> Result<()> {
+        let no_body = early.no_body;
         if !no_body
             && !head.headers.contains_key("content-length")
             && !head.headers.contains_key("transfer-encoding")
@@ -407,6 +433,9 @@ impl ApiService {
         session
             .write_response_header(Box::new(head), no_body)
             .await?;
+        for part in early.out {
+            session.write_response_body(Some(part), false).await?;
+        }
         let mut end = no_body;
         while !end {
             let chunk = match leg.upstream.read_body_bytes().await {
@@ -457,6 +486,15 @@ impl ApiService {
             .await
             .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)))
     }
+}
+
+/// The start of an answer: whether it has a body, and what came of it while its
+/// framing was not known yet (restored parts, and whether it already ended).
+#[derive(Default)]
+struct Opening {
+    no_body: bool,
+    out: Vec<Bytes>,
+    ended: bool,
 }
 
 /// An error answer: the error, extra headers, whether the connection must close, and
