@@ -63,7 +63,8 @@ pub fn scan(text: &str) -> Scan {
                         matches!(label.as_str(), "ADDRESS" | "LOCATION" | "ORGANIZATION");
                     value.end = parse::extend_words(text, value.end, any_case);
                 }
-                if !is_blank(&text[value.start..value.end]) {
+                let shown = &text[value.start..value.end];
+                if !is_blank(shown) && shaped_like(label, shown) {
                     personal.push((value, label));
                 }
             }
@@ -142,6 +143,21 @@ fn always_personal(text: &str, c: &Candidate) -> bool {
         "UUID" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "CONNECTION_STRING" => true,
         "CREDIT_CARD" | "IBAN_CODE" => c.proof == Proof::Checksum,
         _ => false,
+    }
+}
+
+/// Whether a value under a personal key can be what its key names: a card number has
+/// 12 to 19 digits (`cc=0` in a URL is a flag, not a card).
+fn shaped_like(label: Label, value: &str) -> bool {
+    match label.as_str() {
+        "CREDIT_CARD" => {
+            let digits = value.bytes().filter(u8::is_ascii_digit).count();
+            (12..=19).contains(&digits)
+                && value
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b == b' ' || b == b'-')
+        }
+        _ => true,
     }
 }
 

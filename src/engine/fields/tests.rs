@@ -290,3 +290,25 @@ fn a_url_whose_query_holds_machinery_is_still_a_url_but_a_guess_touching_a_times
     );
     assert_eq!(flagged("ts=2024-03-14T09:30:00Z level=info"), want(&[]));
 }
+
+/// Found by the exact-span property test: `cc=0` in a URL's query is a flag, not a card.
+#[test]
+fn a_card_key_names_a_card_only_when_its_value_has_a_card_number_s_digits() {
+    let engine = Engine::builtin().expect("engine builds");
+    let all = |text: &str| -> Vec<(String, &'static str)> {
+        let found = engine.detect(text, &LabelSet::all(), 0.5).expect("rules");
+        found
+            .into_iter()
+            .map(|d| (text[d.span.start..d.span.end].to_owned(), d.label.as_str()))
+            .collect()
+    };
+    assert_eq!(
+        all("https://aa.com?cc=0 "),
+        want(&[("https://aa.com?cc=0", "URL")])
+    );
+    assert_eq!(all("cc=0 ok"), want(&[]));
+    assert_eq!(
+        all("cc=4111 1111 1111 1111 ok"),
+        want(&[("4111 1111 1111 1111", "CREDIT_CARD")])
+    );
+}
