@@ -391,27 +391,10 @@ fn visit(
             }
             _ => {}
         },
-        Step::Descend(key) => match value {
-            Value::Object(map) => {
-                for (k, child) in map.iter_mut() {
-                    push(loc, k);
-                    if k == key {
-                        visit(rest, child, loc, on_node);
-                    } else {
-                        visit(steps, child, loc, on_node);
-                    }
-                    loc.truncate(mark);
-                }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter_mut().enumerate() {
-                    push(loc, &i.to_string());
-                    visit(steps, child, loc, on_node);
-                    loc.truncate(mark);
-                }
-            }
-            _ => {}
-        },
+        Step::Descend(key) => each_child(value, loc, &mut |k, child, loc| {
+            let next = if k == Some(key.as_str()) { rest } else { steps };
+            visit(next, child, loc, on_node);
+        }),
         Step::Filter(filter) => match value {
             Value::Object(_) if filter.matches(value) => visit(rest, value, loc, on_node),
             Value::Array(items) => {
@@ -428,28 +411,41 @@ fn visit(
         Step::DescendFilter(filter) => {
             if value.is_object() && filter.matches(value) {
                 visit(rest, value, loc, on_node);
-                return;
-            }
-            match value {
-                Value::Object(map) => {
-                    for (k, child) in map.iter_mut() {
-                        push(loc, k);
-                        visit(steps, child, loc, on_node);
-                        loc.truncate(mark);
-                    }
-                }
-                Value::Array(items) => {
-                    for (i, child) in items.iter_mut().enumerate() {
-                        push(loc, &i.to_string());
-                        visit(steps, child, loc, on_node);
-                        loc.truncate(mark);
-                    }
-                }
-                _ => {}
+            } else {
+                each_child(value, loc, &mut |_, child, loc| {
+                    visit(steps, child, loc, on_node)
+                });
             }
         }
     }
     loc.truncate(mark);
+}
+
+/// Calls `f` with every child of an object (its key) or array (`None`), the child's
+/// position pushed on `loc` for the call: the walk of a `..` step and of every string.
+fn each_child(
+    value: &mut Value,
+    loc: &mut String,
+    f: &mut dyn FnMut(Option<&str>, &mut Value, &mut String),
+) {
+    let mark = loc.len();
+    match value {
+        Value::Object(map) => {
+            for (k, child) in map.iter_mut() {
+                push(loc, k);
+                f(Some(k), child, loc);
+                loc.truncate(mark);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter_mut().enumerate() {
+                push(loc, &i.to_string());
+                f(None, child, loc);
+                loc.truncate(mark);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// An array element's part of a location: its own `index` when it has one (streamed
@@ -470,27 +466,13 @@ pub fn visit_all_strings(
     skip: bool,
     f: &mut dyn FnMut(&str, &mut String),
 ) {
-    let mark = loc.len();
     match value {
         Value::String(s) => f(loc, s),
-        Value::Array(items) => {
-            for (i, child) in items.iter_mut().enumerate() {
-                push(loc, &i.to_string());
+        _ => each_child(value, loc, &mut |key, child, loc| {
+            if !(skip && key.is_some_and(|k| SKIP_KEYS.contains(&k))) {
                 visit_all_strings(child, loc, skip, f);
-                loc.truncate(mark);
             }
-        }
-        Value::Object(map) => {
-            for (k, child) in map.iter_mut() {
-                if skip && SKIP_KEYS.contains(&k.as_str()) {
-                    continue;
-                }
-                push(loc, k);
-                visit_all_strings(child, loc, skip, f);
-                loc.truncate(mark);
-            }
-        }
-        _ => {}
+        }),
     }
 }
 
