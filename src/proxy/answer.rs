@@ -19,11 +19,10 @@ use super::fault::Fault;
 use super::format::BodyFormat;
 use super::jsonpath::{JsonPath, TextKind};
 use super::ndjson_stream::NdjsonRestorer;
-use super::refusal::{Reason, Refusal};
+use super::refusal::Refusal;
 use super::route::RestoreFailure;
 use super::sse::{EventPaths, FieldRestorer, SseRestorer, TextStream};
 use super::tally::Tally;
-use crate::api::{ApiError, ErrorCode};
 use crate::restore::stream::StreamRestorer;
 use crate::restore::{Output, Restorer};
 
@@ -196,7 +195,7 @@ impl Answer {
                     *len += chunk.len();
                     if *len > bounds.limit {
                         chunks.clear();
-                        return Err(too_large());
+                        return Err(Refusal::response_too_large());
                     }
                     chunks.push(chunk);
                 }
@@ -209,9 +208,9 @@ impl Answer {
                 } else {
                     let decoded = encoding::decode(&bounds.codings, &raw, bounds.limit).map_err(
                         |e| match e.kind() {
-                            DecodeErrorKind::TooLarge => too_large(),
+                            DecodeErrorKind::TooLarge => Refusal::response_too_large(),
                             DecodeErrorKind::Malformed | DecodeErrorKind::Unsupported => {
-                                unreadable()
+                                Refusal::unreadable_response()
                             }
                         },
                     )?;
@@ -275,7 +274,7 @@ impl Answer {
                         result = sse.push(&[]);
                     }
                     if sse.pending() > *limit {
-                        return Err(too_large());
+                        return Err(Refusal::response_too_large());
                     }
                 }
                 if end {
@@ -303,7 +302,7 @@ impl Answer {
                     return Ok(None);
                 }
                 if buffer.len() > bounds.limit {
-                    return Err(too_large());
+                    return Err(Refusal::response_too_large());
                 }
                 let seen = buffer.split().freeze();
                 let bounds = bounds.clone();
@@ -340,24 +339,6 @@ fn concat(mut chunks: Vec<Bytes>, len: usize) -> Bytes {
         whole.extend_from_slice(&chunk);
     }
     whole.freeze()
-}
-
-/// The upstream's answer is over `limits.max_response_bytes`.
-pub(super) fn too_large() -> Refusal {
-    Refusal::new(
-        Reason::ResponseTooLarge,
-        ApiError::new(ErrorCode::BadGateway)
-            .with_message("the upstream answer is larger than the proxy restores"),
-    )
-}
-
-/// The upstream's answer is not what its headers say.
-pub(super) fn unreadable() -> Refusal {
-    Refusal::new(
-        Reason::UnreadableResponse,
-        ApiError::new(ErrorCode::BadGateway)
-            .with_message("the upstream answered in an encoding that cannot be restored"),
-    )
 }
 
 fn count(tally: &Mutex<Tally>, fault: Fault) {

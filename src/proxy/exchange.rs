@@ -338,7 +338,7 @@ impl Exchange {
                 }
                 return match policy {
                     RestoreFailure::Passthrough => Ok(edits),
-                    RestoreFailure::Error => Err(super::answer::unreadable()),
+                    RestoreFailure::Error => Err(Refusal::unreadable_response()),
                 };
             }
         };
@@ -347,7 +347,7 @@ impl Exchange {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
         if declared.is_some_and(|n| n > self.max_response_bytes as u64) && !framing.is_streamed() {
-            return Err(super::answer::too_large());
+            return Err(Refusal::response_too_large());
         }
         edits.remove_present(headers, "content-length");
         edits.remove_present(headers, "content-encoding");

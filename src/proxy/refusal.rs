@@ -113,4 +113,22 @@ impl Refusal {
                 .with_message("the upstream's answer could not be restored"),
         )
     }
+
+    /// The upstream's answer is over `limits.max_response_bytes`.
+    pub fn response_too_large() -> Self {
+        Self::new(
+            Reason::ResponseTooLarge,
+            ApiError::new(ErrorCode::BadGateway)
+                .with_message("the upstream answer is larger than the proxy restores"),
+        )
+    }
+
+    /// The upstream's answer is not in the coding its headers announce.
+    pub fn unreadable_response() -> Self {
+        Self::new(
+            Reason::UnreadableResponse,
+            ApiError::new(ErrorCode::BadGateway)
+                .with_message("the upstream answered in an encoding that cannot be restored"),
+        )
+    }
 }

@@ -49,9 +49,7 @@ impl KeyRing {
             None => Err(AuthError::Invalid),
         }
     }
-}
 
-impl KeyRing {
     /// The first of `presented` (credentials from the places a route reads, in its
     /// order) that is a configured key. None presented: `Missing`.
     pub fn authenticate_any(&self, presented: &[&[u8]]) -> Result<(KeyId, &str), AuthError> {
