@@ -322,44 +322,18 @@ impl ApiService {
         head.set_version(http::Version::HTTP_11);
         head.insert_header(respond::REQUEST_ID, ctx.request_id.as_str())?;
         ctx.status = head.status.as_u16();
-        let no_body = session.req_header().method == http::Method::HEAD
-            || matches!(head.status.as_u16(), 204 | 304)
-            || head.status.is_informational();
-        // A JSON answer is whole, or an array streamed element by element, by its first
-        // byte: read until it is known.
-        let mut early = Opening {
-            no_body,
-            ..Opening::default()
-        };
-        while !no_body && !early.ended && exchange.answer_undecided() {
-            let chunk = match upstream.read_body_bytes().await {
-                Ok(chunk) => chunk,
-                Err(e) => {
-                    upstream.shutdown().await;
-                    let failure = upstream::Failure::from_error(&e);
-                    return upstream_failed(session, ctx, &route, failure).await;
-                }
-            };
-            early.ended = chunk.is_none();
-            match exchange.response_body(chunk, early.ended) {
-                Ok(out) => early.out.extend(out),
-                Err(refusal) => {
-                    upstream.shutdown().await;
-                    return refuse(session, ctx, refusal, false).await;
-                }
-            }
-        }
         let leg = Leg {
             upstream,
             peer,
             route,
         };
-        // A HEAD answer has nothing to restore: its header goes as it is.
-        if (exchange.buffers_answer() || early.ended) && !no_body {
-            self.answer_whole(session, ctx, exchange, leg, head, early)
-                .await
+        // A HEAD answer has nothing to restore: its header goes as it is. A JSON answer
+        // whose framing its first byte decides starts as a whole one.
+        let buffered = exchange.buffers_answer() || exchange.answer_undecided();
+        if buffered && !without_body(session, &head) {
+            self.answer_whole(session, ctx, exchange, leg, head).await
         } else {
-            self.answer_streamed(session, ctx, exchange, leg, head, early)
+            self.answer_streamed(session, ctx, exchange, leg, head, Vec::new())
                 .await
         }
     }
@@ -373,11 +347,9 @@ impl ApiService {
         exchange: &mut Exchange,
         mut leg: Leg,
         mut head: ResponseHeader,
-        early: Opening,
     ) -> Result<()> {
-        let mut parts = early.out;
-        let mut end = early.ended;
-        while !end {
+        let mut parts = Vec::new();
+        loop {
             let chunk = match leg.upstream.read_body_bytes().await {
                 Ok(chunk) => chunk,
                 Err(e) => {
@@ -386,13 +358,22 @@ impl ApiService {
                     return upstream_failed(session, ctx, &leg.route, failure).await;
                 }
             };
-            end = chunk.is_none();
+            let end = chunk.is_none();
             match exchange.response_body(chunk, end) {
                 Ok(out) => parts.extend(out),
                 Err(refusal) => {
                     leg.upstream.shutdown().await;
                     return refuse(session, ctx, refusal, false).await;
                 }
+            }
+            if end {
+                break;
+            }
+            if !exchange.buffers_answer() && !exchange.answer_undecided() {
+                // A JSON array: its elements go out as they come.
+                return self
+                    .answer_streamed(session, ctx, exchange, leg, head, parts)
+                    .await;
             }
         }
         self.upstreams.release(leg.upstream, &leg.peer).await;
@@ -421,9 +402,9 @@ impl ApiService {
         exchange: &mut Exchange,
         mut leg: Leg,
         mut head: ResponseHeader,
-        early: Opening,
+        early: Vec<Bytes>,
     ) -> Result<()> {
-        let no_body = early.no_body;
+        let no_body = without_body(session, &head);
         if !no_body
             && !head.headers.contains_key("content-length")
             && !head.headers.contains_key("transfer-encoding")
@@ -433,7 +414,8 @@ impl ApiService {
         session
             .write_response_header(Box::new(head), no_body)
             .await?;
-        for part in early.out {
+        // What came while the framing was not known yet (see `answer_whole`).
+        for part in early {
             session.write_response_body(Some(part), false).await?;
         }
         let mut end = no_body;
@@ -488,13 +470,11 @@ impl ApiService {
     }
 }
 
-/// The start of an answer: whether it has a body, and what came of it while its
-/// framing was not known yet (restored parts, and whether it already ended).
-#[derive(Default)]
-struct Opening {
-    no_body: bool,
-    out: Vec<Bytes>,
-    ended: bool,
+/// Whether the answer to this request has no body (HEAD, 1xx, 204, 304).
+fn without_body(session: &Session, head: &ResponseHeader) -> bool {
+    session.req_header().method == http::Method::HEAD
+        || matches!(head.status.as_u16(), 204 | 304)
+        || head.status.is_informational()
 }
 
 /// An error answer: the error, extra headers, whether the connection must close, and
