@@ -24,6 +24,7 @@ use anonymizer::proxy::format::logs::otlp_proto::{
     Resource, ResourceLogs, ScopeLogs,
 };
 use anonymizer::proxy::route::{compile, RouteConfig};
+use anonymizer::telemetry::cpu;
 
 const RECORDS: usize = 200;
 
@@ -88,24 +89,8 @@ fn batch() -> ExportLogsServiceRequest {
     }
 }
 
-/// Nanoseconds this thread has run on a CPU (Linux `schedstat`): on a machine shared
-/// with other jobs, wall-clock samples include waits for a core; this does not.
-fn cpu_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok()
-}
-
-/// Mean on-CPU time of `f` over `runs` calls, in microseconds.
-fn cpu_micros(runs: u32, mut f: impl FnMut()) -> Option<f64> {
-    f();
-    let start = cpu_ns()?;
-    for _ in 0..runs {
-        f();
-    }
-    Some((cpu_ns()? - start) as f64 / f64::from(runs) / 1000.0)
-}
-
 fn codecs(c: &mut Criterion) {
+    eprintln!("{}", cpu::describe());
     let gzip = Codings::from_codings(vec![Coding::Gzip]);
     let protobuf = otlp::encode(&batch());
     let wire = encoding::encode(&gzip, &protobuf).expect("gzip");
@@ -224,7 +209,7 @@ fn codecs(c: &mut Criterion) {
         }),
     ];
     for (name, runs, f) in rows {
-        if let Some(micros) = cpu_micros(runs, f) {
+        if let Some(micros) = cpu::on_cpu_micros(runs, f) {
             eprintln!("cpu time per batch: {name}: {micros:.0} µs");
         }
     }

@@ -23,6 +23,7 @@ use anonymizer::engine::Engine;
 use anonymizer::methods::Method as Replacement;
 use anonymizer::proxy::route::{compile, RouteConfig};
 use anonymizer::proxy::{Exchange, RequestHead, RequestStep};
+use anonymizer::telemetry::cpu;
 use bytes::Bytes;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
@@ -82,21 +83,6 @@ fn preset_route(preset: &str) -> String {
 
 // --- stream_event: per preset, with on-CPU time ---
 
-fn cpu_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok()
-}
-
-/// Mean on-CPU time of `f` over `runs` calls, in microseconds.
-fn cpu_micros(runs: u32, mut f: impl FnMut()) -> Option<f64> {
-    f();
-    let start = cpu_ns()?;
-    for _ in 0..runs {
-        f();
-    }
-    Some((cpu_ns()? - start) as f64 / f64::from(runs) / 1000.0)
-}
-
 /// An SSE exchange on `preset` whose request (with an e-mail and a phone number) went
 /// through the anonymizer; without `restores`, a plain JSON route that restores nothing.
 fn streaming_exchange(a: &Anonymizer, preset: &str, restores: bool) -> Exchange {
@@ -144,6 +130,7 @@ fn anthropic(text: &str) -> Bytes {
 }
 
 fn per_preset(c: &mut Criterion) {
+    eprintln!("{}", cpu::describe());
     let anonymizer = anonymizer();
     let presets: [(&str, EventOf); 3] = [
         ("openai_chat", chat),
@@ -188,7 +175,7 @@ fn per_preset(c: &mut Criterion) {
             } else {
                 1.0
             };
-            if let Some(micros) = cpu_micros(20_000, &mut f) {
+            if let Some(micros) = cpu::on_cpu_micros(20_000, &mut f) {
                 eprintln!(
                     "cpu time per event: {name}: {:.2} µs ({} bytes per event)",
                     micros / per_call,

@@ -39,15 +39,7 @@ ANONYMIZER_LISTEN=127.0.0.1:18080 ANONYMIZER_METRICS_LISTEN=127.0.0.1:19099 \
   target/release/anonymizer --config "$tmp/bench.yaml" 2>"$tmp/proxy.log" &
 for _ in $(seq 100); do curl -sf localhost:18080/healthz >/dev/null && break; sleep 0.1; done
 
-python3 - "$tmp/prompt.json" <<'PY'
-import json, sys
-text = ("Hi, I'm writing about the account of maria.gonzalez@example.com; call +1 415-555-0132 "
-        "or use card 4111 1111 1111 1111. The server 203.0.113.42 logged it. ")
-body = {"model": "gpt-x", "messages": [{"role": "system", "content": "You are helpful."}]}
-while len(json.dumps(body)) < 2048:
-    body["messages"].append({"role": "user", "content": text})
-open(sys.argv[1], "w").write(json.dumps(body))
-PY
+python3 "$here/prompt.py" "$tmp/prompt.json"
 export BODY_FILE="$tmp/prompt.json"
 run() { # name url [post] [connections]
   local out c="${4:-$CONNS}" t=2

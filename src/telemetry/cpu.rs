@@ -1,7 +1,8 @@
 //! Where a measurement ran: the CPU model and the instruction-set extensions that decide
 //! how fast int8 inference is (VNNI makes int8 matrix products several times cheaper
 //! than AVX2 alone). Benchmarks and `anonymizer eval` print it beside every speed figure,
-//! because the same build differs several-fold between machines of one kind.
+//! because the same build differs several-fold between machines of one kind. Also what
+//! a benchmark's code cost on a CPU, which a busy machine does not inflate.
 
 /// One line, e.g. `cpu: AMD EPYC (2 threads) | avx2 avx512f avx512_vnni`.
 pub fn describe() -> String {
@@ -64,6 +65,24 @@ fn cpuinfo_flag(flag: &str) -> bool {
             .find(|l| l.starts_with("flags"))
             .is_some_and(|l| l.split_whitespace().any(|f| f == flag))
     })
+}
+
+/// Mean on-CPU time of `f` over `runs` calls (after one warm-up call), in microseconds;
+/// `None` where Linux's `schedstat` is not there.
+pub fn on_cpu_micros(runs: u32, mut f: impl FnMut()) -> Option<f64> {
+    f();
+    let start = thread_cpu_ns()?;
+    for _ in 0..runs {
+        f();
+    }
+    Some((thread_cpu_ns()? - start) as f64 / f64::from(runs) / 1000.0)
+}
+
+/// Nanoseconds this thread has run on a CPU: wall-clock samples on a shared machine
+/// include waits for a core; this does not.
+fn thread_cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
 }
 
 #[cfg(test)]
