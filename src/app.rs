@@ -19,8 +19,8 @@ use crate::server::auth::KeyRing;
 use crate::server::guard::{ConnectionLimits, Guard};
 use crate::server::limits::RateLimiter;
 use crate::server::ApiService;
-use crate::session::memory::SweeperHandle;
 use crate::session::redis::RedisStore;
+use crate::session::ticker::Ticker;
 use crate::session::{MemoryStore, SessionStore};
 use crate::telemetry::metrics;
 
@@ -35,7 +35,7 @@ pub struct App {
     /// The loaded models' names, versions and checksums (logged at start).
     pub models: Vec<crate::engine::ner::ModelIdentity>,
     /// Sweeps expired sessions until dropped (memory store only; Redis expires its own).
-    _sweeper: Option<SweeperHandle>,
+    _sweeper: Option<Ticker>,
 }
 
 /// Why the service cannot start; the message names no configured value.
@@ -139,7 +139,7 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
 }
 
 /// A session store and, for the memory store, its sweeper.
-type Sessions = (Arc<dyn SessionStore<Memory>>, Option<SweeperHandle>);
+type Sessions = (Arc<dyn SessionStore<Memory>>, Option<Ticker>);
 
 /// The session store the settings name: in memory (with its sweeper), or the shared
 /// Redis store, sealed with keys from the master secret (the settings require one).

@@ -10,14 +10,13 @@
 //! (the map is only ever `try_lock`ed from inside), so the two can never deadlock.
 
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
 
+use super::ticker::Ticker;
 use super::{SessionCounters, SessionKey, SessionState, SessionStore, StoreUnavailable};
 
 /// Bounds and timing of the store (from config `sessions:`).
@@ -251,44 +250,11 @@ impl<S: SessionState> MemoryStore<S> {
     ///
     /// # Errors
     /// When the OS refuses a new thread.
-    pub fn start_sweeper(self: &Arc<Self>) -> std::io::Result<SweeperHandle> {
+    pub fn start_sweeper(self: &Arc<Self>) -> std::io::Result<Ticker> {
         let store: Weak<Self> = Arc::downgrade(self);
-        let interval = self.config.sweep_interval;
-        let (stop, stopped) = mpsc::channel::<()>();
-        let thread = std::thread::Builder::new()
-            .name("session-sweeper".into())
-            .spawn(move || loop {
-                match stopped.recv_timeout(interval) {
-                    Err(RecvTimeoutError::Timeout) => match store.upgrade() {
-                        Some(store) => {
-                            store.sweep();
-                        }
-                        None => return,
-                    },
-                    Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
-                }
-            })?;
-        Ok(SweeperHandle {
-            stop: Some(stop),
-            thread: Some(thread),
+        Ticker::start("session-sweeper", self.config.sweep_interval, move || {
+            store.upgrade().map(|store| store.sweep()).is_some()
         })
-    }
-}
-
-/// Stops the sweeper thread when dropped; keep it for the life of the app.
-#[must_use = "dropping the handle stops the sweeper"]
-#[derive(Debug)]
-pub struct SweeperHandle {
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Drop for SweeperHandle {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod memory;
 pub mod redis;
+pub mod ticker;
 
 use std::fmt;
 

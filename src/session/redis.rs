@@ -42,7 +42,7 @@ use redis::{Script, Value};
 use self::cache::{tag_of, StateCache};
 use self::pool::{Pool, PoolError};
 use self::seal::SealKeys;
-use self::watch::{Observed, Watch, WatchHandle};
+use self::watch::{Observed, Watch};
 use super::{
     SessionConfig, SessionCounters, SessionKey, SessionState, SessionStore, StoreHealth,
     StoreUnavailable,
@@ -132,7 +132,7 @@ pub struct RedisStore<S> {
     observed: Arc<Observed>,
     cache: Arc<StateCache<S>>,
     counters: Counters,
-    _watch: WatchHandle,
+    _watch: super::ticker::Ticker,
 }
 
 impl<S> fmt::Debug for RedisStore<S> {

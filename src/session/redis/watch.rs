@@ -8,12 +8,12 @@
 //! its handle is dropped.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Weak};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use redis::{Client, Connection, RedisResult};
+
+use crate::session::ticker::Ticker;
 
 /// How often Redis is pinged.
 const PING_INTERVAL: Duration = Duration::from_secs(1);
@@ -43,44 +43,18 @@ pub struct Watch {
     pub sweep: Box<dyn Fn() + Send>,
 }
 
-/// Stops the thread when dropped.
-pub struct WatchHandle {
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Drop for WatchHandle {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
 impl Watch {
     /// Starts the thread; it writes into `observed` while that lives.
     ///
     /// # Errors
     /// When the OS refuses a new thread.
-    pub fn start(self, observed: &Arc<Observed>) -> std::io::Result<WatchHandle> {
+    pub fn start(self, observed: &Arc<Observed>) -> std::io::Result<Ticker> {
         let observed = Arc::downgrade(observed);
-        let (stop, stopped) = mpsc::channel::<()>();
-        let thread = std::thread::Builder::new()
-            .name("session-redis-watch".into())
-            .spawn(move || self.run(&observed, &stopped))?;
-        Ok(WatchHandle {
-            stop: Some(stop),
-            thread: Some(thread),
-        })
-    }
-
-    fn run(self, observed: &Weak<Observed>, stopped: &mpsc::Receiver<()>) {
         let mut con: Option<Connection> = None;
         let mut next_count = Instant::now();
-        loop {
+        Ticker::start("session-redis-watch", PING_INTERVAL, move || {
             let Some(out) = observed.upgrade() else {
-                return;
+                return false;
             };
             let ok = self.ping(&mut con);
             out.reachable.store(ok, Ordering::Relaxed);
@@ -94,12 +68,8 @@ impl Watch {
                 }
                 next_count = Instant::now() + self.stats_interval;
             }
-            drop(out);
-            match stopped.recv_timeout(PING_INTERVAL) {
-                Err(RecvTimeoutError::Timeout) => {}
-                Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
-            }
-        }
+            true
+        })
     }
 
     /// Pings on `con`, (re)connecting first when there is none; drops it on failure.
