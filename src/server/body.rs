@@ -25,18 +25,25 @@ pub enum ReadError {
     Unreadable,
 }
 
+/// Whether the client waits for `100 Continue` before it sends its body (then a
+/// refused body is never on its way, and there is nothing to drain).
+pub fn expects_continue(session: &Session) -> bool {
+    let header = session.req_header();
+    header.version == http::Version::HTTP_11
+        && header
+            .headers
+            .get("expect")
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"))
+}
+
 /// Reads the whole body, refusing more than `max` bytes (declared or actual). A client
 /// that waits for `100 Continue` gets it once the declared length is known to fit.
 ///
 /// # Errors
 /// [`ReadError`].
 pub async fn read_whole(session: &mut Session, max: usize) -> Result<BytesMut, ReadError> {
+    let expects_continue = expects_continue(session);
     let header = session.req_header();
-    let expects_continue = header.version == http::Version::HTTP_11
-        && header
-            .headers
-            .get("expect")
-            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     let declared = header
         .headers
         .get("content-length")

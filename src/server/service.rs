@@ -186,7 +186,7 @@ impl ApiService {
                     // The body is left unread: the connection cannot be reused.
                     close: true,
                     // A client sending a body over the limit reads our 413 first.
-                    drain: too_large && !expects_continue(session),
+                    drain: too_large && !body::expects_continue(session),
                     reason: Some(refusal.reason),
                 }
             })?
@@ -588,15 +588,6 @@ fn upstream_request(
     }
     request.set_version(http::Version::HTTP_11);
     Ok(request)
-}
-
-fn expects_continue(session: &Session) -> bool {
-    let header = session.req_header();
-    header.version == http::Version::HTTP_11
-        && header
-            .headers
-            .get("expect")
-            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"))
 }
 
 fn check_content_type(session: &Session) -> Result<(), Failure> {
