@@ -197,6 +197,10 @@ impl SessionState for Memory {
         Memory::to_bytes(self)
     }
 
+    fn revision(&self) -> u64 {
+        Memory::revision(self)
+    }
+
     fn from_bytes(bytes: &[u8], max_entries: usize) -> Option<Self> {
         Memory::from_bytes(bytes, max_entries)
     }

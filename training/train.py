@@ -100,6 +100,8 @@ def main():
                     help="comma-separated types (ORG,LOC,DATE) whose TAB NO_MASK spans become O")
     ap.add_argument("--synthetic", type=int, default=0, help="number of synthetic documents")
     ap.add_argument("--exclude", default="", help="comma-separated corpora to leave out (e.g. conll2003)")
+    ap.add_argument("--repeat", default="",
+                    help="corpora trained more than once per epoch, e.g. wnut17=2 (MODEL_CARD.md)")
     ap.add_argument("--upper-frac", type=float, default=0.0,
                     help="share of CoNLL-2003 and TAB documents also trained as an ALL-CAPS copy")
     ap.add_argument("--threads", type=int, default=2)
@@ -119,13 +121,15 @@ def main():
 
     docs = []
     excl = set(x for x in a.exclude.split(",") if x)
+    repeat = {k: int(v) for k, v in (x.split("=") for x in a.repeat.split(",") if x)}
     for p in sorted(glob.glob(os.path.join(a.data, "train", "*.jsonl"))):
         if data.corpus_of(p) in excl:
             continue
         ds = data.load_corpus(p, date_mode=a.date_mode, tab_titles=a.tab_titles,
                               tab_unmasked_o=tuple(x for x in a.tab_unmasked_o.split(",") if x))
-        print("train file", os.path.basename(p), len(ds), "docs", flush=True)
-        docs += ds
+        times = repeat.get(data.corpus_of(p), 1)
+        print("train file", os.path.basename(p), len(ds), "docs", "x%d" % times, flush=True)
+        docs += ds * times
         if a.upper_frac and data.corpus_of(p) in ("conll2003", "tab"):
             up = data.upper_copies(ds, a.upper_frac, rng)
             print("  ALL-CAPS copies", len(up), flush=True)

@@ -320,6 +320,9 @@ pub struct RedisSection {
     pub timeout_ms: u64,
     /// Prefix of every key written.
     pub key_prefix: String,
+    /// How long after Redis last confirmed a session a replica may answer a request
+    /// that allocates nothing from its own copy, without a round trip; 0 = never.
+    pub lease_ms: u64,
     /// PEM file of the CA a `rediss://` server's certificate must chain to; empty =
     /// the built-in web roots.
     pub ca_file: String,
@@ -333,6 +336,7 @@ impl Default for RedisSection {
             connect_timeout_ms: 1000,
             timeout_ms: 1000,
             key_prefix: "anonymizer:session:".into(),
+            lease_ms: 200,
             ca_file: String::new(),
         }
     }

@@ -677,6 +677,7 @@ fn compile_session_store(
         connect_timeout: std::time::Duration::from_millis(rc.connect_timeout_ms),
         timeout: std::time::Duration::from_millis(rc.timeout_ms),
         key_prefix: rc.key_prefix.clone(),
+        lease: std::time::Duration::from_millis(rc.lease_ms),
         ca_file: (!rc.ca_file.is_empty()).then(|| std::path::PathBuf::from(&rc.ca_file)),
     })
 }

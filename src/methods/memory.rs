@@ -47,6 +47,8 @@ pub struct Memory {
     rejected: HashSet<String>,
     capacity: usize,
     bytes: usize,
+    /// Counts changes to what is kept between requests ([`Memory::revision`]).
+    revision: u64,
 }
 
 impl std::fmt::Debug for Memory {
@@ -93,6 +95,7 @@ impl Memory {
             rejected: HashSet::new(),
             capacity,
             bytes: 0,
+            revision: 0,
         }
     }
 
@@ -122,8 +125,15 @@ impl Memory {
             .map(|(replacement, original)| (original.as_str(), replacement.as_str()))
     }
 
+    /// Differs whenever something kept between requests may have changed since it
+    /// was last asked: a shared store writes the memory back only then.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     pub(super) fn reserve(&mut self, literal: &str) {
         if !self.reserved.contains(literal) {
+            self.revision += 1;
             self.bytes += literal.len() + ENTRY_OVERHEAD / 2;
             self.reserved.insert(literal.to_owned());
         }
@@ -164,6 +174,7 @@ impl Memory {
         if self.assigned.len() >= self.capacity {
             return Err(MemoryFull);
         }
+        self.revision += 1;
         self.bytes += original.len() * 2 + replacement.len() * 2 + ENTRY_OVERHEAD;
         self.assigned
             .insert((method, label, original.to_owned()), replacement.to_owned());
@@ -277,6 +288,7 @@ impl Memory {
     /// in this request.
     pub(super) fn reject_fresh(&mut self) {
         for (label, original, replacement) in std::mem::take(&mut self.fresh) {
+            self.revision += 1;
             self.assigned
                 .remove(&(Method::Pseudonymize, label, original.clone()));
             self.originals.remove(&replacement);
@@ -290,6 +302,7 @@ impl Memory {
 
     /// The next free placeholder of `label` (not in use, not a literal of an input).
     pub(super) fn next_placeholder(&mut self, label: Label) -> String {
+        self.revision += 1;
         let Memory {
             numbering,
             originals,

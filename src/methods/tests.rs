@@ -134,3 +134,30 @@ fn a_memory_survives_its_bytes_with_numbering_literals_pseudonyms_and_date_shift
     assert!(Memory::from_bytes(b"not a memory", 5).is_none());
     assert!(Memory::from_bytes(br#"{"v":9}"#, 5).is_none());
 }
+
+#[test]
+fn the_revision_moves_exactly_when_what_a_memory_keeps_may_have_changed() {
+    let keys = keys();
+    let inputs = vec!["see [PERSON_1]".to_owned()];
+    let mut m = Memory::seeded(5, 7);
+    let r = Replacer::new(Method::Redact, &keys, &inputs);
+    let start = m.revision();
+    r.prepare(&mut m);
+    let reserved = m.revision();
+    assert_ne!(reserved, start, "a literal reserved");
+    r.prepare(&mut m);
+    assert_eq!(m.revision(), reserved, "the same literal again");
+    r.replace(&mut m, person(), "Ann").unwrap();
+    let numbered = m.revision();
+    assert_ne!(numbered, reserved, "a placeholder handed out");
+    r.replace(&mut m, person(), "Ann").unwrap();
+    assert_eq!(m.revision(), numbered, "a known value changes nothing");
+    assert_eq!(
+        Replacer::new(Method::Redact, &keys, &[]).replace(
+            &mut Memory::seeded(0, 7),
+            person(),
+            "Bob"
+        ),
+        Err(MemoryFull)
+    );
+}

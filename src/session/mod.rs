@@ -76,6 +76,16 @@ pub trait SessionState: Send + 'static {
     fn byte_size(&self) -> usize;
     /// The state as bytes, for a store outside the process (sealed before it leaves).
     fn to_bytes(&self) -> Vec<u8>;
+    /// A number that differs whenever what [`SessionState::to_bytes`] writes may
+    /// have changed, so a shared store knows, without serialising, whether a request
+    /// allocated anything. This default digests the bytes; a state should count its
+    /// changes instead.
+    fn revision(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.to_bytes().hash(&mut hasher);
+        hasher.finish()
+    }
     /// The state [`SessionState::to_bytes`] wrote, or `None` when `bytes` is not one.
     fn from_bytes(bytes: &[u8], max_entries: usize) -> Option<Self>
     where

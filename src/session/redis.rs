@@ -8,7 +8,10 @@
 //! the caller's closure runs here on the state read, and the result is written back
 //! by a compare-and-set Lua script that only succeeds when the stored tag is still
 //! the one read; otherwise the script answers with the newer state (no further read)
-//! and the closure runs again on it. So allocation is atomic on the server side: two
+//! and the closure runs again on it. Under a lease ([`cache`]) a request that
+//! allocates nothing costs no round trip at all (its TTL restarts in a batch,
+//! [`touch`]), and one that allocates goes straight to the compare-and-set with the
+//! leased state. So allocation is atomic on the server side: two
 //! replicas can never hand one placeholder to two values, or two placeholders to one
 //! value, and every method (numbering, pseudonyms, reserved literals, the date shift)
 //! keeps exactly the memory store's semantics. Redis sees only digests and sealed
@@ -17,9 +20,10 @@
 //! The seam is synchronous and so is the I/O: the thread serving the request writes
 //! the command and reads the answer on a pooled connection ([`pool`]), all within
 //! `timeout` for the whole call, retries included. Past it, or with Redis unreachable,
-//! the call fails with [`StoreUnavailable`] and the request fails closed. A failed
-//! connection is replaced by the next caller; a background thread ([`watch`]) pings
-//! for `/readyz` and counts the shared sessions for the metrics.
+//! the call fails with [`StoreUnavailable`] and the request fails closed; every lease
+//! is revoked with it. A failed connection is replaced by the next caller; a
+//! background thread ([`watch`]) pings for `/readyz` and counts the shared sessions
+//! for the metrics.
 //!
 //! Bounds: entries per session as in memory (the state refuses more); the number and
 //! bytes of sessions are Redis's to bound (`maxmemory`, with `volatile-lru`: every key
@@ -28,6 +32,7 @@
 pub mod cache;
 pub mod pool;
 pub mod seal;
+pub mod touch;
 pub mod watch;
 
 use std::fmt;
@@ -39,9 +44,10 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 use redis::{Script, Value};
 
-use self::cache::{tag_of, StateCache};
+use self::cache::{tag_of, Leased, StateCache};
 use self::pool::{Pool, PoolError};
 use self::seal::SealKeys;
+use self::touch::{Toucher, Touches};
 use self::watch::{Observed, Watch};
 use super::{
     SessionConfig, SessionCounters, SessionKey, SessionState, SessionStore, StoreHealth,
@@ -79,6 +85,10 @@ pub struct RedisConfig {
     pub timeout: Duration,
     /// Prefix of every key this service writes.
     pub key_prefix: String,
+    /// How long after Redis last confirmed a session's state this replica may answer a
+    /// request that allocates nothing from it, without a round trip; zero: never.
+    /// Capped at a quarter of the session TTL.
+    pub lease: Duration,
     /// PEM file of the CA(s) a `rediss://` server's certificate must chain to, instead
     /// of the built-in web roots (a private CA).
     pub ca_file: Option<PathBuf>,
@@ -92,6 +102,7 @@ impl Default for RedisConfig {
             connect_timeout: Duration::from_millis(1000),
             timeout: Duration::from_millis(1000),
             key_prefix: "anonymizer:session:".into(),
+            lease: Duration::from_millis(200),
             ca_file: None,
         }
     }
@@ -124,15 +135,17 @@ enum Written {
 }
 
 pub struct RedisStore<S> {
-    pool: Pool,
+    pool: Arc<Pool>,
     store: Script,
     keys: SealKeys,
     redis: RedisConfig,
     sessions: SessionConfig,
     observed: Arc<Observed>,
     cache: Arc<StateCache<S>>,
+    touches: Arc<Touches>,
     counters: Counters,
     _watch: super::ticker::Ticker,
+    _touch: Option<super::ticker::Ticker>,
 }
 
 impl<S> fmt::Debug for RedisStore<S> {
@@ -157,10 +170,12 @@ impl<S: SessionState> RedisStore<S> {
     ) -> Result<Self, RedisSetupError> {
         let client = client(&redis)?;
         let observed = Arc::new(Observed::default());
+        let lease = redis.lease.min(sessions.ttl / 4);
         let cache = Arc::new(StateCache::new(
             sessions.max_sessions,
             sessions.max_total_bytes,
             sessions.ttl,
+            lease,
         ));
         let swept = Arc::downgrade(&cache);
         let watch = Watch {
@@ -176,16 +191,35 @@ impl<S: SessionState> RedisStore<S> {
         }
         .start(&observed)
         .map_err(|_| RedisSetupError("cannot start the session store's watch thread"))?;
+        let pool = Arc::new(Pool::new(client, redis.pool_size, redis.connect_timeout));
+        let touches = Arc::new(Touches::default());
+        let touch = match lease.is_zero() {
+            true => None,
+            false => Some(
+                Toucher {
+                    pool: pool.clone(),
+                    cache: cache.clone(),
+                    touches: touches.clone(),
+                    ttl: sessions.ttl,
+                    timeout: redis.timeout,
+                    failed: failure_report(&observed),
+                }
+                .start(lease / 2)
+                .map_err(|_| RedisSetupError("cannot start the session store's touch thread"))?,
+            ),
+        };
         Ok(Self {
-            pool: Pool::new(client, redis.pool_size, redis.connect_timeout),
+            pool,
             store: Script::new(STORE),
             keys: SealKeys::new(master_secret),
             redis,
             sessions,
             observed,
             cache,
+            touches,
             counters: Counters::default(),
             _watch: watch,
+            _touch: touch,
         })
     }
 
@@ -195,6 +229,7 @@ impl<S: SessionState> RedisStore<S> {
 
     fn failed(&self, error: &PoolError) -> StoreUnavailable {
         self.counters.failures.fetch_add(1, Ordering::Relaxed);
+        self.cache.revoke_all();
         if error.is_unreachable() {
             self.observed.reachable.store(false, Ordering::Relaxed);
         }
@@ -293,6 +328,20 @@ impl<S: SessionState> RedisStore<S> {
     }
 }
 
+/// What the touch thread does when a batch fails: `/readyz` learns of it at once (its
+/// leases are already revoked). No request was refused, so no failure is counted.
+fn failure_report(observed: &Arc<Observed>) -> Box<dyn Fn(&PoolError) + Send> {
+    let observed = Arc::downgrade(observed);
+    Box::new(move |error| {
+        if let Some(observed) = observed.upgrade() {
+            if error.is_unreachable() {
+                observed.reachable.store(false, Ordering::Relaxed);
+            }
+        }
+        tracing::warn!(error = ?error, "restarting leased sessions' TTL failed or timed out");
+    })
+}
+
 /// The client for `redis.url`, trusting `redis.ca_file` when set.
 fn client(redis: &RedisConfig) -> Result<redis::Client, RedisSetupError> {
     const BAD_URL: RedisSetupError = RedisSetupError("sessions.redis.url is not a valid Redis URL");
@@ -315,31 +364,55 @@ impl<S: SessionState> SessionStore<S> for RedisStore<S> {
     fn update(&self, key: &SessionKey, f: &mut dyn FnMut(&mut S)) -> Result<(), StoreUnavailable> {
         let deadline = Instant::now() + self.redis.timeout;
         let redis_key = self.redis_key(key);
-        let mut data = self.load(deadline, &redis_key)?;
+        let mut leased = self.cache.take_leased(&redis_key);
+        let mut data = match leased {
+            Some(_) => None,
+            None => self.load(deadline, &redis_key)?,
+        };
         for attempt in 0u32.. {
-            let mut state = self.state_of(key, &redis_key, data.as_deref())?;
-            let read_tag = data.as_deref().and_then(tag_of);
-            let before = data.as_ref().map(|_| state.to_bytes());
+            // The leased state on the first run, else the state Redis sent.
+            let (mut state, read_tag, confirmed) = match leased.take() {
+                Some(lease) => (lease.state, Some(lease.tag), Some(lease.confirmed)),
+                None => (
+                    self.state_of(key, &redis_key, data.as_deref())?,
+                    data.as_deref().and_then(tag_of),
+                    None,
+                ),
+            };
+            let before = state.revision();
             f(&mut state);
-            let plain = state.to_bytes();
-            if before.as_deref() == Some(plain.as_slice()) {
+            if read_tag.is_some() && state.revision() == before {
                 // Nothing new was allocated (every value was known): the answer was
-                // made from the state as read, which is as consistent as a write
-                // would have been, and the read already restarted the TTL.
+                // made from a state Redis held, and a session only ever gains
+                // replacements, so a newer state would have given the same answer.
+                // A read restarted the TTL; a leased answer's restarts in a batch.
                 if let Some(tag) = read_tag {
-                    self.cache.put(&redis_key, tag, state);
+                    match confirmed {
+                        Some(confirmed) => {
+                            self.touches.push(&redis_key, tag);
+                            let lease = Leased {
+                                tag,
+                                state,
+                                confirmed,
+                            };
+                            self.cache.put_leased(&redis_key, lease);
+                        }
+                        None => self.cache.put(&redis_key, tag, state),
+                    }
                 }
                 self.counters.hits.fetch_add(1, Ordering::Relaxed);
                 return Ok(());
             }
-            let sealed = self.keys.seal(key.tenant.as_str(), &redis_key, &plain);
+            let sealed = self
+                .keys
+                .seal(key.tenant.as_str(), &redis_key, &state.to_bytes());
             let expected = read_tag.as_ref().map_or(&[][..], |t| &t[..]);
             match self.store(deadline, &redis_key, expected, &sealed)? {
                 Written::Yes => {
                     if let Some(tag) = tag_of(&sealed) {
                         self.cache.put(&redis_key, tag, state);
                     }
-                    match data {
+                    match read_tag {
                         Some(_) => &self.counters.hits,
                         None => &self.counters.misses,
                     }

@@ -290,10 +290,13 @@ fn a_dead_redis_fails_session_requests_closed_and_a_restarted_one_recovers() {
     redis.kill();
 
     let started = Instant::now();
-    anonymize(&a, KEY, "s", &["alice@example.com"]).assert_error(503, "session_store_unavailable");
+    // What needs Redis fails at once: a new value, a restore. That failure revokes
+    // every lease, so a value this replica already knows fails too.
+    anonymize(&a, KEY, "s", &["carol@example.net"]).assert_error(503, "session_store_unavailable");
     deanonymize(&a, KEY, "s", &["[EMAIL_ADDRESS_1]"])
         .assert_error(503, "session_store_unavailable");
-    // timeout_ms is 500 per request; two requests, with room for a loaded machine.
+    anonymize(&a, KEY, "s", &["alice@example.com"]).assert_error(503, "session_store_unavailable");
+    // timeout_ms is 500 per request; three requests, with room for a loaded machine.
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "{:?}",
@@ -307,7 +310,7 @@ fn a_dead_redis_fails_session_requests_closed_and_a_restarted_one_recovers() {
     assert_eq!(texts(&r, "anonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
     let want = [
         "anonymizer_session_store_failures_total ".to_owned(),
-        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"503\",tenant=\"test\"} 1"
+        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"503\",tenant=\"test\"} 2"
             .to_owned(),
     ];
     let m = a.metrics_with(&want);
@@ -317,7 +320,7 @@ fn a_dead_redis_fails_session_requests_closed_and_a_restarted_one_recovers() {
         .find_map(|l| l.strip_prefix("anonymizer_session_store_failures_total "))
         .and_then(|v| v.trim().parse().ok())
         .expect("failures counted");
-    assert!(failures >= 2, "{failures}");
+    assert!(failures >= 3, "{failures}");
     assert!(eventually(Duration::from_secs(5), || {
         a.get("/readyz", &[]).json()["session_store"]["reachable"] == json!(false)
     }));
@@ -388,6 +391,90 @@ fn sessions_expire_in_redis_after_their_ttl_and_use_restarts_it() {
     }));
     let r = deanonymize(&a, KEY, "s", &["[EMAIL_ADDRESS_1]"]);
     assert_eq!(texts(&r, "deanonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
+}
+
+/// Calls of `command` Redis has served since its statistics were last reset.
+fn calls(con: &mut redis::Connection, command: &str) -> u64 {
+    let info: String = redis::cmd("INFO").arg("commandstats").query(con).unwrap();
+    info.lines()
+        .find_map(|l| l.strip_prefix(&format!("cmdstat_{command}:calls=")))
+        .and_then(|rest| rest.split(',').next())
+        .map_or(0, |n| n.parse().unwrap())
+}
+
+#[test]
+fn a_hot_session_is_answered_under_its_lease_and_its_ttl_still_slides() {
+    let redis = RedisServer::start();
+    // TTL 2 s; the lease is 200 ms (the default; at most a quarter of the TTL).
+    let config = replica_config(&redis, "  ttl_secs: 2\n");
+    let (a, b) = (TestServer::start(&config), TestServer::start(&config));
+    let first = anonymize(&a, KEY, "s", &["alice@example.com"]);
+    assert_eq!(
+        texts(&first, "anonymized_text"),
+        json!(["[EMAIL_ADDRESS_1]"])
+    );
+    let mut con = redis.client();
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query(&mut con)
+        .unwrap();
+
+    // Known values every 50 ms for 3 s, longer than the TTL: answered from A's copy
+    // under its lease, the lease renewed and the TTL restarted by batched touches.
+    let started = Instant::now();
+    let mut requests = 0;
+    while started.elapsed() < Duration::from_secs(3) {
+        let r = anonymize(&a, KEY, "s", &["alice@example.com"]);
+        assert_eq!(texts(&r, "anonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
+        requests += 1;
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let reads = calls(&mut con, "getex");
+    assert!(
+        reads * 2 < requests,
+        "most requests need no round trip: {reads} reads for {requests} requests"
+    );
+    assert!(
+        calls(&mut con, "evalsha") > 0,
+        "the TTL was restarted in batches"
+    );
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut con).unwrap();
+    let pttl: i64 = redis::cmd("PTTL").arg(&keys[0]).query(&mut con).unwrap();
+    assert!(pttl > 1000, "the TTL slid with use: {pttl} ms left");
+
+    // Another replica allocates; A, asked for that value under its lease, finds it
+    // in Redis through the compare-and-set rather than numbering it afresh.
+    let r = anonymize(&b, KEY, "s", &["bob@example.org"]);
+    assert_eq!(texts(&r, "anonymized_text"), json!(["[EMAIL_ADDRESS_2]"]));
+    let r = anonymize(&a, KEY, "s", &["carol@example.net", "bob@example.org"]);
+    assert_eq!(
+        texts(&r, "anonymized_text"),
+        json!(["[EMAIL_ADDRESS_3]", "[EMAIL_ADDRESS_2]"])
+    );
+    // A restore always reads Redis: B restores what A just allocated.
+    let r = deanonymize(&b, KEY, "s", &["[EMAIL_ADDRESS_3] [EMAIL_ADDRESS_1]"]);
+    assert_eq!(
+        texts(&r, "deanonymized_text"),
+        json!(["carol@example.net alice@example.com"])
+    );
+}
+
+#[test]
+fn lease_ms_zero_reads_redis_on_every_request() {
+    let redis = RedisServer::start();
+    let config = store_config(&redis.url(), "    lease_ms: 0\n", "");
+    let a = TestServer::start(&config);
+    assert_eq!(anonymize(&a, KEY, "s", &["alice@example.com"]).status, 200);
+    let mut con = redis.client();
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query(&mut con)
+        .unwrap();
+    for _ in 0..5 {
+        let r = anonymize(&a, KEY, "s", &["alice@example.com"]);
+        assert_eq!(texts(&r, "anonymized_text"), json!(["[EMAIL_ADDRESS_1]"]));
+    }
+    assert_eq!(calls(&mut con, "getex"), 5);
 }
 
 #[test]
@@ -468,10 +555,11 @@ fn proxied_turns_share_a_session_across_replicas_and_a_dead_redis_forwards_nothi
     );
 
     redis.kill();
+    turn(&a, "I am dave@example.com").assert_error(503, "session_store_unavailable");
     turn(&a, "I am alice@example.com").assert_error(503, "session_store_unavailable");
     assert_eq!(up.received().len(), 2, "nothing was forwarded");
     let want =
-        "anonymizer_proxy_refusals_total{reason=\"session_store_unavailable\",route=\"chat\"} 1"
+        "anonymizer_proxy_refusals_total{reason=\"session_store_unavailable\",route=\"chat\"} 2"
             .to_owned();
     let m = a.metrics_with(std::slice::from_ref(&want));
     assert!(m.contains(&want), "{m}");

@@ -1,19 +1,27 @@
 //! The sessions this replica used last, opened: Redis stays the only truth, and this
-//! only saves opening and decoding a state Redis still holds unchanged.
+//! saves opening and decoding a state Redis still holds unchanged, and, under a
+//! lease, the round trip itself.
 //!
 //! An entry is (tag, state): the tag is the nonce of the sealed value the state was
 //! read from or written as, and a nonce is random per seal, so a state whose tag
-//! equals the stored value's is exactly what Redis holds. Every request still reads
-//! Redis (that restarts the TTL, sees other replicas' writes and fails closed when
-//! Redis is gone); only the decrypting and decoding are skipped. A state is taken out
-//! while a request uses it, so two requests never share one; the second simply opens
-//! its own.
+//! equals the stored value's is exactly what Redis holds. A state is taken out while
+//! a request uses it, so two requests never share one; the second simply opens its
+//! own.
+//!
+//! **Leases.** An entry also records when Redis last confirmed that tag (a read, a
+//! write, or a touch that found it, [`super::touch`]). Within `lease` of that, a
+//! request that allocates nothing may be answered from the entry without asking Redis:
+//! a session only ever gains replacements, never changes one, so a newer state would
+//! give the same answer. Any failed call to Redis revokes every lease at once
+//! ([`StateCache::revoke_all`]), so a dead Redis fails requests closed within one
+//! lease at most.
 //!
 //! Bounds, as in the memory store: at most `max_sessions` entries and `max_total_bytes`
 //! of estimated state (arbitrary entries go first), and nothing idle longer than the
 //! TTL ([`StateCache::sweep`]).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -32,6 +40,24 @@ struct Entry<S> {
     state: S,
     bytes: usize,
     used: Instant,
+    /// When Redis last confirmed `tag`, and under which lease generation.
+    confirmed: Instant,
+    generation: u64,
+}
+
+/// When Redis confirmed a state, and under which lease generation: a leased state
+/// put back keeps it, so its lease runs on from there.
+#[derive(Debug, Clone, Copy)]
+pub struct Confirmed {
+    at: Instant,
+    generation: u64,
+}
+
+/// A state taken out under its lease.
+pub struct Leased<S> {
+    pub tag: Tag,
+    pub state: S,
+    pub confirmed: Confirmed,
 }
 
 struct Entries<S> {
@@ -44,10 +70,14 @@ pub struct StateCache<S> {
     max_sessions: usize,
     max_bytes: usize,
     ttl: Duration,
+    lease: Duration,
+    /// Bumped by [`StateCache::revoke_all`]: leases of older generations are void.
+    generation: AtomicU64,
 }
 
 impl<S: SessionState> StateCache<S> {
-    pub fn new(max_sessions: usize, max_bytes: usize, ttl: Duration) -> Self {
+    /// `lease` zero: every request asks Redis.
+    pub fn new(max_sessions: usize, max_bytes: usize, ttl: Duration, lease: Duration) -> Self {
         Self {
             entries: Mutex::new(Entries {
                 map: HashMap::new(),
@@ -56,6 +86,8 @@ impl<S: SessionState> StateCache<S> {
             max_sessions,
             max_bytes,
             ttl,
+            lease,
+            generation: AtomicU64::new(0),
         }
     }
 
@@ -73,8 +105,65 @@ impl<S: SessionState> StateCache<S> {
         (entry.tag == *tag && entry.used.elapsed() < self.ttl).then_some(entry.state)
     }
 
-    /// Keeps `state` as the state of `key` tagged `tag`, within the bounds.
+    /// Takes the state of `key` out if Redis confirmed it within the lease.
+    pub fn take_leased(&self, key: &str) -> Option<Leased<S>> {
+        if self.lease.is_zero() {
+            return None;
+        }
+        let generation = self.generation.load(Ordering::Acquire);
+        let mut entries = self.entries();
+        let entry = entries.map.get(key)?;
+        if entry.generation != generation || entry.confirmed.elapsed() >= self.lease {
+            return None;
+        }
+        let entry = entries.map.remove(key)?;
+        entries.bytes -= entry.bytes;
+        Some(Leased {
+            tag: entry.tag,
+            state: entry.state,
+            confirmed: Confirmed {
+                at: entry.confirmed,
+                generation: entry.generation,
+            },
+        })
+    }
+
+    /// Keeps `state` as the state of `key` tagged `tag`, which Redis confirmed just now.
     pub fn put(&self, key: &str, tag: Tag, state: S) {
+        let generation = self.generation.load(Ordering::Acquire);
+        self.insert(key, tag, state, Instant::now(), generation);
+    }
+
+    /// Puts back a state answered from under its lease; the lease runs on from when
+    /// Redis last confirmed it.
+    pub fn put_leased(&self, key: &str, leased: Leased<S>) {
+        let Confirmed { at, generation } = leased.confirmed;
+        self.insert(key, leased.tag, leased.state, at, generation);
+    }
+
+    /// Redis still held `tag` for `key` at `at` (a touch found it): the lease restarts
+    /// from then, unless a failure revoked leases since.
+    pub fn confirm(&self, key: &str, tag: &Tag, at: Instant, generation: u64) {
+        let mut entries = self.entries();
+        if let Some(entry) = entries.map.get_mut(key) {
+            if entry.tag == *tag && entry.generation == generation {
+                entry.confirmed = entry.confirmed.max(at);
+            }
+        }
+    }
+
+    /// The current lease generation, to pass to [`StateCache::confirm`] for a check
+    /// that starts now.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Voids every lease: Redis failed, so nothing may be answered without asking it.
+    pub fn revoke_all(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+    }
+
+    fn insert(&self, key: &str, tag: Tag, state: S, confirmed: Instant, generation: u64) {
         let bytes = state.byte_size();
         if self.max_sessions == 0 || bytes > self.max_bytes {
             return;
@@ -100,6 +189,8 @@ impl<S: SessionState> StateCache<S> {
                 state,
                 bytes,
                 used,
+                confirmed,
+                generation,
             },
         );
     }
@@ -155,7 +246,7 @@ mod tests {
 
     #[test]
     fn a_state_comes_back_only_under_its_tag_and_only_once() {
-        let cache = StateCache::new(10, 1000, Duration::from_secs(60));
+        let cache = StateCache::new(10, 1000, Duration::from_secs(60), Duration::ZERO);
         cache.put("k", A, State(5));
         assert!(cache.take("k", &B).is_none(), "another tag: stale");
         assert!(cache.take("k", &A).is_none(), "the stale state was dropped");
@@ -168,7 +259,7 @@ mod tests {
 
     #[test]
     fn bounds_on_sessions_bytes_and_idle_time_hold() {
-        let cache = StateCache::new(2, 100, Duration::from_secs(60));
+        let cache = StateCache::new(2, 100, Duration::from_secs(60), Duration::ZERO);
         for k in ["a", "b", "c"] {
             cache.put(k, A, State(10));
         }
@@ -181,10 +272,44 @@ mod tests {
             "larger than the bound: not kept"
         );
 
-        let cache = StateCache::new(10, 100, Duration::from_millis(20));
+        let cache = StateCache::new(10, 100, Duration::from_millis(20), Duration::ZERO);
         cache.put("a", A, State(1));
         std::thread::sleep(Duration::from_millis(30));
         cache.sweep();
         assert_eq!(cache.len(), 0);
+    }
+
+    #[test]
+    fn a_lease_holds_from_the_last_confirmation_and_a_failure_voids_every_lease() {
+        let cache = StateCache::new(10, 1000, Duration::from_secs(60), Duration::from_millis(50));
+        cache.put("k", A, State(5));
+        let leased = cache.take_leased("k").expect("just confirmed");
+        assert_eq!((leased.tag, leased.state.0), (A, 5));
+        assert!(cache.take_leased("k").is_none(), "taken out while in use");
+        cache.put_leased("k", leased);
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(
+            cache.take_leased("k").is_none(),
+            "put back, the lease still runs from the write"
+        );
+        cache.confirm("k", &B, Instant::now(), cache.generation());
+        assert!(cache.take_leased("k").is_none(), "a touch of another tag");
+        cache.confirm("k", &A, Instant::now(), cache.generation());
+        let leased = cache.take_leased("k").expect("a touch renews it");
+        cache.put_leased("k", leased);
+
+        let before = cache.generation();
+        cache.revoke_all();
+        assert!(cache.take_leased("k").is_none(), "revoked");
+        cache.confirm("k", &A, Instant::now(), before);
+        assert!(
+            cache.take_leased("k").is_none(),
+            "a touch sent before the failure renews nothing"
+        );
+        assert_eq!(cache.take("k", &A).map(|s| s.0), Some(5), "the state stays");
+
+        let off = StateCache::new(10, 1000, Duration::from_secs(60), Duration::ZERO);
+        off.put("k", A, State(5));
+        assert!(off.take_leased("k").is_none(), "lease 0: always ask Redis");
     }
 }
