@@ -4,7 +4,8 @@
 #  1. added latency of a session request, Redis vs memory store (1 KB text, 10
 #     entities, one connection each, sequential, alternating request by request);
 #  2. throughput, ROUNDS rounds alternating: one replica with the memory store, two
-#     replicas sharing one Redis, two replicas with memory stores (for reference);
+#     replicas sharing one Redis, two replicas with memory stores and two sharing
+#     Redis with leases off (lease_ms 0: a round trip per request), for reference;
 #     wrk per replica, CONNS connections, sessions spread over 1000 ids; the ratio is
 #     taken over the same rounds, so a busy machine weighs on both sides alike;
 #  3. with perf: instructions per request (load-independent) of two memory-store
@@ -31,6 +32,7 @@ model: {enabled: false}
 secrets: {master_secret: bench-secret-0123456789abcdef0123456789}"
 printf '%s\n' "$base" > "$tmp/memory.yaml"
 printf '%s\nsessions: {store: redis, redis: {url: "redis://127.0.0.1:16390"}}\n' "$base" > "$tmp/redis.yaml"
+printf '%s\nsessions: {store: redis, redis: {url: "redis://127.0.0.1:16390", lease_ms: 0}}\n' "$base" > "$tmp/nolease.yaml"
 start() { # port config
   ANONYMIZER_LISTEN=127.0.0.1:$1 ANONYMIZER_METRICS_LISTEN=127.0.0.1:$((1000 + $1)) \
     target/release/anonymizer --config "$2" 2>"$tmp/$1.log" &
@@ -41,6 +43,8 @@ start 18181 "$tmp/memory.yaml"
 start 18184 "$tmp/memory.yaml"
 start 18182 "$tmp/redis.yaml"
 start 18183 "$tmp/redis.yaml"
+start 18185 "$tmp/nolease.yaml"
+start 18186 "$tmp/nolease.yaml"
 
 load() { # ports...: requests/s of wrk on each port at once, summed
   local pids=()
@@ -54,14 +58,16 @@ load() { # ports...: requests/s of wrk on each port at once, summed
 
 echo "== 1. added latency per session request (1 KB, 10 entities, sequential)"
 python3 "$here/latency.py" 18181 18182
+echo "-- the same with leases off (lease_ms 0: one round trip per request)"
+python3 "$here/latency.py" 18181 18185
 echo "== 2. throughput, rules only, $CONNS connections per replica, ${DURATION}s per row, $ROUNDS rounds"
-sum1=0; sum2=0; summ=0
+sum1=0; sum2=0; summ=0; sumn=0
 for r in $(seq "$ROUNDS"); do
-  one=$(load 18181); two=$(load 18182 18183); twom=$(load 18181 18184)
-  echo "round $r: one replica, memory $one req/s | two replicas, one Redis $two req/s ($(( 100 * two / one )) %) | two replicas, memory $twom req/s | load $(cut -d' ' -f1 /proc/loadavg)" | tee -a "$tmp/rounds.txt"
-  sum1=$((sum1 + one)); sum2=$((sum2 + two)); summ=$((summ + twom))
+  one=$(load 18181); two=$(load 18182 18183); twom=$(load 18181 18184); twon=$(load 18185 18186)
+  echo "round $r: one replica, memory $one req/s | two replicas, one Redis $two req/s ($(( 100 * two / one )) %) | two replicas, memory $twom req/s | two replicas, Redis, lease_ms 0 $twon req/s | load $(cut -d' ' -f1 /proc/loadavg)" | tee -a "$tmp/rounds.txt"
+  sum1=$((sum1 + one)); sum2=$((sum2 + two)); summ=$((summ + twom)); sumn=$((sumn + twon))
 done
-echo "all rounds: two replicas with Redis = $(( 100 * sum2 / sum1 )) % of one replica with memory; $(( 100 * sum2 / summ )) % of two replicas with memory"
+echo "all rounds: two replicas with Redis = $(( 100 * sum2 / sum1 )) % of one replica with memory; $(( 100 * sum2 / summ )) % of two replicas with memory; with leases off $(( 100 * sumn / sum1 )) % of one replica with memory"
 echo "per-round ratios (two with Redis / one with memory), median: $(grep -o '([0-9]* %)' "$tmp/rounds.txt" | tr -d '(%)' | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}') %"
 if command -v perf >/dev/null; then
   echo "== 3. instructions per request under the same load (perf stat, user + kernel)"
