@@ -8,10 +8,10 @@
 #   bash benches/avx2/run.sh
 # Needs: valgrind >= 3.19 (none + callgrind), perf (linux-perf; user-space instruction
 # counting allowed), gcc, a release build (target/release/anonymizer) and
-# models/onnxruntime. Installs nothing. Takes ~35 min on a 2-core machine.
+# models/onnxruntime. Installs nothing. Took 46 min on a 2-core machine (busy at first).
 # Env: ANON_DATA (default /work/shared/data), CONLL_DOCS / WNUT_DOCS / TAB_DOCS (first N
 #      documents of each dev set for quality; default 30 / 500 / 8, ~35,000 characters
-#      each, ~8 min each under valgrind), ROUNDS (native speed, best of; default 3).
+#      each, 9-20 min each under valgrind), ROUNDS (native speed, best of; default 3).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=target/release/anonymizer
