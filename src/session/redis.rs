@@ -381,24 +381,22 @@ impl<S: SessionState> SessionStore<S> for RedisStore<S> {
             };
             let before = state.revision();
             f(&mut state);
-            if read_tag.is_some() && state.revision() == before {
+            if let Some(tag) = read_tag.filter(|_| state.revision() == before) {
                 // Nothing new was allocated (every value was known): the answer was
                 // made from a state Redis held, and a session only ever gains
                 // replacements, so a newer state would have given the same answer.
                 // A read restarted the TTL; a leased answer's restarts in a batch.
-                if let Some(tag) = read_tag {
-                    match confirmed {
-                        Some(confirmed) => {
-                            self.touches.push(&redis_key, tag);
-                            let lease = Leased {
-                                tag,
-                                state,
-                                confirmed,
-                            };
-                            self.cache.put_leased(&redis_key, lease);
-                        }
-                        None => self.cache.put(&redis_key, tag, state),
+                match confirmed {
+                    Some(confirmed) => {
+                        self.touches.push(&redis_key, tag);
+                        let lease = Leased {
+                            tag,
+                            state,
+                            confirmed,
+                        };
+                        self.cache.put_leased(&redis_key, lease);
                     }
+                    None => self.cache.put(&redis_key, tag, state),
                 }
                 self.counters.hits.fetch_add(1, Ordering::Relaxed);
                 return Ok(());

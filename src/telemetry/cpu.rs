@@ -31,8 +31,8 @@ pub fn features() -> Vec<&'static str> {
                 "avx512_vnni",
                 std::arch::is_x86_feature_detected!("avx512vnni"),
             ),
-            ("avx_vnni", cpuinfo_flag("avx_vnni")),
-            ("amx_int8", cpuinfo_flag("amx_int8")),
+            ("avx_vnni", cpuid_bit(1, Register::Eax, 4)),
+            ("amx_int8", cpuid_bit(0, Register::Edx, 25)),
         ];
         found.extend(checks.iter().filter(|(_, on)| *on).map(|(name, _)| *name));
     }
@@ -57,14 +57,29 @@ fn model_name() -> Option<String> {
         .map(|(_, v)| v.trim().to_owned())
 }
 
-/// Flags the standard library cannot detect on our minimum Rust version.
 #[cfg(target_arch = "x86_64")]
-fn cpuinfo_flag(flag: &str) -> bool {
-    std::fs::read_to_string("/proc/cpuinfo").is_ok_and(|info| {
-        info.lines()
-            .find(|l| l.starts_with("flags"))
-            .is_some_and(|l| l.split_whitespace().any(|f| f == flag))
-    })
+enum Register {
+    Eax,
+    Edx,
+}
+
+/// A feature bit of CPUID leaf 7 (`subleaf` 0 or 1) that the standard library cannot
+/// detect on our minimum Rust version. Read from CPUID itself, not `/proc/cpuinfo`:
+/// that is what ONNX Runtime reads, and what a CPU emulator such as valgrind (which
+/// `benches/avx2/run.sh` uses to run the AVX2-only kernels) answers for.
+#[cfg(target_arch = "x86_64")]
+fn cpuid_bit(subleaf: u32, register: Register, bit: u32) -> bool {
+    use std::arch::x86_64::{__cpuid, __cpuid_count};
+    // Leaf 7 and its subleaf are asked only when the CPU reports them.
+    if __cpuid(0).eax < 7 || __cpuid_count(7, 0).eax < subleaf {
+        return false;
+    }
+    let leaf = __cpuid_count(7, subleaf);
+    let value = match register {
+        Register::Eax => leaf.eax,
+        Register::Edx => leaf.edx,
+    };
+    value & (1 << bit) != 0
 }
 
 /// Mean on-CPU time of `f` over `runs` calls (after one warm-up call), in microseconds;

@@ -40,9 +40,8 @@ struct Entry<S> {
     state: S,
     bytes: usize,
     used: Instant,
-    /// When Redis last confirmed `tag`, and under which lease generation.
-    confirmed: Instant,
-    generation: u64,
+    /// When Redis last confirmed `tag`.
+    confirmed: Confirmed,
 }
 
 /// When Redis confirmed a state, and under which lease generation: a leased state
@@ -110,10 +109,10 @@ impl<S: SessionState> StateCache<S> {
         if self.lease.is_zero() {
             return None;
         }
-        let generation = self.generation.load(Ordering::Acquire);
+        let generation = self.generation();
         let mut entries = self.entries();
-        let entry = entries.map.get(key)?;
-        if entry.generation != generation || entry.confirmed.elapsed() >= self.lease {
+        let confirmed = entries.map.get(key)?.confirmed;
+        if confirmed.generation != generation || confirmed.at.elapsed() >= self.lease {
             return None;
         }
         let entry = entries.map.remove(key)?;
@@ -121,24 +120,23 @@ impl<S: SessionState> StateCache<S> {
         Some(Leased {
             tag: entry.tag,
             state: entry.state,
-            confirmed: Confirmed {
-                at: entry.confirmed,
-                generation: entry.generation,
-            },
+            confirmed,
         })
     }
 
     /// Keeps `state` as the state of `key` tagged `tag`, which Redis confirmed just now.
     pub fn put(&self, key: &str, tag: Tag, state: S) {
-        let generation = self.generation.load(Ordering::Acquire);
-        self.insert(key, tag, state, Instant::now(), generation);
+        let confirmed = Confirmed {
+            at: Instant::now(),
+            generation: self.generation(),
+        };
+        self.insert(key, tag, state, confirmed);
     }
 
     /// Puts back a state answered from under its lease; the lease runs on from when
     /// Redis last confirmed it.
     pub fn put_leased(&self, key: &str, leased: Leased<S>) {
-        let Confirmed { at, generation } = leased.confirmed;
-        self.insert(key, leased.tag, leased.state, at, generation);
+        self.insert(key, leased.tag, leased.state, leased.confirmed);
     }
 
     /// Redis still held `tag` for `key` at `at` (a touch found it): the lease restarts
@@ -146,8 +144,8 @@ impl<S: SessionState> StateCache<S> {
     pub fn confirm(&self, key: &str, tag: &Tag, at: Instant, generation: u64) {
         let mut entries = self.entries();
         if let Some(entry) = entries.map.get_mut(key) {
-            if entry.tag == *tag && entry.generation == generation {
-                entry.confirmed = entry.confirmed.max(at);
+            if entry.tag == *tag && entry.confirmed.generation == generation {
+                entry.confirmed.at = entry.confirmed.at.max(at);
             }
         }
     }
@@ -163,7 +161,7 @@ impl<S: SessionState> StateCache<S> {
         self.generation.fetch_add(1, Ordering::AcqRel);
     }
 
-    fn insert(&self, key: &str, tag: Tag, state: S, confirmed: Instant, generation: u64) {
+    fn insert(&self, key: &str, tag: Tag, state: S, confirmed: Confirmed) {
         let bytes = state.byte_size();
         if self.max_sessions == 0 || bytes > self.max_bytes {
             return;
@@ -190,7 +188,6 @@ impl<S: SessionState> StateCache<S> {
                 bytes,
                 used,
                 confirmed,
-                generation,
             },
         );
     }
