@@ -202,7 +202,7 @@ impl<S: SessionState> RedisStore<S> {
                     touches: touches.clone(),
                     ttl: sessions.ttl,
                     timeout: redis.timeout,
-                    failed: failure_report(&observed),
+                    observed: observed.clone(),
                 }
                 .start(lease / 2)
                 .map_err(|_| RedisSetupError("cannot start the session store's touch thread"))?,
@@ -230,9 +230,7 @@ impl<S: SessionState> RedisStore<S> {
     fn failed(&self, error: &PoolError) -> StoreUnavailable {
         self.counters.failures.fetch_add(1, Ordering::Relaxed);
         self.cache.revoke_all();
-        if error.is_unreachable() {
-            self.observed.reachable.store(false, Ordering::Relaxed);
-        }
+        self.observed.failed(error);
         // The kind only: a Redis error's text could name the server or the user.
         tracing::warn!(error = ?error, "session store call failed or timed out");
         StoreUnavailable
@@ -326,20 +324,6 @@ impl<S: SessionState> RedisStore<S> {
         self.keys
             .redis_key(&self.redis.key_prefix, key.tenant.as_str(), key.id.as_str())
     }
-}
-
-/// What the touch thread does when a batch fails: `/readyz` learns of it at once (its
-/// leases are already revoked). No request was refused, so no failure is counted.
-fn failure_report(observed: &Arc<Observed>) -> Box<dyn Fn(&PoolError) + Send> {
-    let observed = Arc::downgrade(observed);
-    Box::new(move |error| {
-        if let Some(observed) = observed.upgrade() {
-            if error.is_unreachable() {
-                observed.reachable.store(false, Ordering::Relaxed);
-            }
-        }
-        tracing::warn!(error = ?error, "restarting leased sessions' TTL failed or timed out");
-    })
 }
 
 /// The client for `redis.url`, trusting `redis.ca_file` when set.

@@ -31,8 +31,8 @@ pub fn features() -> Vec<&'static str> {
                 "avx512_vnni",
                 std::arch::is_x86_feature_detected!("avx512vnni"),
             ),
-            ("avx_vnni", cpuid_bit(1, Register::Eax, 4)),
-            ("amx_int8", cpuid_bit(0, Register::Edx, 25)),
+            ("avx_vnni", leaf7(1).is_some_and(|r| r.eax & (1 << 4) != 0)),
+            ("amx_int8", leaf7(0).is_some_and(|r| r.edx & (1 << 25) != 0)),
         ];
         found.extend(checks.iter().filter(|(_, on)| *on).map(|(name, _)| *name));
     }
@@ -57,29 +57,15 @@ fn model_name() -> Option<String> {
         .map(|(_, v)| v.trim().to_owned())
 }
 
+/// CPUID leaf 7, `subleaf` 0 or 1, for the feature bits the standard library cannot
+/// detect on our minimum Rust version (`None` when the CPU has no such subleaf). Read
+/// from CPUID itself, not `/proc/cpuinfo`: that is what ONNX Runtime reads, and what a
+/// CPU emulator such as valgrind (which `benches/avx2/run.sh` uses to run the AVX2-only
+/// kernels) answers for.
 #[cfg(target_arch = "x86_64")]
-enum Register {
-    Eax,
-    Edx,
-}
-
-/// A feature bit of CPUID leaf 7 (`subleaf` 0 or 1) that the standard library cannot
-/// detect on our minimum Rust version. Read from CPUID itself, not `/proc/cpuinfo`:
-/// that is what ONNX Runtime reads, and what a CPU emulator such as valgrind (which
-/// `benches/avx2/run.sh` uses to run the AVX2-only kernels) answers for.
-#[cfg(target_arch = "x86_64")]
-fn cpuid_bit(subleaf: u32, register: Register, bit: u32) -> bool {
+fn leaf7(subleaf: u32) -> Option<std::arch::x86_64::CpuidResult> {
     use std::arch::x86_64::{__cpuid, __cpuid_count};
-    // Leaf 7 and its subleaf are asked only when the CPU reports them.
-    if __cpuid(0).eax < 7 || __cpuid_count(7, 0).eax < subleaf {
-        return false;
-    }
-    let leaf = __cpuid_count(7, subleaf);
-    let value = match register {
-        Register::Eax => leaf.eax,
-        Register::Edx => leaf.edx,
-    };
-    value & (1 << bit) != 0
+    (__cpuid(0).eax >= 7 && __cpuid_count(7, 0).eax >= subleaf).then(|| __cpuid_count(7, subleaf))
 }
 
 /// Mean on-CPU time of `f` over `runs` calls (after one warm-up call), in microseconds;

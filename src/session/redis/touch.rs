@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use redis::Script;
 
 use super::cache::{StateCache, Tag};
-use super::pool::{Pool, PoolError};
+use super::pool::Pool;
+use super::watch::Observed;
 use crate::session::ticker::Ticker;
 use crate::session::SessionState;
 
@@ -69,8 +70,7 @@ pub struct Toucher<S> {
     pub ttl: Duration,
     /// Longest one batch may take.
     pub timeout: Duration,
-    /// Called when a batch failed (Redis unreachable or too slow).
-    pub failed: Box<dyn Fn(&PoolError) + Send>,
+    pub observed: Arc<Observed>,
 }
 
 impl<S: SessionState> Toucher<S> {
@@ -113,8 +113,10 @@ impl<S: SessionState> Toucher<S> {
                     }
                 }
                 Err(error) => {
+                    // No request was refused, so no failure is counted.
                     self.cache.revoke_all();
-                    (self.failed)(&error);
+                    self.observed.failed(&error);
+                    tracing::warn!(error = ?error, "restarting leased sessions' TTL failed or timed out");
                     return;
                 }
             }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use redis::{Client, Connection, RedisResult};
 
+use super::pool::PoolError;
 use crate::session::ticker::Ticker;
 
 /// How often Redis is pinged.
@@ -30,6 +31,16 @@ pub struct Observed {
     pub sessions: AtomicU64,
     /// Their sealed bytes at the last count.
     pub bytes: AtomicU64,
+}
+
+impl Observed {
+    /// A call to Redis failed: `/readyz` says so at once when Redis could not be
+    /// reached (an error answer means it was).
+    pub fn failed(&self, error: &PoolError) {
+        if error.is_unreachable() {
+            self.reachable.store(false, Ordering::Relaxed);
+        }
+    }
 }
 
 /// What the thread needs.
