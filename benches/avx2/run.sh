@@ -11,7 +11,9 @@
 # models/onnxruntime. Installs nothing. Took 46 min on a 2-core machine (busy at first).
 # Env: ANON_DATA (default /work/shared/data), CONLL_DOCS / WNUT_DOCS / TAB_DOCS (first N
 #      documents of each dev set for quality; default 30 / 500 / 8, ~35,000 characters
-#      each, 9-20 min each under valgrind), ROUNDS (native speed, best of; default 3).
+#      each, 9-20 min each under valgrind), ROUNDS (native speed, best of; default 3),
+#      MODEL_DIR (a model folder other than the default's, e.g. a candidate student),
+#      QUALITY=0 (skip the quality section: work and throughput only, ~10 min).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=target/release/anonymizer
@@ -70,9 +72,12 @@ echo
 # --- Configs: the default config with the model on one thread (valgrind runs a program's
 # threads one at a time, and spinning pool threads would add instructions natively too),
 # no inference deadline (valgrind is ~500x slower); rules only; the shipped default. ----
-printf 'model:\n  threads: 1\n  inference_timeout_ms: 86400000\n' > "$tmp/model1.yaml"
+path_line=""
+[ -z "${MODEL_DIR:-}" ] || path_line="  path: $MODEL_DIR\n"
+printf "model:\n  threads: 1\n  inference_timeout_ms: 86400000\n$path_line" > "$tmp/model1.yaml"
 printf 'model:\n  enabled: false\n' > "$tmp/rules.yaml"
 printf 'logging:\n  level: warn\n' > "$tmp/shipped.yaml"
+[ -z "$path_line" ] || printf "model:\n$path_line" >> "$tmp/shipped.yaml"
 
 # eval output -> "docs chars tp fp fn prec recall f1 char_recall chars_per_s"
 parse() {
@@ -84,13 +89,17 @@ parse() {
 }
 
 # --- Quality: the shipped int8 model, same documents, native vs AVX2 path -------------
-echo "## Quality of the shipped int8 model (models/anonymizer-ner), native vs AVX2-only kernel path"
+model="${MODEL_DIR:-models/anonymizer-ner}"
+[ "${QUALITY:-1}" = 0 ] || {
+echo "## Quality of the int8 model ($model), native vs AVX2-only kernel path"
 echo
 echo "| dev set (first N docs) | docs | chars | native P / R / F1 (tp fp fn) | AVX2 path P / R / F1 (tp fp fn) | ΔF1 | Δ char recall | valgrind wall |"
 echo "|---|---:|---:|---|---|---:|---:|---:|"
+}
 for set in conll2003 wnut17 tab; do
   case $set in conll2003) n=$CONLL_DOCS ;; wnut17) n=$WNUT_DOCS ;; tab) n=$TAB_DOCS ;; esac
   head -n "$n" "$DEV/${set}_dev.jsonl" > "$tmp/$set.jsonl"
+  [ "${QUALITY:-1}" = 0 ] && continue
   extra=()
   [ "$set" = tab ] && extra=(--mask-only)
   args=(eval --config "$tmp/model1.yaml" --data "$tmp/$set.jsonl" --labels "eval/labels/$set.json" "${extra[@]}")
