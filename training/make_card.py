@@ -89,6 +89,7 @@ VARIANTS = [("bs32", "batch 32, lr 8e-5, seed 13 (the previous recipe)"),
             ("seed13", "batch 8, lr 5e-5, seed 13, mean of the last two epochs' weights"),
             ("main_last", "batch 8, lr 5e-5, seed 7, the last step's weights"),
             ("main", "**shipped**: issue 11 data (clinical notes, payloads, ALL-CAPS copies), batch 8, lr 5e-5, seed 7, mean of the last two epochs' weights"),
+            ("teacher", "with STUDENT_LAYERS: the teacher (the shipped recipe), whose student is then `main`"),
             ("bs4", "batch 4, lr 3e-5, seed 13, the last step's weights"),
             ("tab_unmasked_all", "batch 8, seed 13, last step, TAB's unmasked ORG/LOC/DATE spans as O"),
             ("tab_unmasked_org", "batch 8, seed 13, last step, TAB's unmasked ORG spans as O"),
@@ -131,7 +132,10 @@ def main():
     # ablation
     abl = [("issue 6 plain fine-tune (reported, not re-run)", ISSUE_BASELINE),
            ("issue 6 shipped: synthetic 1,500 without clinical notes or payloads, no ALL-CAPS copies, seed 7 (reported, not re-run)", ISSUE6_SHIPPED)]
+    student = (tl.get("args") or {}).get("teacher")
     for name, label in VARIANTS:
+        if name == "main" and student:
+            label = "**shipped**: a student of `teacher` keeping its layers %s" % tl["args"]["layers"]
         r = load(os.path.join(a.runs, name, "eval_fp32.json"))
         if r:
             abl.append((label, r["summary"]))

@@ -96,7 +96,7 @@ def teacher_logits(onnx_path, ex, threads, bs=32):
 
 
 def distillation_loss(student_logits, soft, mask, temp):
-    """KL(teacher || student) at temperature `temp` over every real token (sub-words too:
+    """KL(teacher || student) at temperature `temp` over every real position (sub-words too:
     the teacher's view of them is information the gold labels do not carry), scaled by
     temp^2 so its gradients match the hard loss's size."""
     import torch.nn.functional as F
@@ -163,7 +163,7 @@ def main():
                     help="ship the mean of the last N epochs' weights (MODEL_CARD.md: checkpoint averaging)")
     ap.add_argument("--teacher", default="",
                     help="distil: a shipped model folder whose model.onnx gives soft labels and whose "
-                         "layers (--layers) start the student (MODEL_CARD.md: the student)")
+                         "layers (--layers) start the student (MODEL_CARD.md, \"Students\")")
     ap.add_argument("--teacher-hf", default="",
                     help="distil: the teacher's fp32 HF folder to start the student from "
                          "(default: the weights read back from --teacher's model.onnx)")
