@@ -1,4 +1,5 @@
-"""The shipped int8 model (an unfused export.py graph) as a torch teacher: its weights read back out of `model.onnx`.
+"""A shipped int8 model (an unfused export.py graph) as a torch teacher: its weights read
+back out of `model.onnx`.
 
 The shipped folder keeps no fp32 weights, only the int8 graph. Every quantized MatMul weight
 is followed, a few nodes downstream, by the Add of its named fp32 bias

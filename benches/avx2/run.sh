@@ -13,7 +13,7 @@
 #      documents of each dev set for quality; default 30 / 500 / 8, ~35,000 characters
 #      each, 9-20 min each under valgrind), ROUNDS (native speed, best of; default 3),
 #      MODEL_DIR (a model folder other than the default's, e.g. a candidate student),
-#      QUALITY=0 (skip the quality section: work and throughput only, ~10 min).
+#      QUALITY=0 (skip the quality section: work and throughput only, 2.5-4 min).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=target/release/anonymizer
