@@ -60,9 +60,8 @@ SCHEMES = {"s8": {"reduce_range": False}, "s8-7bit": {"reduce_range": True}}
 def fuse(fp32, fused, cfg):
     """onnxruntime's BERT fusion, before quantization (it does not match the int8 graph):
     one Attention node per layer (Q, K and V in one product, mask and softmax inside),
-    EmbedLayerNormalization, BiasGelu and SkipLayerNormalization. Quantized, Attention
-    becomes QAttention, which quantizes its input once instead of once per Q, K and V.
-    Fails if the fusion did not form every layer's Attention (a changed export pattern)."""
+    EmbedLayerNormalization, BiasGelu and SkipLayerNormalization; quantized, QAttention
+    and QEmbedLayerNormalization. Fails if the fusion did not form every layer's Attention (a changed export pattern)."""
     from onnxruntime.transformers.optimizer import optimize_model
     opt = optimize_model(fp32, model_type="bert", num_heads=cfg.num_attention_heads,
                          hidden_size=cfg.hidden_size, opt_level=0)

@@ -7,7 +7,6 @@ is followed, a few nodes downstream, by the Add of its named fp32 bias
 scale gives the exact values the int8 kernels multiply with, so the student starts from (and
 is compared with) the model users run, not from a training run that is gone.
 """
-import json
 import os
 
 import numpy as np
@@ -16,6 +15,12 @@ import numpy as np
 def _array(init):
     from onnx import numpy_helper
     return numpy_helper.to_array(init)
+
+
+def _dequantized(inits, base):
+    """(q - zero_point) * scale of the initializers `base`_quantized/_zero_point/_scale."""
+    q = _array(inits[base + "_quantized"]).astype(np.float32)
+    return (q - _array(inits[base + "_zero_point"]).astype(np.float32)) * _array(inits[base + "_scale"])
 
 
 def _bias_of(out, consumers, inits, hops=4):
@@ -54,18 +59,12 @@ def state_dict_from_onnx(path):
             continue
         key = name[2:]
         if key.endswith(".weight_quantized"):   # embeddings: per-tensor, dequantized by Gather
-            base = name[:-len("_quantized")]
-            q = _array(init).astype(np.float32)
-            sd[key[:-len("_quantized")]] = (q - _array(inits[base + "_zero_point"]).astype(np.float32)) \
-                * _array(inits[base + "_scale"])
+            sd[key[:-len("_quantized")]] = _dequantized(inits, name[:-len("_quantized")])
         elif not (key.endswith("_scale") or key.endswith("_zero_point")):
             sd[key] = _array(init).astype(np.float32)
     for n in g.node:
         if n.op_type == "MatMulInteger":
-            wq = n.input[1]
-            base = wq[:-len("_quantized")]
-            q = _array(inits[wq]).astype(np.float32)
-            w = (q - _array(inits[base + "_zero_point"]).astype(np.float32)) * _array(inits[base + "_scale"])
+            w = _dequantized(inits, n.input[1][:-len("_quantized")])
         elif n.op_type == "MatMul" and n.input[1] in inits:   # the fp32 classifier head
             w = _array(inits[n.input[1]])
         else:
@@ -79,18 +78,10 @@ def load(model_dir):
     """The shipped model folder (config.json + model.onnx) as a torch BertForTokenClassification."""
     import torch
     from transformers import BertConfig, BertForTokenClassification
-    with open(os.path.join(model_dir, "config.json")) as f:
-        c = json.load(f)
-    i2l = {int(k): v for k, v in c["id2label"].items()}
-    cfg = BertConfig(vocab_size=c["vocab_size"], hidden_size=c["hidden_size"],
-                     num_hidden_layers=c["num_hidden_layers"], num_attention_heads=c["num_attention_heads"],
-                     intermediate_size=c["intermediate_size"], hidden_act=c["hidden_act"],
-                     max_position_embeddings=c["max_position_embeddings"], type_vocab_size=c["type_vocab_size"],
-                     layer_norm_eps=c["layer_norm_eps"], pad_token_id=c["pad_token_id"],
-                     num_labels=len(i2l), id2label=i2l, label2id={v: k for k, v in i2l.items()})
-    cfg.anonymizer = {"token_type_ids": c["anonymizer"]["token_type_ids"]}
+    # export.py's config.json is an HF BERT config (labels, sizes) with our keys beside it
+    cfg = BertConfig.from_pretrained(model_dir)
     model = BertForTokenClassification(cfg)
-    sd = {k: torch.from_numpy(v) for k, v in state_dict_from_onnx(os.path.join(model_dir, c["onnx"]["file"])).items()}
+    sd = {k: torch.from_numpy(v) for k, v in state_dict_from_onnx(os.path.join(model_dir, cfg.onnx["file"])).items()}
     missing, unexpected = model.load_state_dict(sd, strict=False)
     missing = [k for k in missing if not k.endswith("position_ids")]
     if missing or unexpected:

@@ -82,14 +82,8 @@ def teacher_logits(onnx_path, ex, threads, bs=32):
     out = [None] * len(ex)
     for k in range(0, len(order), bs):
         chunk = order[k:k + bs]
-        L = max(len(ex[i][0]) for i in chunk)
-        ids = np.zeros((len(chunk), L), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        tt = np.zeros_like(ids)
-        for j, i in enumerate(chunk):
-            a, _, c = ex[i]
-            ids[j, :len(a)], mask[j, :len(a)], tt[j, :len(c)] = a, 1, c
-        logits = run(ids, mask, tt)
+        x, m, _, t = collate(ex, chunk)
+        logits = run(x.numpy(), m.numpy(), t.numpy())
         for j, i in enumerate(chunk):
             out[i] = logits[j, :len(ex[i][0])].astype(np.float16)
     return out

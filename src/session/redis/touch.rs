@@ -70,6 +70,7 @@ pub struct Toucher<S> {
     pub ttl: Duration,
     /// Longest one batch may take.
     pub timeout: Duration,
+    /// Where `/readyz` learns that a batch failed.
     pub observed: Arc<Observed>,
 }
 
