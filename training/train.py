@@ -198,8 +198,9 @@ def main():
         docs += sd
     ex = build_examples(tok, docs, bool(a.casing))
     if a.teacher and a.unlabelled:
-        extra = [{**data.convert(d, "synthetic"), "spans": []}
-                 for d in synth.generate(a.unlabelled, a.seed + 1000)]
+        # the whole text left out of the gold loss: only the teacher speaks for it
+        extra = [{**c, "spans": [], "ignore": [(0, len(c["text"]))]}
+                 for c in (data.convert(d, "synthetic") for d in synth.generate(a.unlabelled, a.seed + 1000))]
         ex += build_examples(tok, extra, bool(a.casing), keep_unlabelled=True)
     print("windows", len(ex), "tokens", sum(len(e[0]) for e in ex), flush=True)
 
