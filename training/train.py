@@ -21,6 +21,7 @@ import bio  # noqa: E402
 import data  # noqa: E402
 import infer  # noqa: E402
 import synth  # noqa: E402
+import transfer  # noqa: E402
 
 
 def encoder_dir():
@@ -89,6 +90,34 @@ def teacher_logits(onnx_path, ex, threads, bs=32):
     return out
 
 
+def teacher_hidden(model, ex, layers, bs=32):
+    """The teacher's hidden states after each of `layers` (float16, [tokens, hidden] per layer)
+    for every training window, computed once: what each student layer is asked to reproduce
+    (the student's layer k is the teacher's layers[k], so it has to make up for the layers
+    dropped before it). `model` is the torch teacher (weights dequantized from its int8
+    graph): the int8 graph gives only logits."""
+    import numpy as np
+    order = sorted(range(len(ex)), key=lambda i: len(ex[i][0]))
+    out = [None] * len(ex)
+    with torch.no_grad():
+        for k in range(0, len(order), bs):
+            chunk = order[k:k + bs]
+            x, m, _, t = collate(ex, chunk)
+            hs = model.bert(input_ids=x, attention_mask=m, token_type_ids=t,
+                            output_hidden_states=True).hidden_states
+            for j, i in enumerate(chunk):
+                n = len(ex[i][0])
+                out[i] = np.stack([hs[li + 1][j, :n].numpy() for li in layers]).astype(np.float16)
+    return out
+
+
+def hidden_loss(student_hidden, target, mask):
+    """Mean squared error between the student's layer outputs and the teacher's, over real
+    positions, summed over layers."""
+    keep = mask.bool()
+    return sum(((s[keep] - target[:, k][keep]) ** 2).mean() for k, s in enumerate(student_hidden))
+
+
 def distillation_loss(student_logits, soft, mask, temp):
     """KL(teacher || student) at temperature `temp` over every real position (sub-words too:
     the teacher's view of them is information the gold labels do not carry), scaled by
@@ -101,8 +130,8 @@ def distillation_loss(student_logits, soft, mask, temp):
 
 
 def student_from(teacher_dir, teacher_hf, layers):
-    """The teacher with only `layers` kept: a shallower student that starts from the
-    teacher's own embeddings, layers and head (its fp32 training output when there is one,
+    """The teacher itself (`layers` None), or with only `layers` kept: a shallower student
+    that starts from the teacher's own embeddings, layers and head (its fp32 training output when there is one,
     else the weights read back from its int8 graph)."""
     if teacher_hf:
         from transformers import BertForTokenClassification
@@ -110,6 +139,8 @@ def student_from(teacher_dir, teacher_hf, layers):
     else:
         import teacher
         model = teacher.load(teacher_dir)
+    if layers is None:
+        return model.eval()
     model.bert.encoder.layer = torch.nn.ModuleList([model.bert.encoder.layer[i] for i in layers])
     model.config.num_hidden_layers = len(layers)
     return model
@@ -167,6 +198,12 @@ def main():
     ap.add_argument("--kd-temp", type=float, default=2.0)
     ap.add_argument("--unlabelled", type=int, default=0,
                     help="distil: extra synthetic documents learnt from the teacher's labels alone")
+    ap.add_argument("--hidden-weight", type=float, default=0.0,
+                    help="distil: weight of matching each student layer's output to the teacher's "
+                         "(mean squared error; 0: logits only)")
+    ap.add_argument("--transfer-tweets", type=int, default=0,
+                    help="distil: extra entity-swapped training tweets learnt from the teacher's labels "
+                         "alone (transfer.py)")
     a = ap.parse_args()
 
     t_start = time.time()
@@ -197,19 +234,29 @@ def main():
         print("synthetic", len(sd), "docs", flush=True)
         docs += sd
     ex = build_examples(tok, docs, bool(a.casing))
-    if a.teacher and a.unlabelled:
+    if a.teacher and (a.unlabelled or a.transfer_tweets):
+        raw = synth.generate(a.unlabelled, a.seed + 1000) if a.unlabelled else []
+        if a.transfer_tweets:
+            wnut = data.load_jsonl(os.path.join(a.data, "train", "wnut17_train.jsonl"))
+            raw += transfer.tweets(wnut, a.transfer_tweets, a.seed + 2000)
         # the whole text left out of the gold loss: only the teacher speaks for it
-        extra = [{**c, "spans": [], "ignore": [(0, len(c["text"]))]}
-                 for c in (data.convert(d, "synthetic") for d in synth.generate(a.unlabelled, a.seed + 1000))]
+        extra = [{"text": d["text"], "spans": [], "ignore": [(0, len(d["text"]))]} for d in raw]
+        print("teacher-only", len(extra), "docs", flush=True)
         ex += build_examples(tok, extra, bool(a.casing), keep_unlabelled=True)
     print("windows", len(ex), "tokens", sum(len(e[0]) for e in ex), flush=True)
 
     i2l = bio.id2label()
-    soft = None
+    soft = hidden = None
     if a.teacher:
         soft = teacher_logits(os.path.join(a.teacher, "model.onnx"), ex, a.threads)
         print("teacher logits", len(soft), "elapsed %.0fs" % (time.time() - t_start), flush=True)
-        model = student_from(a.teacher, a.teacher_hf, [int(x) for x in a.layers.split(",")])
+        layers = [int(x) for x in a.layers.split(",")]
+        if a.hidden_weight:
+            full = student_from(a.teacher, a.teacher_hf, None)
+            hidden = teacher_hidden(full, ex, layers)
+            del full
+            print("teacher hidden states elapsed %.0fs" % (time.time() - t_start), flush=True)
+        model = student_from(a.teacher, a.teacher_hf, layers)
     else:
         from transformers import BertForTokenClassification
         model = BertForTokenClassification.from_pretrained(
@@ -232,7 +279,8 @@ def main():
             if step >= total:
                 break
             x, m, y, t = collate(ex, bidx)
-            out = model(input_ids=x, attention_mask=m, token_type_ids=t, labels=y)
+            out = model(input_ids=x, attention_mask=m, token_type_ids=t, labels=y,
+                        output_hidden_states=hidden is not None)
             loss = out.loss
             if soft is not None:
                 st = torch.zeros(out.logits.shape)
@@ -241,6 +289,11 @@ def main():
                 kd = distillation_loss(out.logits, st, m, a.kd_temp)
                 # windows of unlabelled text have no gold token: CE is nan there
                 loss = kd if torch.isnan(loss) else a.kd_alpha * kd + (1 - a.kd_alpha) * loss
+            if hidden is not None:
+                ht = torch.zeros((len(bidx), len(layers)) + out.hidden_states[0].shape[1:])
+                for j, i in enumerate(bidx):
+                    ht[j, :, :len(hidden[i][0])] = torch.from_numpy(hidden[i].astype("float32"))
+                loss = loss + a.hidden_weight * hidden_loss(out.hidden_states[1:], ht, m)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()

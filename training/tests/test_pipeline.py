@@ -14,6 +14,7 @@ import bio  # noqa: E402
 import data  # noqa: E402
 import metrics  # noqa: E402
 import synth  # noqa: E402
+import transfer  # noqa: E402
 
 
 def toy_tokens(text):
@@ -220,6 +221,35 @@ class TestSynth(unittest.TestCase):
         self.assertTrue(any(t == t.lower() for t in texts))
         self.assertTrue(any(t == t.upper() for t in texts))
         self.assertTrue(any(t != t.lower() and t != t.upper() for t in texts))
+
+
+class TestTransfer(unittest.TestCase):
+    DOCS = [
+        {"text": "off to Paris with Anna tmrw", "entities": [
+            {"start": 7, "end": 12, "label": "location"}, {"start": 18, "end": 22, "label": "person"}]},
+        {"text": "new Nike shoes !! @bob", "entities": [{"start": 4, "end": 8, "label": "corporation"}]},
+        {"text": "so bored", "entities": []},
+    ]
+
+    def test_swapped_entities_keep_exact_offsets_and_labels(self):
+        docs = transfer.tweets(self.DOCS, 200, seed=2)
+        self.assertEqual(docs, transfer.tweets(self.DOCS, 200, seed=2))
+        pool = {k: {v.lower() for v in vs} for k, vs in transfer.entity_pool(self.DOCS).items()}
+        joined = 0
+        for d in docs:
+            self.assertTrue(d["entities"])
+            for e in d["entities"]:
+                self.assertIn(d["text"][e["start"]:e["end"]].lower(), pool[e["label"]])
+            joined += len(d["entities"]) > 2
+        self.assertGreater(joined, 0)
+
+    def test_swap_rewrites_every_entity(self):
+        import random
+        pool = {"location": ["New York"], "person": ["bo"]}
+        text, ents = transfer.swapped(self.DOCS[0], pool, random.Random(0), lower_p=0.0)
+        self.assertEqual(text, "off to New York with bo tmrw")
+        self.assertEqual(ents, [{"start": 7, "end": 15, "label": "location"},
+                                {"start": 21, "end": 23, "label": "person"}])
 
 
 class TestMetrics(unittest.TestCase):
