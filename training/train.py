@@ -202,8 +202,10 @@ def main():
                     help="distil: weight of matching each student layer's output to the teacher's "
                          "(mean squared error; 0: logits only)")
     ap.add_argument("--transfer-tweets", type=int, default=0,
-                    help="distil: extra entity-swapped training tweets learnt from the teacher's labels "
-                         "alone (transfer.py)")
+                    help="extra entity-swapped training tweets (transfer.py), learnt from the teacher's "
+                         "labels alone unless --transfer-gold")
+    ap.add_argument("--transfer-gold", action="store_true",
+                    help="the transfer tweets keep their gold labels (the swap keeps exact offsets)")
     a = ap.parse_args()
 
     t_start = time.time()
@@ -233,12 +235,20 @@ def main():
         sd = [data.convert(d, "synthetic") for d in synth.generate(a.synthetic, a.seed)]
         print("synthetic", len(sd), "docs", flush=True)
         docs += sd
+    tweets = []
+    if a.transfer_tweets:
+        if not (a.teacher or a.transfer_gold):
+            ap.error("--transfer-tweets needs --teacher or --transfer-gold")
+        wnut = data.load_jsonl(os.path.join(a.data, "train", "wnut17_train.jsonl"))
+        tweets = transfer.tweets(wnut, a.transfer_tweets, a.seed + 2000)
+    if a.transfer_gold:
+        docs += [data.convert(d, "wnut17", date_mode=a.date_mode) for d in tweets]
+        print("transfer tweets (gold)", len(tweets), "docs", flush=True)
+        tweets = []
     ex = build_examples(tok, docs, bool(a.casing))
-    if a.teacher and (a.unlabelled or a.transfer_tweets):
+    if a.teacher and (a.unlabelled or tweets):
         raw = synth.generate(a.unlabelled, a.seed + 1000) if a.unlabelled else []
-        if a.transfer_tweets:
-            wnut = data.load_jsonl(os.path.join(a.data, "train", "wnut17_train.jsonl"))
-            raw += transfer.tweets(wnut, a.transfer_tweets, a.seed + 2000)
+        raw += tweets
         # the whole text left out of the gold loss: only the teacher speaks for it
         extra = [{"text": d["text"], "spans": [], "ignore": [(0, len(d["text"]))]} for d in raw]
         print("teacher-only", len(extra), "docs", flush=True)

@@ -4,7 +4,8 @@ A student learns the teacher's behaviour only on the text it is shown. Students 
 court and payload quality but lost WNUT (social media) every time (MODEL_CARD.md,
 "Students"), so this makes more text in that style: training tweets whose entities are
 swapped for other training entities of the same type, sometimes lower-cased (tweets often
-are), sometimes two tweets joined. Only the teacher labels it (train.py --transfer-tweets).
+are), sometimes two tweets joined. The swap keeps exact offsets, so the text is usable with
+the teacher's labels alone (train.py --transfer-tweets) or with gold ones (--transfer-gold).
 """
 import random
 
@@ -38,8 +39,7 @@ def swapped(doc, pool, rng, lower_p=0.3):
 
 
 def tweets(docs, n, seed):
-    """`n` new tweet-style documents from the raw tweets `docs` (entities kept as gold offsets
-    for inspection and tests; train.py leaves them out of the gold loss)."""
+    """`n` new tweet-style documents in the raw corpus format of `docs` (gold offsets)."""
     rng = random.Random(seed)
     pool = entity_pool(docs)
     with_entities = [d for d in docs if d["entities"]]

@@ -251,6 +251,15 @@ class TestTransfer(unittest.TestCase):
         self.assertEqual(ents, [{"start": 7, "end": 15, "label": "location"},
                                 {"start": 21, "end": 23, "label": "person"}])
 
+    def test_gold_labels_cover_the_swapped_entities(self):
+        # --transfer-gold trains on data.convert of these documents
+        for d in transfer.tweets(self.DOCS, 50, seed=3):
+            spans = data.convert(d, "wnut17", date_mode="none")["spans"]
+            want = [(e["start"], e["end"], {"location": "LOC", "person": "PER",
+                                            "corporation": "ORG"}[e["label"]])
+                    for e in d["entities"]]
+            self.assertEqual([tuple(x) for x in spans], want)
+
 
 class TestMetrics(unittest.TestCase):
     def test_strict(self):
