@@ -179,6 +179,15 @@ fn full_engine(c: &mut Criterion) {
                 .expect("model runs")
         })
     });
+    // Issue 16: a request for labels the model does not produce costs what the rule
+    // tiers cost, on the same loaded engine (the model is skipped, not emptied).
+    let model = engine.model_labels();
+    let without = LabelSet::new(labels.iter().filter(|l| !model.contains(*l)).collect());
+    let before = engine.model_stats().windows;
+    group.bench_function("one_text_no_model_labels", |b| {
+        b.iter(|| engine.detect(&text, &without, 0.5).expect("rules run"))
+    });
+    assert_eq!(engine.model_stats().windows, before, "the model ran");
     group.finish();
 }
 

@@ -201,6 +201,31 @@ impl Engine {
         self.recognizers.iter().filter_map(|r| r.model()).collect()
     }
 
+    /// The labels the model tier(s) can produce; a request for none of them never runs a
+    /// model.
+    pub fn model_labels(&self) -> LabelSet {
+        LabelSet::new(
+            self.recognizers
+                .iter()
+                .filter(|r| r.model().is_some())
+                .flat_map(|r| r.labels().iter().copied())
+                .collect(),
+        )
+    }
+
+    /// What the model tier(s) have run so far, summed (all zero without a model).
+    pub fn model_stats(&self) -> ner::PoolStats {
+        let mut sum = ner::PoolStats::default();
+        for s in self.recognizers.iter().filter_map(|r| r.model_stats()) {
+            sum.passes += s.passes;
+            sum.windows += s.windows;
+            sum.tokens += s.tokens;
+            sum.padding += s.padding;
+            sum.seconds += s.seconds;
+        }
+        sum
+    }
+
     /// Detects entities of `labels` in `text` with confidence `>= threshold`: one
     /// [`Engine::detect_many`] call.
     ///

@@ -90,6 +90,10 @@ pub trait Recognizer: Send + Sync {
     fn model(&self) -> Option<&super::ner::ModelIdentity> {
         None
     }
+    /// What that model has run so far.
+    fn model_stats(&self) -> Option<super::ner::PoolStats> {
+        None
+    }
     /// Appends candidates found in `text` for labels in `wanted`.
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>);
     /// Appends the candidates of `texts[i]` to `out[i]`, for every text. The engine calls

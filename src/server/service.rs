@@ -748,6 +748,14 @@ impl ProxyHttp for ApiService {
         });
         metrics::set_failed_tokens(self.anonymizer.failed_tokens_total());
         metrics::set_detection_failures(self.anonymizer.detection_failures_total());
+        let m = self.anonymizer.engine().model_stats();
+        metrics::set_model_stats(&metrics::ModelStats {
+            passes: m.passes,
+            windows: m.windows,
+            tokens: m.tokens,
+            padding: m.padding,
+            seconds: m.seconds,
+        });
         let entities: u64 = ctx.entities.values().sum();
         tracing::info!(
             request_id = %ctx.request_id,

@@ -6,8 +6,8 @@
 use std::sync::LazyLock;
 
 use pingora_prometheus::prometheus::{
-    register_histogram_vec, register_int_counter, register_int_counter_vec, register_int_gauge_vec,
-    HistogramVec, IntCounter, IntCounterVec, IntGaugeVec,
+    register_counter, register_histogram_vec, register_int_counter, register_int_counter_vec,
+    register_int_gauge_vec, Counter, HistogramVec, IntCounter, IntCounterVec, IntGaugeVec,
 };
 
 /// `anonymizer_requests_total{endpoint, status, tenant}`.
@@ -216,6 +216,65 @@ pub static DETECTION_FAILURES: LazyLock<IntCounter> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_model_forward_passes_total`: padded batches the NER model ran.
+pub static MODEL_PASSES: LazyLock<IntCounter> = LazyLock::new(|| {
+    register_int_counter!(
+        "anonymizer_model_forward_passes_total",
+        "Forward passes (padded batches of windows) the NER model tier ran"
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_model_windows_total`: windows the NER model ran (0 while every request
+/// asked only for labels the model does not produce).
+pub static MODEL_WINDOWS: LazyLock<IntCounter> = LazyLock::new(|| {
+    register_int_counter!(
+        "anonymizer_model_windows_total",
+        "Windows of text the NER model tier ran"
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_model_tokens_total{kind}`: tokens fed to the model, `text` or `padding`.
+pub static MODEL_TOKENS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_model_tokens_total",
+        "Tokens fed to the NER model: kind = text | padding",
+        &["kind"]
+    )
+    .expect("metric registered once")
+});
+
+/// `anonymizer_model_inference_seconds_total`: wall-clock time inside forward passes.
+pub static MODEL_SECONDS: LazyLock<Counter> = LazyLock::new(|| {
+    register_counter!(
+        "anonymizer_model_inference_seconds_total",
+        "Wall-clock seconds the NER model tier spent in forward passes"
+    )
+    .expect("metric registered once")
+});
+
+/// What the model tier has run since start (the engine's totals).
+pub struct ModelStats {
+    pub passes: u64,
+    pub windows: u64,
+    pub tokens: u64,
+    pub padding: u64,
+    pub seconds: f64,
+}
+
+/// Publishes what the model tier has run (read from the engine after each request).
+pub fn set_model_stats(stats: &ModelStats) {
+    set_counter(&MODEL_PASSES, stats.passes);
+    set_counter(&MODEL_WINDOWS, stats.windows);
+    set_counter(&MODEL_TOKENS.with_label_values(&["text"]), stats.tokens);
+    set_counter(&MODEL_TOKENS.with_label_values(&["padding"]), stats.padding);
+    let more = stats.seconds - MODEL_SECONDS.get();
+    if more > 0.0 {
+        MODEL_SECONDS.inc_by(more);
+    }
+}
+
 /// Publishes the session cache's figures (read from the store after each request).
 pub fn set_session_stats(stats: &SessionStats) {
     for (what, value) in [
@@ -278,4 +337,8 @@ pub fn init() {
     LazyLock::force(&SESSION_STORE_FAILURES);
     LazyLock::force(&FAILED_TOKENS);
     LazyLock::force(&DETECTION_FAILURES);
+    LazyLock::force(&MODEL_PASSES);
+    LazyLock::force(&MODEL_WINDOWS);
+    LazyLock::force(&MODEL_TOKENS);
+    LazyLock::force(&MODEL_SECONDS);
 }

@@ -250,3 +250,67 @@ fn the_default_config_serves_the_model_tier_end_to_end() {
         json!(["Hi, I'm [PERSON_1] from 42 Elm Street, Springfield. Email [EMAIL_ADDRESS_1]"])
     );
 }
+
+#[test]
+fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
+    // Issue 16: the model is the cost of a request; asking only for pattern labels must
+    // not pay it. The model's own counters say whether it ran.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let text = "Write to John Smith at jane.doe@example.com today.";
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [text, text],
+                "detection_config": {"entities": ["EMAIL_ADDRESS", "IBAN_CODE", "US_SSN"]}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Write to John Smith at [EMAIL_ADDRESS_1] today.",
+            "Write to John Smith at [EMAIL_ADDRESS_1] today."
+        ])
+    );
+    let idle = [
+        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
+        "anonymizer_model_forward_passes_total 0",
+        "anonymizer_model_windows_total 0",
+        "anonymizer_model_tokens_total{kind=\"text\"} 0",
+        "anonymizer_model_inference_seconds_total 0",
+    ];
+    let idle: Vec<String> = idle.iter().map(|l| (*l).to_owned()).collect();
+    let m = s.metrics_with(&idle);
+    for line in &idle {
+        assert!(m.contains(line.as_str()), "missing {line} in\n{m}");
+    }
+
+    // The same texts with PERSON: both windows run, in one pass, without padding (they are
+    // equally long), 16 tokens each: [CLS] write to john smith at jane . doe @ example . com
+    // today . [SEP]
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [text, text],
+                "detection_config": {"entities": ["EMAIL_ADDRESS", "PERSON"]}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Write to [PERSON_1] at [EMAIL_ADDRESS_1] today.",
+            "Write to [PERSON_1] at [EMAIL_ADDRESS_1] today."
+        ])
+    );
+    let ran = [
+        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 2",
+        "anonymizer_model_forward_passes_total 1",
+        "anonymizer_model_windows_total 2",
+        "anonymizer_model_tokens_total{kind=\"text\"} 32",
+        "anonymizer_model_tokens_total{kind=\"padding\"} 0",
+    ];
+    let ran: Vec<String> = ran.iter().map(|l| (*l).to_owned()).collect();
+    let m = s.metrics_with(&ran);
+    for line in &ran {
+        assert!(m.contains(line.as_str()), "missing {line} in\n{m}");
+    }
+}

@@ -25,6 +25,7 @@ use super::{BuildError, Candidate, RecognizeError, Recognizer};
 use decode::Target;
 pub use identity::ModelIdentity;
 use model::{Model, TagScheme, TokenTypes};
+pub use pool::PoolStats;
 use pool::{Pool, WindowIds};
 use tokenize::{Tokenizer, Tokens};
 
@@ -410,6 +411,10 @@ impl Recognizer for NerRecognizer {
 
     fn model(&self) -> Option<&ModelIdentity> {
         Some(&self.identity)
+    }
+
+    fn model_stats(&self) -> Option<PoolStats> {
+        Some(self.pool.stats())
     }
 
     /// For callers that cannot fail (benchmarks, diagnostics): a failure adds nothing and

@@ -23,6 +23,7 @@
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -104,6 +105,31 @@ struct Queue {
     closed: bool,
 }
 
+/// The work the pool has done since it started, for the service's metrics: what the
+/// model costs, and proof that a request which needs no model label never reached it.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PoolStats {
+    /// Forward passes (padded batches) run.
+    pub passes: u64,
+    /// Windows run, each one row of a pass.
+    pub windows: u64,
+    /// Tokens of those windows, special tokens included.
+    pub tokens: u64,
+    /// Padding added to make the rows of a pass equally long.
+    pub padding: u64,
+    /// Wall-clock time inside forward passes.
+    pub seconds: f64,
+}
+
+#[derive(Default)]
+struct Counters {
+    passes: AtomicU64,
+    windows: AtomicU64,
+    tokens: AtomicU64,
+    padding: AtomicU64,
+    nanos: AtomicU64,
+}
+
 struct Shared {
     queue: Mutex<Queue>,
     /// Signalled when a job arrives or the pool closes.
@@ -113,6 +139,7 @@ struct Shared {
     capacity: usize,
     max_batch_tokens: usize,
     pad: i64,
+    done: Counters,
 }
 
 impl Shared {
@@ -120,6 +147,22 @@ impl Shared {
         self.queue
             .lock()
             .map_err(|_| NerError::runtime("inference queue lock poisoned"))
+    }
+}
+
+impl Counters {
+    /// One forward pass of rows of these `lengths`, padded to `width`.
+    fn count(&self, lengths: &[usize], width: usize, took: Duration) {
+        let tokens: usize = lengths.iter().sum();
+        self.passes.fetch_add(1, Ordering::Relaxed);
+        self.windows
+            .fetch_add(lengths.len() as u64, Ordering::Relaxed);
+        self.tokens.fetch_add(tokens as u64, Ordering::Relaxed);
+        let padded = lengths.len() * width;
+        self.padding
+            .fetch_add(padded.saturating_sub(tokens) as u64, Ordering::Relaxed);
+        let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        self.nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 }
 
@@ -168,6 +211,7 @@ impl Pool {
             capacity: queue_capacity.max(1),
             max_batch_tokens: max_batch_tokens.max(1),
             pad,
+            done: Counters::default(),
         });
         let mut pool = Pool {
             shared,
@@ -256,6 +300,18 @@ impl Pool {
         }
     }
 
+    /// What the workers have run so far.
+    pub fn stats(&self) -> PoolStats {
+        let done = &self.shared.done;
+        PoolStats {
+            passes: done.passes.load(Ordering::Relaxed),
+            windows: done.windows.load(Ordering::Relaxed),
+            tokens: done.tokens.load(Ordering::Relaxed),
+            padding: done.padding.load(Ordering::Relaxed),
+            seconds: done.nanos.load(Ordering::Relaxed) as f64 / 1e9,
+        }
+    }
+
     fn timed_out(&self) -> NerError {
         NerError::runtime(format!(
             "inference did not finish within {} ms without progress (model.inference_timeout_ms)",
@@ -303,7 +359,7 @@ fn work(mut model: Model, shared: &Shared) {
             taken
         };
         shared.space.notify_all();
-        run(&mut model, taken, shared.max_batch_tokens, shared.pad);
+        run(&mut model, taken, shared);
     }
 }
 
@@ -339,17 +395,17 @@ fn take_round_robin(jobs: &mut VecDeque<Job>, budget: usize) -> Vec<Taken> {
 }
 
 /// Runs the taken windows in length-sorted padded batches and settles each result.
-fn run(model: &mut Model, mut taken: Vec<Taken>, max_batch_tokens: usize, pad: i64) {
+fn run(model: &mut Model, mut taken: Vec<Taken>, shared: &Shared) {
     taken.sort_by_key(|t| std::cmp::Reverse(t.ids().len()));
     let mut rest = &taken[..];
     while !rest.is_empty() {
         let width = rest[0].ids().len().max(1);
-        let rows = (max_batch_tokens / width)
+        let rows = (shared.max_batch_tokens / width)
             .clamp(1, MAX_BATCH_ROWS)
             .min(rest.len());
         let (batch, tail) = rest.split_at(rows);
         rest = tail;
-        let mut ids = vec![pad; rows * width];
+        let mut ids = vec![shared.pad; rows * width];
         let mut types = vec![0; rows * width];
         let mut lengths = Vec::with_capacity(rows);
         for (r, t) in batch.iter().enumerate() {
@@ -359,10 +415,12 @@ fn run(model: &mut Model, mut taken: Vec<Taken>, max_batch_tokens: usize, pad: i
             types[r * width..r * width + typed].copy_from_slice(&window_types[..typed]);
             lengths.push(window.len());
         }
+        let started = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             model.run(&ids, &types, &lengths, width)
         }))
         .unwrap_or_else(|_| Err(NerError::runtime("inference panicked")));
+        shared.done.count(&lengths, width, started.elapsed());
         let mut rows_out = match outcome {
             Ok(rows_out) => rows_out.into_iter().map(Ok).collect(),
             Err(e) => vec![Err(e); rows],
