@@ -46,19 +46,17 @@ fn metrics_show_the_request_just_made_without_personal_data() {
     );
     assert_eq!(r.status, 200);
     s.post_raw("/v1/anonymize", "{}", &[]);
-    let want = [
-        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
-        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"401\",tenant=\"-\"} 1",
-        "anonymizer_texts_total{endpoint=\"anonymize\"} 2",
-        "anonymizer_characters_total{endpoint=\"anonymize\"} 32",
-        "anonymizer_entities_total{label=\"EMAIL_ADDRESS\"} 1",
-        "anonymizer_request_duration_seconds_count{endpoint=\"anonymize\"} 2",
-    ];
-    let want: Vec<String> = want.iter().map(|l| (*l).to_owned()).collect();
-    let m = s.metrics_with(&want);
-    for line in &want {
-        assert!(m.contains(line.as_str()), "missing {line} in\n{m}");
-    }
+    let m = expect_metrics(
+        &s,
+        &[
+            "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
+            "anonymizer_requests_total{endpoint=\"anonymize\",status=\"401\",tenant=\"-\"} 1",
+            "anonymizer_texts_total{endpoint=\"anonymize\"} 2",
+            "anonymizer_characters_total{endpoint=\"anonymize\"} 32",
+            "anonymizer_entities_total{label=\"EMAIL_ADDRESS\"} 1",
+            "anonymizer_request_duration_seconds_count{endpoint=\"anonymize\"} 2",
+        ],
+    );
     assert!(!m.contains("carol"), "personal data in metrics");
 }
 
@@ -272,18 +270,16 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
             "Write to John Smith at [EMAIL_ADDRESS_1] today."
         ])
     );
-    let idle = [
-        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
-        "anonymizer_model_forward_passes_total 0",
-        "anonymizer_model_windows_total 0",
-        "anonymizer_model_tokens_total{kind=\"text\"} 0",
-        "anonymizer_model_inference_seconds_total 0",
-    ];
-    let idle: Vec<String> = idle.iter().map(|l| (*l).to_owned()).collect();
-    let m = s.metrics_with(&idle);
-    for line in &idle {
-        assert!(m.contains(line.as_str()), "missing {line} in\n{m}");
-    }
+    expect_metrics(
+        &s,
+        &[
+            "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
+            "anonymizer_model_forward_passes_total 0",
+            "anonymizer_model_windows_total 0",
+            "anonymizer_model_tokens_total{kind=\"text\"} 0",
+            "anonymizer_model_inference_seconds_total 0",
+        ],
+    );
 
     // The same texts with PERSON: both windows run, in one pass, without padding (they are
     // equally long), 16 tokens each: [CLS] write to john smith at jane . doe @ example . com
@@ -301,16 +297,24 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
             "Write to [PERSON_1] at [EMAIL_ADDRESS_1] today."
         ])
     );
-    let ran = [
-        "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 2",
-        "anonymizer_model_forward_passes_total 1",
-        "anonymizer_model_windows_total 2",
-        "anonymizer_model_tokens_total{kind=\"text\"} 32",
-        "anonymizer_model_tokens_total{kind=\"padding\"} 0",
-    ];
-    let ran: Vec<String> = ran.iter().map(|l| (*l).to_owned()).collect();
-    let m = s.metrics_with(&ran);
-    for line in &ran {
+    expect_metrics(
+        &s,
+        &[
+            "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 2",
+            "anonymizer_model_forward_passes_total 1",
+            "anonymizer_model_windows_total 2",
+            "anonymizer_model_tokens_total{kind=\"text\"} 32",
+            "anonymizer_model_tokens_total{kind=\"padding\"} 0",
+        ],
+    );
+}
+
+/// Waits until `/metrics` has every line of `want` and returns the whole text.
+fn expect_metrics(s: &TestServer, want: &[&str]) -> String {
+    let want: Vec<String> = want.iter().map(|l| (*l).to_owned()).collect();
+    let m = s.metrics_with(&want);
+    for line in &want {
         assert!(m.contains(line.as_str()), "missing {line} in\n{m}");
     }
+    m
 }

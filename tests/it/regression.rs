@@ -63,10 +63,15 @@ fn r15_the_largest_documented_request_is_served_by_the_model() {
         "Peter Meyer",
         "Li Wei",
     ];
+    // Five-digit tickets: four-digit ones are MMDD-shaped, and on an AVX2-only CPU the
+    // model took "Ticket 0819" for a date (a borderline token its int8 kernels round
+    // differently there, model card "On a real AVX2-only CPU"); dates are not what this
+    // test is about.
     let texts: Vec<String> = (0..1000)
         .map(|i| {
             format!(
-                "Ticket {i:04}: {} called about order {}, thanks.",
+                "Ticket {}: {} called about order {}, thanks.",
+                10_000 + i,
                 names[i % 5],
                 5000 + i
             )
@@ -79,7 +84,8 @@ fn r15_the_largest_documented_request_is_served_by_the_model() {
     assert_eq!(out.len(), 1000);
     for (i, text) in out.iter().enumerate() {
         let want = format!(
-            "Ticket {i:04}: [PERSON_{}] called about order {}, thanks.",
+            "Ticket {}: [PERSON_{}] called about order {}, thanks.",
+            10_000 + i,
             i % 5 + 1,
             5000 + i
         );
