@@ -52,9 +52,12 @@ def export_fp32(hf_dir, path, opset=17):
 #           a rebuild on an AVX2-only machine lost 0.011 TAB F1 that way (issue 11). 7 bits
 #           cannot saturate, at some precision everywhere (measured on a VNNI machine:
 #           largest drop 0.012, so s8 comes first).
-#  u8 weights (u8 x u8 kernels) avoid saturation too but measured slower (35,300 vs 47,100
-#  characters/s) and no more accurate (largest drop 0.012), so they are not tried.
-SCHEMES = {"s8": {"reduce_range": False}, "s8-7bit": {"reduce_range": True}}
+#  u8:      u8 weights (u8 x u8 kernels) avoid saturation too but measured slower (35,300 vs
+#           47,100 characters/s) and no more accurate (largest drop 0.012), so run.sh does not
+#           try them; benches/avx2/formats.py times them.
+SCHEMES = {"s8": {"weight_type": "QInt8", "reduce_range": False},
+           "s8-7bit": {"weight_type": "QInt8", "reduce_range": True},
+           "u8": {"weight_type": "QUInt8", "reduce_range": False}}
 
 
 def fuse(fp32, fused, cfg):
@@ -78,11 +81,11 @@ def quantize(fp32, int8, scheme="s8"):
     # rounding moves the arg-max of borderline tokens directly.
     head = [n.name for n in onnx.load(fp32).graph.node if "classifier" in n.name]
     assert head, "classifier nodes not found"
-    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True,
-                     nodes_to_exclude=head,
+    quantize_dynamic(fp32, int8, weight_type=QuantType[SCHEMES[scheme]["weight_type"]],
+                     per_channel=True, nodes_to_exclude=head,
                      # fused nodes (com.microsoft domain) defeat shape inference
                      extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
-                     **SCHEMES[scheme])
+                     reduce_range=SCHEMES[scheme]["reduce_range"])
 
 
 def hf_config(cfg, version, scheme, fused):

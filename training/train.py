@@ -244,11 +244,11 @@ def main():
     if a.transfer_gold:
         docs += [data.convert(d, "wnut17", date_mode=a.date_mode) for d in tweets]
         print("transfer tweets (gold)", len(tweets), "docs", flush=True)
-        tweets = []
+    teacher_only_tweets = [] if a.transfer_gold else tweets
     ex = build_examples(tok, docs, bool(a.casing))
-    if a.teacher and (a.unlabelled or tweets):
+    if a.teacher and (a.unlabelled or teacher_only_tweets):
         raw = synth.generate(a.unlabelled, a.seed + 1000) if a.unlabelled else []
-        raw += tweets
+        raw += teacher_only_tweets
         # the whole text left out of the gold loss: only the teacher speaks for it
         extra = [{"text": d["text"], "spans": [], "ignore": [(0, len(d["text"]))]} for d in raw]
         print("teacher-only", len(extra), "docs", flush=True)

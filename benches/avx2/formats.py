@@ -22,27 +22,20 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "training"))
+sys.path.insert(0, os.path.join(HERE, "..", "presidio"))
 
 import bio  # noqa: E402
+import compare  # noqa: E402
 import export  # noqa: E402
+import infer  # noqa: E402
 import teacher  # noqa: E402
 
-
-def cpu_line():
-    flags, name = set(), "?"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name") and name == "?":
-                name = line.split(":", 1)[1].strip()
-            if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-    ext = [x for x in ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8") if x in flags]
-    return "%s (%s)" % (name, ", ".join(ext))
+# Windows advance 128 - 2 - 24 tokens: the service's default overlap of 24.
+STRIDE = infer.MAX_CONTENT - 24
 
 
 def batches(model_dir, data, limit_chars):
-    from tokenizers import Tokenizer
-    tok = Tokenizer.from_file(os.path.join(model_dir, "tokenizer.json"))
+    tok = infer.load_tokenizer(os.path.join(model_dir, "tokenizer.json"))
     texts, n = [], 0
     with open(data, encoding="utf-8") as f:
         for line in f:
@@ -52,16 +45,11 @@ def batches(model_dir, data, limit_chars):
             if n >= limit_chars:
                 break
     windows = []
-    for t in texts:
-        enc = tok.encode(t, add_special_tokens=False)
-        ids, types = enc.ids, bio.casing_type_ids(t, enc.offsets, enc.word_ids)
-        step = 104   # 126-token windows sharing 24, as the service's default overlap
-        for s in range(0, max(1, len(ids)), step):
-            w = ids[s:s + 126]
-            ty = list(types[s:s + 126])
-            windows.append(([101] + w + [102], [0] + ty + [0]))
-            if s + 126 >= len(ids):
-                break
+    for t, enc in zip(texts, infer.encode_docs(tok, texts)):
+        types = bio.casing_type_ids(t, enc.offsets, enc.word_ids)
+        for b, e in bio.windows(len(enc.ids), infer.word_starts(enc.word_ids),
+                                infer.MAX_CONTENT, STRIDE):
+            windows.append(([101] + enc.ids[b:e] + [102], [0] + types[b:e] + [0]))
     windows.sort(key=lambda w: len(w[0]))
     out, cur = [], []
     for w in windows:
@@ -99,17 +87,11 @@ def build(model_dir, work):
     paths = {"int8 s8 unfused (shipped file)": os.path.join(model_dir, "model.onnx"),
              "fp32 unfused": fp32, "fp32 fused": fused}
     for name, src, scheme in (("int8 s8 fused", fused, "s8"),
-                              ("int8 s8-7bit unfused", fp32, "s8-7bit")):
+                              ("int8 s8-7bit unfused", fp32, "s8-7bit"),
+                              ("int8 u8 unfused", fp32, "u8")):
         p = os.path.join(work, name.replace(" ", "_") + ".onnx")
         export.quantize(src, p, scheme)
         paths[name] = p
-    # u8 weights: onnxruntime's u8 x u8 kernels (no saturation; export.py does not ship it)
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    import onnx
-    head = [n.name for n in onnx.load(fp32).graph.node if "classifier" in n.name]
-    p = os.path.join(work, "int8_u8_unfused.onnx")
-    quantize_dynamic(fp32, p, weight_type=QuantType.QUInt8, per_channel=True, nodes_to_exclude=head)
-    paths["int8 u8 unfused"] = p
     return paths
 
 
@@ -124,7 +106,7 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated substrings of format names")
     a = ap.parse_args()
     import onnxruntime as ort
-    print("cpu:", cpu_line(), "| onnxruntime", ort.__version__, flush=True)
+    print("cpu:", compare.cpu(), "| onnxruntime", ort.__version__, flush=True)
     feeds, chars = batches(a.model, a.data, a.chars)
     print("%d characters, %d batches, %d windows" % (chars, len(feeds), sum(len(f["input_ids"]) for f in feeds)))
     with tempfile.TemporaryDirectory() as work:
@@ -141,20 +123,21 @@ def main():
                 o.inter_op_num_threads = 1
                 sessions["%s, %d thread%s" % (name, th, "s" if th > 1 else "")] = ort.InferenceSession(
                     p, o, providers=["CPUExecutionProvider"])
-        ref = [sessions[next(iter(sessions))].run(None, f)[0].argmax(-1) for f in feeds]
         best = {k: float("inf") for k in sessions}
+        tags = {}   # each format's arg-max classes, from its last timed round
         for _ in range(a.rounds):
             for k, s in sessions.items():
                 t = time.perf_counter()
                 outs = [s.run(None, f)[0] for f in feeds]
                 best[k] = min(best[k], time.perf_counter() - t)
-        base = best[next(iter(best))]
-        for k, s in sessions.items():
-            outs = [s.run(None, f)[0].argmax(-1) for f in feeds]
-            diff = sum(int(((o != r) & (f["attention_mask"] == 1)).sum()) for o, r, f in zip(outs, ref, feeds))
-            tokens = sum(int(f["attention_mask"].sum()) for f in feeds)
+                tags[k] = [o.argmax(-1) for o in outs]
+        first = next(iter(sessions))
+        tokens = sum(int(f["attention_mask"].sum()) for f in feeds)
+        for k in sessions:
+            diff = sum(int(((o != r) & (f["attention_mask"] == 1)).sum())
+                       for o, r, f in zip(tags[k], tags[first], feeds))
             print("| %s | %s chars/s | %.2fx | arg-max differs on %d of %d tokens |" % (
-                k, format(int(chars / best[k]), ","), base / best[k], diff, tokens))
+                k, format(int(chars / best[k]), ","), best[first] / best[k], diff, tokens))
 
 
 if __name__ == "__main__":

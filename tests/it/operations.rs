@@ -257,14 +257,16 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
         "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
     ));
     let text = "Write to John Smith at jane.doe@example.com today.";
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [text, text],
-                "detection_config": {"entities": ["EMAIL_ADDRESS", "IBAN_CODE", "US_SSN"]}}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
+    let anonymize = |entities: serde_json::Value| {
+        let r = s.post(
+            "/v1/anonymize",
+            &json!({"text": [text, text], "detection_config": {"entities": entities}}),
+        );
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json()["anonymized_text"].clone()
+    };
     assert_eq!(
-        r.json()["anonymized_text"],
+        anonymize(json!(["EMAIL_ADDRESS", "IBAN_CODE", "US_SSN"])),
         json!([
             "Write to John Smith at [EMAIL_ADDRESS_1] today.",
             "Write to John Smith at [EMAIL_ADDRESS_1] today."
@@ -284,14 +286,8 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
     // The same texts with PERSON: both windows run, in one pass, without padding (they are
     // equally long), 16 tokens each: [CLS] write to john smith at jane . doe @ example . com
     // today . [SEP]
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [text, text],
-                "detection_config": {"entities": ["EMAIL_ADDRESS", "PERSON"]}}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(
-        r.json()["anonymized_text"],
+        anonymize(json!(["EMAIL_ADDRESS", "PERSON"])),
         json!([
             "Write to [PERSON_1] at [EMAIL_ADDRESS_1] today.",
             "Write to [PERSON_1] at [EMAIL_ADDRESS_1] today."
