@@ -20,6 +20,7 @@ import torch  # noqa: E402
 import bio  # noqa: E402
 import data  # noqa: E402
 import infer  # noqa: E402
+import schedule  # noqa: E402
 import synth  # noqa: E402
 import transfer  # noqa: E402
 
@@ -43,19 +44,6 @@ def build_examples(tok, docs, casing, max_content=infer.MAX_CONTENT, keep_unlabe
                 continue
             ex.append(([101] + enc.ids[b:e] + [102], y, [0] + tt[b:e] + [0]))
     return ex
-
-
-def batches(ex, bs, rng):
-    """Length-bucketed shuffled batches (less padding -> faster on CPU)."""
-    idx = list(range(len(ex)))
-    rng.shuffle(idx)
-    chunks = [idx[i:i + bs * 20] for i in range(0, len(idx), bs * 20)]
-    out = []
-    for c in chunks:
-        c.sort(key=lambda i: len(ex[i][0]))
-        out += [c[i:i + bs] for i in range(0, len(c), bs)]
-    rng.shuffle(out)
-    return out
 
 
 def collate(ex, ids_):
@@ -206,6 +194,10 @@ def main():
                          "labels alone unless --transfer-gold")
     ap.add_argument("--transfer-gold", action="store_true",
                     help="the transfer tweets keep their gold labels (the swap keeps exact offsets)")
+    ap.add_argument("--resume", default="",
+                    help="an hf_epochN folder of an interrupted run with the same arguments: "
+                         "continue after its epoch N (same batches and learning rate; AdamW's "
+                         "moments start afresh if the folder has no optimizer.pt)")
     a = ap.parse_args()
 
     t_start = time.time()
@@ -266,26 +258,33 @@ def main():
             hidden = teacher_hidden(full, ex, layers)
             del full
             print("teacher hidden states elapsed %.0fs" % (time.time() - t_start), flush=True)
-        model = student_from(a.teacher, a.teacher_hf, layers)
-    else:
+        if not a.resume:
+            model = student_from(a.teacher, a.teacher_hf, layers)
+    elif not a.resume:
         from transformers import BertForTokenClassification
         model = BertForTokenClassification.from_pretrained(
             enc_dir, num_labels=len(i2l), id2label=i2l, label2id=bio.label2id())
         # recorded in config.json so inference (Python and the Rust tier) feeds the same inputs
         model.config.anonymizer = {"token_type_ids": "casing" if a.casing else "zeros"}
+    ep = 0
+    if a.resume:
+        from transformers import BertForTokenClassification
+        ep = schedule.resumed_epoch(a.resume)
+        model = BertForTokenClassification.from_pretrained(a.resume)
+        schedule.skip_epochs(ex, a.bs, rng, ep)
     model.train()
     steps_per_epoch = (len(ex) + a.bs - 1) // a.bs
     total = int(steps_per_epoch * a.epochs)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
-    warm = max(1, int(0.06 * total))
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
-    step, t0, log = 0, time.time(), []
-    ep = 0
+    step, t0, log = ep * steps_per_epoch, time.time(), []
+    first = step
+    if a.resume and os.path.exists(os.path.join(a.resume, "optimizer.pt")):
+        opt.load_state_dict(torch.load(os.path.join(a.resume, "optimizer.pt")))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: schedule.lr_factor(first + s, total))
     while step < total:
         ep += 1
         run_loss = 0.0
-        for k, bidx in enumerate(batches(ex, a.bs, rng)):
+        for k, bidx in enumerate(schedule.batches(ex, a.bs, rng)):
             if step >= total:
                 break
             x, m, y, t = collate(ex, bidx)
@@ -317,6 +316,7 @@ def main():
         log.append({"epoch": ep, "loss": run_loss / max(1, k + 1), "elapsed_s": time.time() - t0})
         if step < total:
             save(model, os.path.join(a.out, "hf_epoch%d" % ep), enc_dir)
+            torch.save(opt.state_dict(), os.path.join(a.out, "hf_epoch%d" % ep, "optimizer.pt"))
         if a.eval_each_epoch and step < total:
             import evaluate
             model.eval()

@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import bio  # noqa: E402
 import data  # noqa: E402
 import metrics  # noqa: E402
+import schedule  # noqa: E402
 import synth  # noqa: E402
 import transfer  # noqa: E402
 
@@ -276,6 +277,31 @@ class TestMetrics(unittest.TestCase):
         r, p = metrics.char_coverage_text(texts, [[(0, 10)]], [[(5, 16)]])
         self.assertAlmostEqual(r, 5 / 9)     # "Smith" of "AnnaSmith"
         self.assertAlmostEqual(p, 5 / 10)    # "Smith" of "Smithlives"
+
+
+class TestResume(unittest.TestCase):
+    def test_a_resumed_run_sees_the_batches_and_rates_of_the_whole_run(self):
+        import random
+        ex = [([0] * (1 + (i * 7) % 50),) for i in range(203)]
+        rng = random.Random(7)
+        whole = [schedule.batches(ex, 8, rng) for _ in range(3)]
+        rng = random.Random(7)
+        schedule.skip_epochs(ex, 8, rng, schedule.resumed_epoch("/tmp/run/hf_epoch2/"))
+        self.assertEqual(schedule.batches(ex, 8, rng), whole[2])
+        self.assertNotEqual(whole[1], whole[2])
+        self.assertEqual(sorted(i for b in whole[2] for i in b), list(range(203)))
+
+    def test_learning_rate_warms_up_then_decays_to_zero(self):
+        total = 100
+        self.assertEqual(schedule.warmup_steps(total), 6)
+        self.assertAlmostEqual(schedule.lr_factor(0, total), 1 / 6)
+        self.assertAlmostEqual(schedule.lr_factor(5, total), 1.0)
+        self.assertAlmostEqual(schedule.lr_factor(53, total), 47 / 94)
+        self.assertEqual(schedule.lr_factor(100, total), 0.0)
+
+    def test_resume_takes_only_epoch_folders(self):
+        with self.assertRaises(ValueError):
+            schedule.resumed_epoch("/tmp/run/hf")
 
 
 if __name__ == "__main__":
