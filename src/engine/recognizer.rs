@@ -151,6 +151,10 @@ pub struct PatternSpec {
     /// Words near the match that lower confidence; [`context::NEGATIVE`] unless a spec
     /// knows better (an empty list turns the penalty off).
     pub negative_context: &'static [&'static str],
+    /// A list pattern's item: each match of this regex inside a validated match is its
+    /// own entity (scored with the whole list's context), so that every number of
+    /// `nos. 26480/95, 28291/95, 29280/95` gets the placeholder it gets when it stands alone.
+    pub items: Option<&'static str>,
     /// Texts in which the pattern must find exactly the entity `examples[i].1`.
     pub examples: &'static [(&'static str, &'static str)],
     /// Texts in which the pattern must find nothing.
@@ -170,6 +174,7 @@ impl PatternSpec {
         proof: Proof::None,
         context: &[],
         negative_context: context::NEGATIVE,
+        items: None,
         examples: &[],
         counter_examples: &[],
     };
@@ -179,6 +184,7 @@ struct Compiled {
     spec: &'static PatternSpec,
     label: Label,
     regex: Regex,
+    items: Option<Regex>,
     context: context::Words,
 }
 
@@ -203,11 +209,17 @@ impl PatternRecognizer {
             if spec.group >= regex.captures_len() {
                 return Err(BuildError::new(spec.name, "capture group out of range"));
             }
+            let items = spec
+                .items
+                .map(|items| Regex::new(&match_form(items)))
+                .transpose()
+                .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
             let context = context::Words::new(spec.context, spec.negative_context);
             patterns.push(Compiled {
                 spec,
                 label,
                 regex,
+                items,
                 context,
             });
         }
@@ -373,12 +385,21 @@ impl PatternRecognizer {
                 } else {
                     UNVALIDATED_MAX
                 };
-                out.push(Candidate {
+                let candidate = |span| Candidate {
                     span,
                     label: pattern.label,
                     score: score.clamp(0.0, ceiling),
                     proof,
-                });
+                };
+                match &pattern.items {
+                    None => out.push(candidate(span)),
+                    Some(items) => out.extend(items.find_iter(m.as_str()).map(|item| {
+                        candidate(ByteSpan::new(
+                            span.start + item.start(),
+                            span.start + item.end(),
+                        ))
+                    })),
+                }
             }
         }
     }

@@ -128,6 +128,27 @@ fn weak_patterns_need_context_and_negative_context_lowers_scores() {
 }
 
 #[test]
+fn a_list_of_case_numbers_is_one_entity_per_number() {
+    let engine = Engine::builtin().expect("engine builds");
+    let text = "applications (nos. 26480/95, 28291/95,29280/95 and 39428/96) were joined";
+    let found: Vec<(&str, &str)> = engine
+        .detect(text, &LabelSet::all(), 0.5)
+        .unwrap()
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("26480/95", "CASE_NUMBER"),
+            ("28291/95", "CASE_NUMBER"),
+            ("29280/95", "CASE_NUMBER"),
+            ("39428/96", "CASE_NUMBER"),
+        ]
+    );
+}
+
+#[test]
 fn many_names_and_cues_in_one_text_stay_linear() {
     // 2 MB of cue phrases and repeated surnames: quadratic passes would take minutes.
     let engine = Engine::builtin().expect("engine builds");

@@ -753,17 +753,25 @@ fn money(s: &str) -> bool {
 }
 
 /// Lists of three or more application numbers (`nos. 26480/95, 28291/95, 29280/95`): the
-/// list is the context, however far the list runs from its "nos.".
+/// list is the context, however far the list runs from its "nos."; each number is its
+/// own entity.
 pub(super) const CASE_NUMBER_LIST: PatternSpec = PatternSpec {
     name: "case_number_list",
     label: "CASE_NUMBER",
     regex: r"\b\d{3,6}/\d{2}(?:,\s?\d{3,6}/\d{2}){2,}\b",
+    items: Some(r"\d{3,6}/\d{2}"),
     score: 0.6,
     negative_context: &[],
-    examples: &[(
-        "applications nos. 26480/95, 28291/95, 29280/95 and",
-        "26480/95, 28291/95, 29280/95",
-    )],
+    examples: &[
+        (
+            "applications nos. 26480/95, 28291/95, 29280/95 and",
+            "26480/95",
+        ),
+        (
+            "applications nos. 26480/95, 28291/95, 29280/95 and",
+            "29280/95",
+        ),
+    ],
     counter_examples: &["ratios 1/2, 3/4, 5/6 apply", "two: 26480/95, 28291/95"],
     ..PatternSpec::BASE
 };
