@@ -5,7 +5,8 @@
 //! ```
 //!
 //! Prints per-label precision/recall/F1 (exact span and label), overlap recall,
-//! label-agnostic character recall and precision, and characters per second of
+//! label-agnostic character recall (and, to see where it is lost, the recall of each gold
+//! label's characters) and precision, and characters per second of
 //! detection. `--mask-only` (TAB) scores only gold spans whose `identifier_type` is not
 //! `NO_MASK`; predicted characters inside `NO_MASK` spans are reported both ways.
 //! `--errors N` also prints up to N missed and N false spans per label, to see where the
@@ -330,6 +331,15 @@ impl Report {
         );
         let _ = writeln!(out, "overlap recall        {:.3}", s.overlap_recall());
         let _ = writeln!(out, "character recall      {:.3}", s.char_recall());
+        for (label, c) in &s.label_chars {
+            let _ = writeln!(
+                out,
+                "  {label:<20} {:.3} ({} of {} characters)",
+                c.recall(),
+                c.covered,
+                c.gold
+            );
+        }
         let _ = writeln!(out, "character precision   {:.3}", s.char_precision());
         if s.pred_chars_neutral > 0 {
             let _ = writeln!(
@@ -391,7 +401,13 @@ mod tests {
         let email = report.score.per_label["EMAIL_ADDRESS"];
         assert_eq!((email.tp, email.fp, email.fn_), (1, 0, 0));
         assert_eq!(report.score.char_recall(), 1.0);
-        assert!(report.render("x", 0.5).contains("EMAIL_ADDRESS"));
+        let rendered = report.render("x", 0.5);
+        assert!(rendered.contains("EMAIL_ADDRESS"));
+        // the label's own character recall, under the label-agnostic one
+        assert!(rendered.contains(&format!(
+            "character recall      1.000\n  {:<20} 1.000 (16 of 16 characters)\n",
+            "EMAIL_ADDRESS"
+        )));
     }
 
     #[test]

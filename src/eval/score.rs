@@ -55,6 +55,22 @@ pub struct Score {
     pub pred_chars_correct: usize,
     /// Predicted characters inside spans excluded from scoring (TAB `NO_MASK`).
     pub pred_chars_neutral: usize,
+    /// Per gold label: its spans' characters, and how many of them any prediction covers
+    /// (where the label-agnostic character recall is lost).
+    pub label_chars: BTreeMap<String, CharCounts>,
+}
+
+/// Gold characters of one label, and those covered by a prediction.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CharCounts {
+    pub gold: usize,
+    pub covered: usize,
+}
+
+impl CharCounts {
+    pub fn recall(&self) -> f64 {
+        ratio(self.covered, self.gold)
+    }
 }
 
 impl Score {
@@ -92,6 +108,12 @@ impl Score {
                     *flag = true;
                 }
             }
+        }
+        for g in gold {
+            let chars = self.label_chars.entry(g.label.clone()).or_default();
+            let span = g.start.min(text_len)..g.end.min(text_len);
+            chars.gold += span.len();
+            chars.covered += in_pred[span].iter().filter(|&&p| p).count();
         }
         for i in 0..text_len {
             self.gold_chars += usize::from(in_gold[i]);
@@ -163,6 +185,9 @@ mod tests {
         assert_eq!(score.char_recall(), 7.0 / 8.0);
         assert_eq!(score.char_precision(), 7.0 / 9.0);
         assert_eq!(score.char_precision_without_neutral(), 7.0 / 8.0);
+        let location_chars = score.label_chars["LOCATION"];
+        assert_eq!((location_chars.gold, location_chars.covered), (4, 3));
+        assert_eq!(score.label_chars["PERSON"].recall(), 1.0);
         let micro = score.micro(&["PERSON".into(), "LOCATION".into()]);
         assert_eq!((micro.tp, micro.fp, micro.fn_), (1, 2, 1));
     }
