@@ -107,7 +107,14 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
             } else {
                 overlaps(&scan.machinery, c.span)
             };
-        let straddles = overlaps(&personal, c.span) && !inside(&personal, c.span);
+        // A proven span that holds whole values, and no machinery, is those values with
+        // the ends its grammar proves: an unquoted logfmt value stops at a space
+        // (`mobile=(415) 555-0467`), while a phone run on into a TSV's status column is not.
+        let straddles = overlaps(&personal, c.span)
+            && !inside(&personal, c.span)
+            && !(c.proof.is_exact()
+                && holds(&personal, c.span)
+                && !overlaps(&scan.machinery, c.span));
         // On exactly a value's span the key names the label (a model may call the IP
         // under `remote_addr` a phone number), unless a grammar, a checksum or an `@` says
         // otherwise.
@@ -222,6 +229,15 @@ fn inside(spans: &[ByteSpan], span: ByteSpan) -> bool {
     spans
         .get(i)
         .is_some_and(|s| s.start <= span.start && span.end <= s.end)
+}
+
+/// Whether every one of the sorted, disjoint `spans` that overlaps `span` lies within it.
+fn holds(spans: &[ByteSpan], span: ByteSpan) -> bool {
+    let i = spans.partition_point(|s| s.end <= span.start);
+    spans[i..]
+        .iter()
+        .take_while(|s| s.start < span.end)
+        .all(|s| span.start <= s.start && s.end <= span.end)
 }
 
 #[cfg(test)]

@@ -282,6 +282,21 @@ fn on_exactly_a_values_span_the_key_names_the_label() {
     );
 }
 
+/// Found on the payload dev set: an unquoted logfmt value ends at its first space, so
+/// `mobile=(415)` is all the key holds; the proven phone number around it is the value.
+#[test]
+fn a_proven_span_holding_a_clipped_value_is_that_value_whole() {
+    assert_eq!(
+        flagged("span_id=2f89e74ba0593474 city=Krakow mobile=(415) 555-0467 - retry"),
+        want(&[("Krakow", "LOCATION"), ("(415) 555-0467", "PHONE_NUMBER")])
+    );
+    // not when the proven span runs on into machinery: a TSV row's status column
+    assert_eq!(
+        flagged("timestamp\tlevel\tphone_number\tstatus\n2026-11-15T10:36:33Z\tinfo\t+91 98765 34064\t409\n"),
+        want(&[("+91 98765 34064", "PHONE_NUMBER")])
+    );
+}
+
 #[test]
 fn a_url_whose_query_holds_machinery_is_still_a_url_but_a_guess_touching_a_timestamp_is_not() {
     assert_eq!(

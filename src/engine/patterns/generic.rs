@@ -322,6 +322,24 @@ pub(super) const PHONE_NANP: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// North American local numbers without an area code, `555-0199`, as notes and forms
+/// write them. Seven digits are also prices, counts and ids, so only a phone word nearby
+/// (`call`, `tel`, `contact`) lifts it over the threshold.
+pub(super) const PHONE_NANP_LOCAL: PatternSpec = PatternSpec {
+    name: "phone_nanp_local",
+    label: "PHONE_NUMBER",
+    regex: r"\b[2-9]\d{2}[.\-]\d{4}\b",
+    score: 0.3,
+    validate: Some(structure::phone),
+    context: PHONE_CONTEXT,
+    examples: &[
+        ("She prefers contact at 555-0199. Next appt", "555-0199"),
+        ("call 867.5309 after six", "867.5309"),
+    ],
+    counter_examples: &["order 555-0199 shipped", "in 1990-1995", "ticket 555-0199"],
+    ..PatternSpec::BASE
+};
+
 /// National numbers with a trunk 0 (UK, DE, AU, IN, …): `020 7946 0958`, `07700 900123`,
 /// `030 12345678`, `089/1234567`, `(02) 9876 5432`. Many digit runs look like this, so
 /// it needs context.
@@ -536,14 +554,25 @@ fn time(s: &str) -> bool {
     !s.contains(':') || structure::time_of_day(s)
 }
 
-/// Ages: `aged 42`, `age: 42`, `age of 42`, `42-year-old`, `42 years old`, `42 yo`.
-/// Only the number is the entity, so "aged [AGE_1]" still reads.
+/// Ages: `aged 42`, `age: 42`, `age of 42`, `his age is 42`, `42-year-old`, `42 years old`,
+/// `42 yo`, and the same with the number in words (`aged sixty three`, `a seventy-two-year-old
+/// man`), which judgments and dictated notes use. Only the number is the entity, so
+/// "aged [AGE_1]" still reads.
 pub(super) const AGE: PatternSpec = PatternSpec {
     name: "age",
     label: "AGE",
     regex: r"(?ix)
-        \b(?:aged|age(?:\s+of)?|age:)\s*(\d{1,3})\b
-      | \b(\d{1,3})(?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
+        \b(?:aged|age(?:\s+of)?|age:|age\s+(?:is|was))\s*(\d{1,3}|
+            (?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)
+              (?:[\s\-](?:one|two|three|four|five|six|seven|eight|nine))?
+          | ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen
+          | one|two|three|four|five|six|seven|eight|nine)\b
+      | \b(\d{1,3}|
+            (?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)
+              (?:[\s\-](?:one|two|three|four|five|six|seven|eight|nine))?
+          | ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen
+          | one|two|three|four|five|six|seven|eight|nine)
+        (?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
       # clinical shorthand: (29F), (81 M)
       | \((\d{1,3})\s?[MF]\)",
     group: 1,
@@ -557,13 +586,26 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("he is 7 years old", "7"),
         ("Ms. Adeyemi (29F) doing well", "29"),
         ("81 Y/O M TRANSFERRED", "81"),
+        ("Fifth, that his age is 49, he is of good character", "49"),
+        ("The applicant, aged sixty three, would not", "sixty three"),
+        ("A SEVENTY-TWO-YEAR-OLD MAN PRESENTED", "SEVENTY-TWO"),
+        ("her son, aged nineteen, said", "nineteen"),
     ],
-    counter_examples: &["page 42", "the age of reason", "aged 400", "heated to 98F"],
+    counter_examples: &[
+        "page 42",
+        "the age of reason",
+        "aged 400",
+        "heated to 98F",
+        "the age is unknown",
+        "aged cheese",
+        "a seventy-page report",
+    ],
     ..PatternSpec::BASE
 };
 
+/// A number in digits must be a human age; the regex admits only number words up to 99.
 fn age(s: &str) -> bool {
-    s.parse::<u32>().is_ok_and(|a| a <= 125)
+    !s.starts_with(|c: char| c.is_ascii_digit()) || s.parse::<u32>().is_ok_and(|a| a <= 125)
 }
 
 /// US/UK-style street addresses: number, capitalised street words, a street type, an
