@@ -554,6 +554,18 @@ fn time(s: &str) -> bool {
     !s.contains(':') || structure::time_of_day(s)
 }
 
+/// An age's number, in digits or in words up to ninety-nine (a macro, so that both of
+/// `AGE`'s forms can splice it into one literal).
+macro_rules! age_number {
+    () => {
+        r"\d{1,3}
+        | (?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)
+          (?:[\s\-](?:one|two|three|four|five|six|seven|eight|nine))?
+        | ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen
+        | one|two|three|four|five|six|seven|eight|nine"
+    };
+}
+
 /// Ages: `aged 42`, `age: 42`, `age of 42`, `his age is 42`, `42-year-old`, `42 years old`,
 /// `42 yo`, and the same with the number in words (`aged sixty three`, `a seventy-two-year-old
 /// man`), which judgments and dictated notes use. Only the number is the entity, so
@@ -561,20 +573,17 @@ fn time(s: &str) -> bool {
 pub(super) const AGE: PatternSpec = PatternSpec {
     name: "age",
     label: "AGE",
-    regex: r"(?ix)
-        \b(?:aged|age(?:\s+of)?|age:|age\s+(?:is|was))\s*(\d{1,3}|
-            (?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)
-              (?:[\s\-](?:one|two|three|four|five|six|seven|eight|nine))?
-          | ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen
-          | one|two|three|four|five|six|seven|eight|nine)\b
-      | \b(\d{1,3}|
-            (?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)
-              (?:[\s\-](?:one|two|three|four|five|six|seven|eight|nine))?
-          | ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen
-          | one|two|three|four|five|six|seven|eight|nine)
-        (?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
+    regex: concat!(
+        r"(?ix)
+        \b(?:aged|age(?:\s+of)?|age:|age\s+(?:is|was))\s*(",
+        age_number!(),
+        r")\b
+      | \b(",
+        age_number!(),
+        r")(?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
       # clinical shorthand: (29F), (81 M)
-      | \((\d{1,3})\s?[MF]\)",
+      | \((\d{1,3})\s?[MF]\)"
+    ),
     group: 1,
     score: 0.85,
     validate: Some(age),
