@@ -21,7 +21,7 @@ pub(super) const ROLES: &[&str] = &[
 
 /// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
 #[rustfmt::skip]
-pub(super) const PARTICLES: &[&str] = &[
+pub(crate) const PARTICLES: &[&str] = &[
     "van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "la", "le", "bin", "al",
     "el", "ibn", "dos", "das", "ter", "ten",
 ];

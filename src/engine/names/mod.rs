@@ -25,6 +25,8 @@ mod organization;
 mod person;
 mod tokens;
 
+pub(crate) use lists::PARTICLES;
+
 use super::{Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 use tokens::{tokenize, Token};

@@ -5,9 +5,11 @@
 //! 1. **Words.** A word (the tokenizer's pre-token: `springfield` = `spring ##field`)
 //!    takes the class of its first sub-word, as Hugging Face's `first` aggregation does.
 //! 2. **BIO.** A word of type T continues the open entity of type T when it is glued to
-//!    it (no gap: `john` `@` `example` of an e-mail, whatever their B/I prefix) or when
-//!    it is tagged `I-T` and only whitespace separates them. Anything else starts a new
-//!    entity (a stray `I-T` included) or, for `O`, closes it.
+//!    it (no gap: `john` `@` `example` of an e-mail, whatever their B/I prefix; an
+//!    untagged apostrophe between is no gap: `Songo'o`). A word tagged `I-` continues the
+//!    open entity, whatever their types, when only whitespace separates them: the entity
+//!    keeps the type of its first word. Anything else starts a new entity (a stray `I-`
+//!    after `O` included) or, for `O`, closes it.
 //! 3. **Labels.** Each model type maps to one of our labels (`GIVEN_NAME` → PERSON). Adjacent
 //!    entities with the same label merge into one: across whitespace always, across a
 //!    comma only when their model types differ (`42 Elm Street, Springfield` is one
@@ -82,19 +84,29 @@ pub fn bio_entities(
             continue;
         };
         if bio == Bio::Outside {
-            open = false;
+            // An apostrophe inside a word ("Songo'o") does not end the entity before it.
+            let inside_word = open
+                && entities
+                    .last()
+                    .is_some_and(|last| last.span.end == span.start)
+                && text.get(span.start..span.end).is_some_and(apostrophe);
+            open = inside_word;
             continue;
         }
         if open {
             if let Some(last) = entities.last_mut() {
-                let glued = span.start <= last.span.end;
+                let glued = span.start <= last.span.end
+                    || text.get(last.span.end..span.start).is_some_and(apostrophe);
                 // A line break ends an entity whatever the tag says (headline lists
                 // such as "MILWAUKEE\nCLEVELAND" are two teams, not one).
                 let spaced = bio == Bio::Inside
                     && text
                         .get(last.span.end..span.start)
                         .is_some_and(|gap| gap.chars().all(|c| c.is_whitespace() && c != '\n'));
-                if last.entity_type == entity_type && (glued || spaced) {
+                // An I- tag continues the open entity even when its type differs: the
+                // model is surer where a name goes on than of its type ("Suu Kyi" tagged
+                // B-PER I-ORG is one person, of its first word's type).
+                if spaced || (glued && last.entity_type == entity_type) {
                     last.span = ByteSpan::new(last.span.start, span.end.max(last.span.end));
                     last.probability_sum += probability_sum;
                     last.tokens += word_tokens;
@@ -111,6 +123,11 @@ pub fn bio_entities(
         open = true;
     }
     entities
+}
+
+/// A lone apostrophe, which joins the parts of a name ("Songo'o") whatever its tag.
+fn apostrophe(s: &str) -> bool {
+    matches!(s, "'" | "\u{2019}")
 }
 
 /// Drops whitespace-separated runs without a letter or digit from both ends of a span
@@ -130,6 +147,125 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     let (start, first_end) = kept.next()?;
     let end = kept.next_back().map_or(first_end, |(_, end)| end);
     Some(ByteSpan::new(span.start + start, span.start + end))
+}
+
+/// Takes the closing bracket after a span that opened one and left it open ("Mladost ( BJ"
+/// → "Mladost ( BJ )"): trimming loose punctuation cut it, and half a bracket is no name.
+fn close_bracket(text: &str, span: ByteSpan) -> ByteSpan {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return span;
+    };
+    let open = inner.matches('(').count() > inner.matches(')').count();
+    let rest = &text[span.end..];
+    let after = rest.trim_start_matches([' ', '\t']);
+    if open && after.starts_with(')') {
+        return ByteSpan::new(span.start, span.end + (rest.len() - after.len()) + 1);
+    }
+    span
+}
+
+/// Regnal numbers that follow a name ("Elizabeth II", "Henry VIII"). A lone "I" counts only
+/// before punctuation or the end of the line: "when Pedro I said" is the pronoun.
+#[rustfmt::skip]
+const REGNAL: &[&str] = &[
+    "I", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "XII", "XIII", "XIV", "XV",
+    "XVI",
+];
+
+/// A person's span with the regnal number after it ("Baudouin" → "Baudouin I").
+fn with_regnal_number(text: &str, span: ByteSpan) -> ByteSpan {
+    let rest = &text[span.end..];
+    let Some(after) = rest.strip_prefix(' ') else {
+        return span;
+    };
+    let len = after
+        .find(|c: char| !c.is_ascii_uppercase())
+        .unwrap_or(after.len());
+    let (number, next) = after.split_at(len);
+    let ends_clause = next
+        .trim_start_matches(' ')
+        .chars()
+        .next()
+        .is_none_or(|c| c.is_ascii_punctuation() || c == '\n');
+    let fits = REGNAL.contains(&number)
+        && !next.starts_with(char::is_alphanumeric)
+        && (number != "I" || ends_clause);
+    if fits {
+        return ByteSpan::new(span.start, span.end + 1 + len);
+    }
+    span
+}
+
+/// Company-form abbreviations whose dot is part of the name ("First Albany Corp.").
+const COMPANY_ABBREVIATIONS: &[&str] = &["Corp", "Inc", "Ltd", "Co", "Cos", "Bros", "Assn"];
+
+/// An organisation's span with the dot of its closing abbreviation, which the tokenizer
+/// splits off and the model leaves out.
+fn with_abbreviation_dot(text: &str, span: ByteSpan) -> ByteSpan {
+    let inner = &text[span.start..span.end];
+    let last = inner.rsplit(' ').next().unwrap_or(inner);
+    if COMPANY_ABBREVIATIONS.contains(&last) && text[span.end..].starts_with('.') {
+        return ByteSpan::new(span.start, span.end + 1);
+    }
+    span
+}
+
+/// Months that are no organisation's or place's first word ("August National Association
+/// of …" is the month, then the association). "May" and "March" also start names ("May
+/// Department Stores") and stay, and so do weekdays ("Sunday Telegraph").
+#[rustfmt::skip]
+const MONTHS: &[&str] = &[
+    "January", "February", "April", "June", "July", "August", "September", "October",
+    "November", "December",
+];
+
+/// Drops from both ends of an organisation or place that has a capitalised word the
+/// words no such name has there: all-lower-case words other than name particles
+/// ("Pamir mountains" → "Pamir", "NLD party" → "NLD", "the Oval" → "Oval", but
+/// "al-Aqsa", "de Gaulle" and the "s" of a split "McDonald ' s" stay) and a leading
+/// month or year, a date of its own ("June Comelf" → "Comelf", "1979 Democracy Wall" →
+/// "Democracy Wall"). A model runs on over such words in cased text; no gold organisation or place with a
+/// capital in CoNLL-2003 dev ends in a lower-case word. All-lower-case spans ("east
+/// portland") are left as they are: there case says nothing. Never empties a span.
+fn trim_common_edges(text: &str, span: ByteSpan) -> ByteSpan {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return span;
+    };
+    let words: Vec<(usize, &str)> = inner
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - inner.as_ptr() as usize, w))
+        .collect();
+    let capitalised = |w: &str| w.starts_with(char::is_uppercase);
+    if !words.iter().any(|(_, w)| capitalised(w)) {
+        return span;
+    }
+    let common = |w: &str| {
+        w.chars().count() > 1
+            && w.chars().all(char::is_lowercase)
+            && !crate::engine::names::PARTICLES.contains(&w)
+    };
+    let mut first = 0;
+    while first < words.len() && common(words[first].1) {
+        first += 1;
+    }
+    let year = |w: &str| {
+        w.len() == 4
+            && w.bytes().all(|b| b.is_ascii_digit())
+            && (w.starts_with("19") || w.starts_with("20"))
+    };
+    if first + 1 < words.len() && (MONTHS.contains(&words[first].1) || year(words[first].1)) {
+        first += 1;
+    }
+    let mut last = words.len() - 1;
+    while last > first && common(words[last].1) {
+        last -= 1;
+    }
+    if first >= words.len() || !words[first..=last].iter().any(|(_, w)| capitalised(w)) {
+        return span;
+    }
+    let (start, _) = words[first];
+    let (at, word) = words[last];
+    ByteSpan::new(span.start + start, span.start + at + word.len())
 }
 
 /// Widens a span that cuts an ASCII word to the whole word: a model tags "/22" of
@@ -172,7 +308,17 @@ pub fn candidates(
         let Some(span) = trim_loose_punctuation(text, g.span) else {
             return;
         };
+        let span = close_bracket(text, span);
+        let span = match label.as_str() {
+            "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
+            "PERSON" => with_regnal_number(text, span),
+            _ => span,
+        };
         let span = whole_ascii_words(text, span);
+        let span = match label.as_str() {
+            "ORGANIZATION" => with_abbreviation_dot(text, span),
+            _ => span,
+        };
         if wanted.contains(label) && g.tokens > 0 {
             out.push(Candidate {
                 span,
@@ -335,6 +481,66 @@ mod tests {
     }
 
     #[test]
+    fn organisations_and_places_lose_common_words_at_their_edges_in_cased_text() {
+        let trim = |text: &str| {
+            let s = trim_common_edges(text, ByteSpan::new(0, text.len()));
+            text[s.start..s.end].to_owned()
+        };
+        assert_eq!(trim("Pamir mountains"), "Pamir");
+        assert_eq!(trim("First Union bank"), "First Union");
+        assert_eq!(trim("the Oval"), "Oval");
+        assert_eq!(trim("breakaway Chechnya republic"), "Chechnya");
+        assert_eq!(trim("August National Association"), "National Association");
+        // Particles, inner words, other scripts' case and lower-case text stay.
+        assert_eq!(trim("al-Aqsa"), "al-Aqsa");
+        assert_eq!(trim("de Gaulle Airport"), "de Gaulle Airport");
+        assert_eq!(trim("Bank of England"), "Bank of England");
+        assert_eq!(trim("east portland"), "east portland");
+        assert_eq!(trim("May Department Stores"), "May Department Stores");
+        assert_eq!(trim("Sunday Telegraph"), "Sunday Telegraph");
+        assert_eq!(trim("McDonald ' s"), "McDonald ' s");
+        assert_eq!(trim("August"), "August");
+        assert_eq!(trim("1979 Democracy Wall movement"), "Democracy Wall");
+        assert_eq!(trim("4 West"), "4 West");
+    }
+
+    #[test]
+    fn brackets_company_abbreviations_and_regnal_numbers_are_whole() {
+        let apply = |text: &str, f: fn(&str, ByteSpan) -> ByteSpan, part: &str| {
+            let at = text.find(part).unwrap();
+            let s = f(text, ByteSpan::new(at, at + part.len()));
+            text[s.start..s.end].to_owned()
+        };
+        assert_eq!(
+            apply("Mladost ( BJ ) 2", close_bracket, "Mladost ( BJ"),
+            "Mladost ( BJ )"
+        );
+        assert_eq!(
+            apply("Mladost (BJ) 2", close_bracket, "Mladost (BJ"),
+            "Mladost (BJ)"
+        );
+        assert_eq!(apply("Acme ) said", close_bracket, "Acme"), "Acme");
+        let dot = with_abbreviation_dot;
+        assert_eq!(
+            apply("at First Albany Corp. said", dot, "First Albany Corp"),
+            "First Albany Corp."
+        );
+        assert_eq!(apply("Acme Inc.", dot, "Acme Inc"), "Acme Inc.");
+        assert_eq!(apply("Acme Inc .", dot, "Acme Inc"), "Acme Inc");
+        assert_eq!(apply("Acme Tools.", dot, "Acme Tools"), "Acme Tools");
+        let name = with_regnal_number;
+        assert_eq!(
+            apply("Queen Elizabeth II said", name, "Elizabeth"),
+            "Elizabeth II"
+        );
+        assert_eq!(apply("Henry VIII's wives", name, "Henry"), "Henry VIII");
+        assert_eq!(apply("Baudouin I , king", name, "Baudouin"), "Baudouin I");
+        assert_eq!(apply("when Pedro I said", name, "Pedro"), "Pedro");
+        assert_eq!(apply("Ana IBM", name, "Ana"), "Ana");
+        assert_eq!(apply("Ana IVa", name, "Ana"), "Ana");
+    }
+
+    #[test]
     fn a_span_that_cuts_an_ascii_word_takes_the_whole_word_but_never_crosses_other_scripts() {
         let widen = |text: &str, start: usize, end: usize| {
             let s = whole_ascii_words(text, ByteSpan::new(start, end));
@@ -435,6 +641,40 @@ mod tests {
         // The later pieces' classes do not matter.
         let r = run("x jo|hn|ny y", &[0, 1, 3, 0, 0]);
         assert_eq!(names(&r), [("johnny", "PERSON")]);
+    }
+
+    #[test]
+    fn an_untagged_apostrophe_inside_a_name_does_not_split_it() {
+        let scheme = scheme();
+        let persons = |words: &[&str], separators: &[&str], classes: &[u16]| {
+            let (text, tokens) = lines(words, separators);
+            let classes: Vec<TokenClass> = classes.iter().map(|&c| (c, 0.9)).collect();
+            bio_entities(&text, &tokens, &classes, &scheme)
+                .iter()
+                .map(|e| text[e.span.start..e.span.end].to_owned())
+                .collect::<Vec<_>>()
+        };
+        // B-GIVEN, then B-SUR "songo", O "'", B-SUR "o", all glued.
+        let words = ["jacques", "songo", "'", "o", "came"];
+        assert_eq!(
+            persons(&words, &[" ", "", "", " "], &[1, 3, 0, 3, 0]),
+            ["jacques", "songo'o"]
+        );
+        // With spaces around it, it is no part of a name.
+        assert_eq!(
+            persons(&words, &[" ", " ", " ", " "], &[1, 3, 0, 3, 0]),
+            ["jacques", "songo", "o"]
+        );
+    }
+
+    #[test]
+    fn an_inside_tag_continues_the_open_entity_whatever_its_type() {
+        // B-GIVEN I-STREET: one entity of the first word's type.
+        let r = run("suu kyi said", &[1, 5, 0]);
+        assert_eq!(names(&r), [("suu kyi", "PERSON")]);
+        // After O, an I- tag starts an entity of its own type.
+        let r = run("suu , kyi", &[1, 0, 5]);
+        assert_eq!(names(&r), [("suu", "PERSON"), ("kyi", "ADDRESS")]);
     }
 
     #[test]
