@@ -21,6 +21,7 @@
 
 use crate::text::{ByteSpan, Label, LabelSet};
 
+use super::bounds;
 use super::model::{Bio, TagScheme, TokenClass};
 use super::tokenize::Tokens;
 use crate::engine::{Candidate, Proof};
@@ -130,161 +131,6 @@ fn apostrophe(s: &str) -> bool {
     matches!(s, "'" | "\u{2019}")
 }
 
-/// Drops whitespace-separated runs without a letter or digit from both ends of a span
-/// ("Lear Corp ." → "Lear Corp", "( KDP" → "KDP"); `None` when nothing is left ("."). A
-/// model tags such stray punctuation now and then; no entity starts or ends with it.
-/// Punctuation glued to a word ("Corp.", "U.S.") stays.
-fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
-    let inner = text.get(span.start..span.end)?;
-    // Byte ranges, inside the span, of its whitespace-separated words with a letter or digit.
-    let mut kept = inner
-        .split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .map(|w| {
-            let at = w.as_ptr() as usize - inner.as_ptr() as usize;
-            (at, at + w.len())
-        });
-    let (start, first_end) = kept.next()?;
-    let end = kept.next_back().map_or(first_end, |(_, end)| end);
-    Some(ByteSpan::new(span.start + start, span.start + end))
-}
-
-/// Takes the closing bracket after a span that opened one and left it open ("Mladost ( BJ"
-/// → "Mladost ( BJ )"): trimming loose punctuation cut it, and half a bracket is no name.
-fn close_bracket(text: &str, span: ByteSpan) -> ByteSpan {
-    let Some(inner) = text.get(span.start..span.end) else {
-        return span;
-    };
-    let open = inner.matches('(').count() > inner.matches(')').count();
-    let rest = &text[span.end..];
-    let after = rest.trim_start_matches([' ', '\t']);
-    if open && after.starts_with(')') {
-        return ByteSpan::new(span.start, span.end + (rest.len() - after.len()) + 1);
-    }
-    span
-}
-
-/// Regnal numbers that follow a name ("Elizabeth II", "Henry VIII"). A lone "I" counts only
-/// before punctuation or the end of the line: "when Pedro I said" is the pronoun.
-#[rustfmt::skip]
-const REGNAL: &[&str] = &[
-    "I", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "XII", "XIII", "XIV", "XV",
-    "XVI",
-];
-
-/// A person's span with the regnal number after it ("Baudouin" → "Baudouin I").
-fn with_regnal_number(text: &str, span: ByteSpan) -> ByteSpan {
-    let rest = &text[span.end..];
-    let Some(after) = rest.strip_prefix(' ') else {
-        return span;
-    };
-    let len = after
-        .find(|c: char| !c.is_ascii_uppercase())
-        .unwrap_or(after.len());
-    let (number, next) = after.split_at(len);
-    let ends_clause = next
-        .trim_start_matches(' ')
-        .chars()
-        .next()
-        .is_none_or(|c| c.is_ascii_punctuation() || c == '\n');
-    let fits = REGNAL.contains(&number)
-        && !next.starts_with(char::is_alphanumeric)
-        && (number != "I" || ends_clause);
-    if fits {
-        return ByteSpan::new(span.start, span.end + 1 + len);
-    }
-    span
-}
-
-/// Company-form abbreviations whose dot is part of the name ("First Albany Corp.").
-const COMPANY_ABBREVIATIONS: &[&str] = &["Corp", "Inc", "Ltd", "Co", "Cos", "Bros", "Assn"];
-
-/// An organisation's span with the dot of its closing abbreviation, which the tokenizer
-/// splits off and the model leaves out.
-fn with_abbreviation_dot(text: &str, span: ByteSpan) -> ByteSpan {
-    let inner = &text[span.start..span.end];
-    let last = inner.rsplit(' ').next().unwrap_or(inner);
-    if COMPANY_ABBREVIATIONS.contains(&last) && text[span.end..].starts_with('.') {
-        return ByteSpan::new(span.start, span.end + 1);
-    }
-    span
-}
-
-/// Months that are no organisation's or place's first word ("August National Association
-/// of …" is the month, then the association). "May" and "March" also start names ("May
-/// Department Stores") and stay, and so do weekdays ("Sunday Telegraph").
-#[rustfmt::skip]
-const MONTHS: &[&str] = &[
-    "January", "February", "April", "June", "July", "August", "September", "October",
-    "November", "December",
-];
-
-/// Drops from both ends of an organisation or place that has a capitalised word the
-/// words no such name has there: all-lower-case words other than name particles
-/// ("Pamir mountains" → "Pamir", "NLD party" → "NLD", "the Oval" → "Oval", but
-/// "al-Aqsa", "de Gaulle" and the "s" of a split "McDonald ' s" stay) and a leading
-/// month or year, a date of its own ("June Comelf" → "Comelf", "1979 Democracy Wall" →
-/// "Democracy Wall"). A model runs on over such words in cased text; no gold organisation or place with a
-/// capital in CoNLL-2003 dev ends in a lower-case word. All-lower-case spans ("east
-/// portland") are left as they are: there case says nothing. Never empties a span.
-fn trim_common_edges(text: &str, span: ByteSpan) -> ByteSpan {
-    let Some(inner) = text.get(span.start..span.end) else {
-        return span;
-    };
-    let words: Vec<(usize, &str)> = inner
-        .split_whitespace()
-        .map(|w| (w.as_ptr() as usize - inner.as_ptr() as usize, w))
-        .collect();
-    let capitalised = |w: &str| w.starts_with(char::is_uppercase);
-    if !words.iter().any(|(_, w)| capitalised(w)) {
-        return span;
-    }
-    let common = |w: &str| {
-        w.chars().count() > 1
-            && w.chars().all(char::is_lowercase)
-            && !crate::engine::names::PARTICLES.contains(&w)
-    };
-    let mut first = 0;
-    while first < words.len() && common(words[first].1) {
-        first += 1;
-    }
-    let year = |w: &str| {
-        w.len() == 4
-            && w.bytes().all(|b| b.is_ascii_digit())
-            && (w.starts_with("19") || w.starts_with("20"))
-    };
-    if first + 1 < words.len() && (MONTHS.contains(&words[first].1) || year(words[first].1)) {
-        first += 1;
-    }
-    let mut last = words.len() - 1;
-    while last > first && common(words[last].1) {
-        last -= 1;
-    }
-    if first >= words.len() || !words[first..=last].iter().any(|(_, w)| capitalised(w)) {
-        return span;
-    }
-    let (start, _) = words[first];
-    let (at, word) = words[last];
-    ByteSpan::new(span.start + start, span.start + at + word.len())
-}
-
-/// Widens a span that cuts an ASCII word to the whole word: a model tags "/22" of
-/// "7/22" now and then (the tokenizer splits at the slash and the first piece came out
-/// `O`), and a cut identifier or date would leave digits in the clear. Only ASCII
-/// letters and digits are taken: scripts written without spaces have no word to widen to.
-fn whole_ascii_words(text: &str, span: ByteSpan) -> ByteSpan {
-    let bytes = text.as_bytes();
-    let mut start = span.start;
-    while start > 0 && bytes[start - 1].is_ascii_alphanumeric() {
-        start -= 1;
-    }
-    let mut end = span.end;
-    while end < bytes.len() && bytes[end].is_ascii_alphanumeric() {
-        end += 1;
-    }
-    ByteSpan::new(start, end)
-}
-
 /// Step 3: maps and merges model entities into candidates for the labels in `wanted`.
 /// `targets[t]` is what model type `t` becomes (`None`: ignored).
 pub fn candidates(
@@ -305,19 +151,8 @@ pub fn candidates(
     let flush = |group: Option<Group>, out: &mut Vec<Candidate>| {
         let Some(g) = group else { return };
         let label = g.alone.unwrap_or(g.label);
-        let Some(span) = trim_loose_punctuation(text, g.span) else {
+        let Some(span) = bounds::shape(text, g.span, label) else {
             return;
-        };
-        let span = close_bracket(text, span);
-        let span = match label.as_str() {
-            "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
-            "PERSON" => with_regnal_number(text, span),
-            _ => span,
-        };
-        let span = whole_ascii_words(text, span);
-        let span = match label.as_str() {
-            "ORGANIZATION" => with_abbreviation_dot(text, span),
-            _ => span,
         };
         if wanted.contains(label) && g.tokens > 0 {
             out.push(Candidate {
@@ -462,96 +297,6 @@ mod tests {
             targets(&text, &tokens, &[7, 4, 5, 6]),
             [("42 Elm Street\nSpringfield".to_owned(), "ADDRESS")]
         );
-    }
-
-    #[test]
-    fn loose_punctuation_is_trimmed_and_a_lone_dot_is_no_entity() {
-        fn trim(text: &str) -> Option<&str> {
-            trim_loose_punctuation(text, ByteSpan::new(0, text.len()))
-                .map(|s| &text[s.start..s.end])
-        }
-        assert_eq!(trim("Lear Corp ."), Some("Lear Corp"));
-        assert_eq!(trim("( KDP )"), Some("KDP"));
-        assert_eq!(trim("The Oval ,"), Some("The Oval"));
-        assert_eq!(trim("Lear Corp."), Some("Lear Corp."));
-        assert_eq!(trim("U.S."), Some("U.S."));
-        assert_eq!(trim("Élodie - Paris"), Some("Élodie - Paris"));
-        assert_eq!(trim("."), None);
-        assert_eq!(trim(" - "), None);
-    }
-
-    #[test]
-    fn organisations_and_places_lose_common_words_at_their_edges_in_cased_text() {
-        let trim = |text: &str| {
-            let s = trim_common_edges(text, ByteSpan::new(0, text.len()));
-            text[s.start..s.end].to_owned()
-        };
-        assert_eq!(trim("Pamir mountains"), "Pamir");
-        assert_eq!(trim("First Union bank"), "First Union");
-        assert_eq!(trim("the Oval"), "Oval");
-        assert_eq!(trim("breakaway Chechnya republic"), "Chechnya");
-        assert_eq!(trim("August National Association"), "National Association");
-        // Particles, inner words, other scripts' case and lower-case text stay.
-        assert_eq!(trim("al-Aqsa"), "al-Aqsa");
-        assert_eq!(trim("de Gaulle Airport"), "de Gaulle Airport");
-        assert_eq!(trim("Bank of England"), "Bank of England");
-        assert_eq!(trim("east portland"), "east portland");
-        assert_eq!(trim("May Department Stores"), "May Department Stores");
-        assert_eq!(trim("Sunday Telegraph"), "Sunday Telegraph");
-        assert_eq!(trim("McDonald ' s"), "McDonald ' s");
-        assert_eq!(trim("August"), "August");
-        assert_eq!(trim("1979 Democracy Wall movement"), "Democracy Wall");
-        assert_eq!(trim("4 West"), "4 West");
-    }
-
-    #[test]
-    fn brackets_company_abbreviations_and_regnal_numbers_are_whole() {
-        let apply = |text: &str, f: fn(&str, ByteSpan) -> ByteSpan, part: &str| {
-            let at = text.find(part).unwrap();
-            let s = f(text, ByteSpan::new(at, at + part.len()));
-            text[s.start..s.end].to_owned()
-        };
-        assert_eq!(
-            apply("Mladost ( BJ ) 2", close_bracket, "Mladost ( BJ"),
-            "Mladost ( BJ )"
-        );
-        assert_eq!(
-            apply("Mladost (BJ) 2", close_bracket, "Mladost (BJ"),
-            "Mladost (BJ)"
-        );
-        assert_eq!(apply("Acme ) said", close_bracket, "Acme"), "Acme");
-        let dot = with_abbreviation_dot;
-        assert_eq!(
-            apply("at First Albany Corp. said", dot, "First Albany Corp"),
-            "First Albany Corp."
-        );
-        assert_eq!(apply("Acme Inc.", dot, "Acme Inc"), "Acme Inc.");
-        assert_eq!(apply("Acme Inc .", dot, "Acme Inc"), "Acme Inc");
-        assert_eq!(apply("Acme Tools.", dot, "Acme Tools"), "Acme Tools");
-        let name = with_regnal_number;
-        assert_eq!(
-            apply("Queen Elizabeth II said", name, "Elizabeth"),
-            "Elizabeth II"
-        );
-        assert_eq!(apply("Henry VIII's wives", name, "Henry"), "Henry VIII");
-        assert_eq!(apply("Baudouin I , king", name, "Baudouin"), "Baudouin I");
-        assert_eq!(apply("when Pedro I said", name, "Pedro"), "Pedro");
-        assert_eq!(apply("Ana IBM", name, "Ana"), "Ana");
-        assert_eq!(apply("Ana IVa", name, "Ana"), "Ana");
-    }
-
-    #[test]
-    fn a_span_that_cuts_an_ascii_word_takes_the_whole_word_but_never_crosses_other_scripts() {
-        let widen = |text: &str, start: usize, end: usize| {
-            let s = whole_ascii_words(text, ByteSpan::new(start, end));
-            text[s.start..s.end].to_owned()
-        };
-        assert_eq!(widen("7/22 0800 PT", 1, 4), "7/22");
-        assert_eq!(widen("seen 7/22.", 6, 9), "7/22");
-        assert_eq!(widen("JOHNSON, MARY", 0, 7), "JOHNSON");
-        assert_eq!(widen("Smithson said", 0, 5), "Smithson");
-        // Byte offsets after "他的" (6 bytes): nothing to widen into.
-        assert_eq!(widen("他的Anna说", 6, 10), "Anna");
     }
 
     fn scheme() -> TagScheme {

@@ -8,6 +8,7 @@
 //! and `pool.rs` touch ONNX Runtime. Nothing here knows about HTTP, config files or
 //! how entities get replaced; [`ModelSettings`] is filled in by `config`.
 
+pub mod bounds;
 pub mod decode;
 pub mod identity;
 pub mod model;
