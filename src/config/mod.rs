@@ -204,7 +204,7 @@ pub struct ModelSection {
     pub window_tokens: usize,
     /// Tokens adjacent windows share (at most half of `window_tokens`).
     pub window_overlap_tokens: usize,
-    /// Padded tokens in one forward pass; windows of concurrent requests share it.
+    /// Padded tokens in one forward pass of one request's windows.
     pub max_batch_tokens: usize,
     /// Requests that may wait for a worker before callers block.
     pub queue_capacity: usize,

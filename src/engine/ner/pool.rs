@@ -3,12 +3,14 @@
 //!
 //! Callers (request threads, never the async executor) tokenize and window their texts
 //! themselves, submit all windows as one job and block until every window has a result.
-//! A free worker takes up to `max_batch_tokens` tokens of windows **round-robin across
-//! the queued jobs** — one window from each job in turn — so windows of concurrent
-//! requests share forward passes, and a one-window request is served in the next pass
-//! even while a 1-million-character text is being worked through. The windows taken
-//! are sorted by length and cut into padded batches of about one length each
-//! ([`batch_rows`]), which keeps padding small.
+//! A job's forward passes are **planned from its own windows alone** when it is
+//! submitted ([`plan_passes`]): sorted by length, cut into padded batches of about one
+//! length each, at most `max_batch_tokens` tokens. The int8 model quantizes activations
+//! with one scale per pass, so a window's result depends on the windows it shares a
+//! pass with; keeping requests apart makes a request's detections the same whatever
+//! else the service is doing. Free workers take **one pass at a time, round-robin
+//! across the queued jobs**, so a one-window request is served after the pass that is
+//! running even while a 1-million-character text is being worked through.
 //!
 //! Concurrency is bounded twice: `workers` sessions run at once (each with its own
 //! intra-op threads), and at most `queue_capacity` jobs wait; a caller beyond that
@@ -39,7 +41,7 @@ const MAX_BATCH_ROWS: usize = 64;
 /// Most padding a window may get, as a fraction `1 / PADDING_DIVISOR` of the pass's
 /// width (at least [`MIN_PADDING`] tokens); a shorter window waits for a later pass. A
 /// padded token costs a real token's time, a pass costs a few tokens' worth: on 32 texts
-/// of ~600 characters, 1/16 cut padding from 23 % to 1.5 % of the tokens and the model's
+/// of ~600 characters, 1/16 cut padding from 19 % to under 1 % of the tokens and the model's
 /// time by about a fifth (`cargo bench --bench detect -- engine/`); no limit or none at
 /// all (one pass per length) were both slower.
 const PADDING_DIVISOR: usize = 16;
@@ -105,8 +107,8 @@ impl Sink {
 
 struct Job {
     windows: Arc<Vec<WindowIds>>,
-    /// First window not yet handed to a worker.
-    next: usize,
+    /// Passes not yet handed to a worker, each a list of indexes into `windows`.
+    passes: VecDeque<Vec<usize>>,
     sink: Arc<Mutex<Sink>>,
 }
 
@@ -176,21 +178,12 @@ impl Counters {
     }
 }
 
-/// A window handed to a worker: its ids and where its result goes.
+/// A pass handed to a worker: its job's windows, which of them it runs (longest
+/// first), and where their results go.
 struct Taken {
     windows: Arc<Vec<WindowIds>>,
-    index: usize,
+    rows: Vec<usize>,
     sink: Arc<Mutex<Sink>>,
-}
-
-impl Taken {
-    fn ids(&self) -> &[i64] {
-        self.windows.get(self.index).map_or(&[], |w| &w.ids)
-    }
-
-    fn types(&self) -> &[i64] {
-        self.windows.get(self.index).map_or(&[], |w| &w.types)
-    }
 }
 
 pub struct Pool {
@@ -259,8 +252,8 @@ impl Pool {
             reply: Some(reply),
         }));
         let job = Job {
+            passes: plan_passes(&windows, self.shared.max_batch_tokens).into(),
             windows: Arc::new(windows),
-            next: 0,
             sink: Arc::clone(&sink),
         };
         {
@@ -361,7 +354,7 @@ fn work(mut model: Model, shared: &Shared) {
                 // Closed and drained.
                 return;
             }
-            let taken = take_round_robin(&mut queue.jobs, shared.max_batch_tokens);
+            let taken = take_pass(&mut queue.jobs);
             // Work may remain for another worker.
             if !queue.jobs.is_empty() {
                 shared.work.notify_one();
@@ -369,95 +362,105 @@ fn work(mut model: Model, shared: &Shared) {
             taken
         };
         shared.space.notify_all();
-        run(&mut model, taken, shared);
+        if let Some(taken) = taken {
+            run(&mut model, &taken, shared);
+        }
     }
 }
 
-/// Takes windows one per job in turn until `budget` tokens are taken (at least one
-/// window); drops fully handed-out jobs from the queue.
-fn take_round_robin(jobs: &mut VecDeque<Job>, budget: usize) -> Vec<Taken> {
-    let mut taken = Vec::new();
-    let mut tokens = 0;
-    'rounds: loop {
-        let mut progressed = false;
-        for job in jobs.iter_mut() {
-            let Some(window) = job.windows.get(job.next) else {
-                continue;
-            };
-            if !taken.is_empty() && tokens + window.ids.len() > budget {
-                break 'rounds;
-            }
-            tokens += window.ids.len();
-            taken.push(Taken {
-                windows: Arc::clone(&job.windows),
-                index: job.next,
-                sink: Arc::clone(&job.sink),
-            });
-            job.next += 1;
-            progressed = true;
-        }
-        if !progressed {
-            break;
-        }
-    }
-    jobs.retain(|job| job.next < job.windows.len());
-    taken
-}
-
-/// Runs the taken windows in length-sorted padded batches and settles each result.
-fn run(model: &mut Model, mut taken: Vec<Taken>, shared: &Shared) {
-    taken.sort_by_key(|t| std::cmp::Reverse(t.ids().len()));
-    let mut rest = &taken[..];
-    while !rest.is_empty() {
-        let width = rest[0].ids().len().max(1);
-        let rows = batch_rows(rest, width, shared.max_batch_tokens);
-        let (batch, tail) = rest.split_at(rows);
-        rest = tail;
-        let mut ids = vec![shared.pad; rows * width];
-        let mut types = vec![0; rows * width];
-        let mut lengths = Vec::with_capacity(rows);
-        for (r, t) in batch.iter().enumerate() {
-            let (window, window_types) = (t.ids(), t.types());
-            ids[r * width..r * width + window.len()].copy_from_slice(window);
-            let typed = window_types.len().min(window.len());
-            types[r * width..r * width + typed].copy_from_slice(&window_types[..typed]);
-            lengths.push(window.len());
-        }
-        let started = Instant::now();
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            model.run(&ids, &types, &lengths, width)
-        }))
-        .unwrap_or_else(|_| Err(NerError::runtime("inference panicked")));
-        shared.done.count(&lengths, width, started.elapsed());
-        let mut rows_out = match outcome {
-            Ok(rows_out) => rows_out.into_iter().map(Ok).collect(),
-            Err(e) => vec![Err(e); rows],
+/// Takes the next pass of the job at the front of the queue and moves that job to the
+/// back (or out, when this was its last pass). `None` when no job has a pass left.
+fn take_pass(jobs: &mut VecDeque<Job>) -> Option<Taken> {
+    while let Some(mut job) = jobs.pop_front() {
+        let Some(rows) = job.passes.pop_front() else {
+            continue;
         };
-        rows_out.resize_with(rows, || {
-            Err(NerError::runtime("model returned too few rows"))
-        });
-        for (t, result) in batch.iter().zip(rows_out) {
-            match t.sink.lock() {
-                Ok(mut sink) => sink.settle(t.index, result),
-                // A poisoned sink only happens after a panic while settling; its
-                // caller then sees the reply channel close.
-                Err(_) => continue,
-            }
+        let taken = Taken {
+            windows: Arc::clone(&job.windows),
+            rows,
+            sink: Arc::clone(&job.sink),
+        };
+        if !job.passes.is_empty() {
+            jobs.push_back(job);
+        }
+        return Some(taken);
+    }
+    None
+}
+
+/// Runs one pass, its rows padded to the longest, and settles each row's result.
+fn run(model: &mut Model, taken: &Taken, shared: &Shared) {
+    let window = |i: usize| taken.windows.get(i);
+    let width = taken
+        .rows
+        .iter()
+        .map(|&i| window(i).map_or(0, |w| w.ids.len()))
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let rows = taken.rows.len();
+    let mut ids = vec![shared.pad; rows * width];
+    let mut types = vec![0; rows * width];
+    let mut lengths = Vec::with_capacity(rows);
+    for (r, w) in taken.rows.iter().filter_map(|&i| window(i)).enumerate() {
+        ids[r * width..r * width + w.ids.len()].copy_from_slice(&w.ids);
+        let typed = w.types.len().min(w.ids.len());
+        types[r * width..r * width + typed].copy_from_slice(&w.types[..typed]);
+        lengths.push(w.ids.len());
+    }
+    let started = Instant::now();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        model.run(&ids, &types, &lengths, width)
+    }))
+    .unwrap_or_else(|_| Err(NerError::runtime("inference panicked")));
+    shared.done.count(&lengths, width, started.elapsed());
+    let mut rows_out = match outcome {
+        Ok(rows_out) => rows_out.into_iter().map(Ok).collect(),
+        Err(e) => vec![Err(e); rows],
+    };
+    rows_out.resize_with(rows, || {
+        Err(NerError::runtime("model returned too few rows"))
+    });
+    // A poisoned sink only happens after a panic while settling; its caller then sees
+    // the reply channel close.
+    if let Ok(mut sink) = taken.sink.lock() {
+        for (&index, result) in taken.rows.iter().zip(rows_out) {
+            sink.settle(index, result);
         }
     }
 }
 
-/// How many of `sorted` (longest first, the first `width` tokens long) the next pass
-/// takes: within the token budget and [`MAX_BATCH_ROWS`], and none padded by more than
-/// its share of `width`; always at least one.
-fn batch_rows(sorted: &[Taken], width: usize, max_batch_tokens: usize) -> usize {
+/// A job's passes: its windows longest first, cut by [`batch_rows`]. Each pass lists
+/// indexes into `windows`; every window is in exactly one pass.
+fn plan_passes(windows: &[WindowIds], max_batch_tokens: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..windows.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(windows[i].ids.len()));
+    let lengths: Vec<usize> = order.iter().map(|&i| windows[i].ids.len()).collect();
+    let mut passes = Vec::new();
+    let mut at = 0;
+    while at < order.len() {
+        let rows = batch_rows(&lengths[at..], max_batch_tokens);
+        passes.push(order[at..at + rows].to_vec());
+        at += rows;
+    }
+    passes
+}
+
+/// How many windows of `sorted` lengths (longest first) the next pass takes: within the
+/// token budget and [`MAX_BATCH_ROWS`], and none padded by more than its share of the
+/// first's width; at least one unless `sorted` is empty.
+fn batch_rows(sorted: &[usize], max_batch_tokens: usize) -> usize {
+    let Some(&first) = sorted.first() else {
+        return 0;
+    };
+    let width = first.max(1);
     let most = (max_batch_tokens / width)
         .clamp(1, MAX_BATCH_ROWS)
         .min(sorted.len());
     let padding = (width / PADDING_DIVISOR).max(MIN_PADDING);
     sorted[..most]
         .iter()
-        .take_while(|t| t.ids().len() + padding >= width)
+        .take_while(|&&len| len + padding >= width)
         .count()
         .max(1)
 }
@@ -466,19 +469,14 @@ fn batch_rows(sorted: &[Taken], width: usize, max_batch_tokens: usize) -> usize 
 mod tests {
     use super::*;
 
-    fn job(lengths: &[usize]) -> (Job, mpsc::Receiver<Message>) {
+    /// A job of windows of these lengths, its passes planned with a `budget` of tokens.
+    fn job(lengths: &[usize], budget: usize) -> (Job, mpsc::Receiver<Message>) {
         let (reply, answer) = mpsc::channel();
-        let windows: Vec<WindowIds> = lengths
-            .iter()
-            .map(|&n| WindowIds {
-                ids: vec![0; n],
-                types: vec![0; n],
-            })
-            .collect();
+        let windows = windows(lengths);
         let count = windows.len();
         let job = Job {
+            passes: plan_passes(&windows, budget).into(),
             windows: Arc::new(windows),
-            next: 0,
             sink: Arc::new(Mutex::new(Sink {
                 results: vec![Vec::new(); count],
                 remaining: count,
@@ -518,7 +516,7 @@ mod tests {
 
     #[test]
     fn results_for_a_caller_that_gave_up_are_dropped_without_a_panic() {
-        let (j, answer) = job(&[3, 3]);
+        let (j, answer) = job(&[3, 3], 100);
         drop(answer);
         let mut sink = j.sink.lock().unwrap();
         sink.settle(0, Ok(vec![(1, 0.5)]));
@@ -528,46 +526,43 @@ mod tests {
     }
 
     #[test]
-    fn a_small_job_gets_into_the_next_batch_behind_a_big_one() {
-        let (big, _) = job(&[100; 50]);
-        let (small, _) = job(&[10]);
+    fn a_small_job_runs_after_one_pass_of_a_big_one() {
+        let (big, _) = job(&[100; 50], 300);
+        let (small, _) = job(&[10], 300);
         let mut jobs = VecDeque::from([big, small]);
-        let taken = take_round_robin(&mut jobs, 300);
-        let sizes: Vec<usize> = taken.iter().map(|t| t.ids().len()).collect();
-        assert_eq!(sizes, [100, 10, 100]);
-        assert_eq!(jobs.len(), 1, "the small job is fully handed out");
-        assert_eq!(jobs[0].next, 2);
+        let mut sizes = Vec::new();
+        for _ in 0..3 {
+            let taken = take_pass(&mut jobs).unwrap();
+            sizes.push(taken.rows.len());
+        }
+        assert_eq!(sizes, [3, 1, 3]);
+        assert_eq!(jobs.len(), 1, "the small job is done and gone");
+        assert_eq!(jobs[0].passes.len(), 17 - 2);
     }
 
     #[test]
-    fn a_pass_takes_windows_of_about_one_length_within_the_budget() {
-        let rows = |lengths: &[usize], budget| {
-            let (j, _) = job(lengths);
-            let mut jobs = VecDeque::from([j]);
-            let taken = take_round_robin(&mut jobs, usize::MAX);
-            batch_rows(&taken, lengths[0], budget)
-        };
-        // 128 wide: up to 8 tokens of padding (1/16); 46 is left for a later pass.
-        assert_eq!(rows(&[128, 128, 120, 119, 46], 4096), 3);
+    fn a_job_is_cut_into_passes_of_about_one_length_within_the_budget() {
+        let passes = |lengths: &[usize], budget| plan_passes(&windows(lengths), budget);
+        // Longest first; 128 wide allows up to 8 tokens of padding (1/16), so 119, 46
+        // and 20 wait for passes of their own.
+        assert_eq!(
+            passes(&[46, 128, 120, 20, 121, 128, 119], 4096),
+            [vec![1, 5, 4, 2], vec![6], vec![0], vec![3]]
+        );
         // Short windows: at least 4 tokens of padding.
-        assert_eq!(rows(&[20, 16, 15], 4096), 2);
+        assert_eq!(passes(&[20, 16, 15], 4096), [vec![0, 1], vec![2]]);
         // The budget and the row cap bind before the padding does.
-        assert_eq!(rows(&[128; 40], 4096), 32);
-        assert_eq!(rows(&[10; 100], 4096), MAX_BATCH_ROWS);
-        assert_eq!(rows(&[5000, 10], 4096), 1);
-    }
-
-    #[test]
-    fn one_oversized_window_is_still_taken() {
-        let (big, _) = job(&[1000]);
-        let mut jobs = VecDeque::from([big]);
-        assert_eq!(take_round_robin(&mut jobs, 300).len(), 1);
-        assert!(jobs.is_empty());
+        let sizes = |p: Vec<Vec<usize>>| p.iter().map(Vec::len).collect::<Vec<_>>();
+        assert_eq!(sizes(passes(&[128; 40], 4096)), [32, 8]);
+        assert_eq!(sizes(passes(&[10; 100], 4096)), [MAX_BATCH_ROWS, 36]);
+        // A window over the budget still runs, alone.
+        assert_eq!(passes(&[5000, 10], 4096), [vec![0], vec![1]]);
+        assert!(passes(&[], 4096).is_empty());
     }
 
     #[test]
     fn a_job_is_answered_once_after_its_last_window_with_any_failure() {
-        let (j, answer) = job(&[3, 3]);
+        let (j, answer) = job(&[3, 3], 100);
         let mut sink = j.sink.lock().unwrap();
         sink.settle(1, Ok(vec![(1, 0.5)]));
         assert!(matches!(answer.try_recv(), Ok(Message::Progress)));
@@ -579,7 +574,7 @@ mod tests {
         assert_eq!(done.unwrap(), [vec![(2, 0.5)], vec![(1, 0.5)]]);
         drop(sink);
 
-        let (j, answer) = job(&[3, 3]);
+        let (j, answer) = job(&[3, 3], 100);
         let mut sink = j.sink.lock().unwrap();
         sink.settle(0, Err(NerError::runtime("boom")));
         sink.settle(1, Ok(vec![]));

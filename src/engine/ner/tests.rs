@@ -3,9 +3,8 @@
 //!
 //! Without the files they skip with a notice, except under `CI=true`, where a missing
 //! model is a failure: CI fetches ONNX Runtime and Rampart first, so their absence is a
-//! broken set-up. The `our_model_*` tests need `models/anonymizer-ner`, which only
-//! `bash training/run.sh` builds (not CI): they are `#[ignore]`d, and run.sh runs them
-//! with `--ignored` after building the model.
+//! broken set-up. The `our_model_*` tests run our model, tracked in git at
+//! `models/anonymizer-ner`.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -461,7 +460,7 @@ fn the_engine_detects_a_batch_of_texts_as_it_detects_each_alone() {
     assert_eq!(persons, 30, "{:?}", batch[3]);
 }
 
-/// Our own model, built by `bash training/run.sh` into `models/anonymizer-ner`.
+/// Our own model, `models/anonymizer-ner`.
 fn ours() -> Option<&'static NerRecognizer> {
     static LOADED: OnceLock<Result<NerRecognizer, NerError>> = OnceLock::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -499,6 +498,36 @@ fn our_model_finds_names_organisations_places_and_dates_with_exact_spans() {
     );
     for c in &found {
         assert!(c.score > 0.5, "{c:?}");
+    }
+}
+
+#[test]
+fn our_model_gives_a_request_the_same_result_whatever_runs_beside_it() {
+    let Some(r) = ours() else { return };
+    let text = "Maria Garcia joined Siemens in Munich on 3 March 2021, said Dr. Ahmed Khan.";
+    let alone = find(r, text);
+    assert!(!alone.is_empty());
+    // Other requests keep the one worker busy with a tweet: a pass that held it, padded,
+    // beside our text would quantize our activations with another scale (it moves our
+    // scores in the fourth digit).
+    let others = ["All I ' ve been doing is BINGE watching Rick and Morty 😂"; 3];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let beside = std::thread::scope(|s| {
+        for other in &others {
+            let stop = &stop;
+            s.spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    find(r, other);
+                }
+            });
+        }
+        let beside: Vec<_> = (0..20).map(|_| find(r, text)).collect();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        beside
+    });
+    for found in beside {
+        // Scores too, to the last bit.
+        assert_eq!(found, alone);
     }
 }
 
