@@ -4,16 +4,25 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-/// Honorifics that are part of the name span (`Mr Robert Murray`).
+/// Honorifics that are part of the name span (`Mr Robert Murray`): most give gender
+/// away, and court judgments (TAB) annotate them with the name.
 #[rustfmt::skip]
 pub(super) const HONORIFICS: &[&str] = &[
-    "Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Professor", "Sir", "Dame", "Lord", "Lady",
-    "Madam", "Mme", "Mlle", "Herr", "Frau", "Sr", "Sra", "Srta", "Rev", "Judge", "Justice",
+    "Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Sir", "Dame", "Lord", "Lady", "Madam", "Mme",
+    "Mlle", "Herr", "Frau", "Sr", "Sra", "Srta",
+];
+
+/// Offices before a name that say nothing of gender: like a role, not part of the span,
+/// but one name word after them is enough (`Judge [Smith]`, `Professor [David McLeod]`;
+/// news corpora annotate the name alone).
+#[rustfmt::skip]
+pub(crate) const RANKS: &[&str] = &[
+    "Prof", "Professor", "Judge", "Justice", "Rev", "Cardinal",
 ];
 
 /// Roles before a name; the role word is not part of the span (`President [Ana Ruiz]`).
 #[rustfmt::skip]
-pub(super) const ROLES: &[&str] = &[
+pub(crate) const ROLES: &[&str] = &[
     "President", "Senator", "Governor", "Minister", "Chancellor", "Ambassador", "Captain",
     "Colonel", "General", "Inspector", "Detective", "Sergeant", "Officer", "Bishop", "Pope",
     "King", "Queen", "Prince", "Princess", "Sheikh", "Mayor", "Coach", "Chairman", "Premier",

@@ -3,6 +3,7 @@
 //! its score in the rule tables below:
 //!
 //! - an honorific and the capitalised words after it: `Mr C. Whomersley`, `Dr Ana Ruiz`;
+//!   a rank before them, left out: `Judge [Olga Lavrentyeva]`;
 //! - a role before two or three capitalised words: `President Ana Ruiz`;
 //! - a known given name and a capitalised word after it: `Phil Simmons`;
 //! - two or three capitalised words with no cue at all: a guess at the threshold;
@@ -25,7 +26,7 @@ mod organization;
 mod person;
 mod tokens;
 
-pub(crate) use lists::PARTICLES;
+pub(crate) use lists::{PARTICLES, RANKS, ROLES};
 
 use super::{Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};

@@ -2,7 +2,7 @@
 //! scan and return the words they take; text rules ([`super::PersonTextFn`]) look at the
 //! whole text after the scan. Scores are named in `mod.rs`'s rule table.
 
-use super::lists::{lists, CUES, GENERIC, HONORIFICS, ORG_HEADS, ORG_SUFFIXES, ROLES, STOP};
+use super::lists::{lists, CUES, GENERIC, HONORIFICS, ORG_HEADS, ORG_SUFFIXES, RANKS, ROLES, STOP};
 use super::tokens::{adjacent, is_name_word, name_run};
 use super::{Found, Words};
 use crate::text::ByteSpan;
@@ -13,13 +13,15 @@ fn next_adjacent(words: &Words<'_>, i: usize) -> bool {
 }
 
 /// An honorific and up to four name words after it, title included: `Mr C. Whomersley`,
-/// `Dr. Ana de la Cruz`.
+/// `Dr. Ana de la Cruz`; after a rank, the name words alone: `Judge [Olga Lavrentyeva]`.
 pub(super) fn honorific(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
     let bare = words.tokens[i].text.trim_end_matches('.');
-    if !HONORIFICS.contains(&bare) || !next_adjacent(words, i) {
+    let rank = RANKS.contains(&bare);
+    if !(rank || HONORIFICS.contains(&bare)) || !next_adjacent(words, i) {
         return None;
     }
-    name_run(words.text, &words.tokens, i + 1, 4).map(|last| (i, last))
+    let first = if rank { i + 1 } else { i };
+    name_run(words.text, &words.tokens, i + 1, 4).map(|last| (first, last))
 }
 
 /// An honorific in capitals and one or two words in capitals after it, in text written
@@ -123,6 +125,7 @@ pub(super) fn capitalised_guess(words: &Words<'_>, i: usize) -> Option<(usize, u
             || ORG_HEADS.contains(&w.text)
             || ROLES.contains(&w.text)
             || HONORIFICS.contains(&w.text.trim_end_matches('.'))
+            || RANKS.contains(&w.text.trim_end_matches('.'))
     });
     (last > i && !cue_word).then_some((i, last))
 }

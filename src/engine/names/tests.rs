@@ -51,6 +51,14 @@ fn honorifics_take_the_name_after_them() {
         found("Dr. Ana de la Cruz said"),
         vec![("Dr. Ana de la Cruz".into(), "PERSON")]
     );
+    // A rank is left out, as a role is, but one name word after it is enough.
+    assert_eq!(
+        found("ruled Judge Lavrentyeva and Prof. Ana Ruiz"),
+        vec![
+            ("Lavrentyeva".into(), "PERSON"),
+            ("Ana Ruiz".into(), "PERSON")
+        ]
+    );
 }
 
 #[test]

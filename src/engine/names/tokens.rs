@@ -1,7 +1,7 @@
 //! Words and runs of name words: the tokenizer and the small predicates every name rule
 //! shares.
 
-use super::lists::{HONORIFICS, ORG_SUFFIXES, PARTICLES, STOP};
+use super::lists::{HONORIFICS, ORG_SUFFIXES, PARTICLES, RANKS, STOP};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Token<'a> {
@@ -49,7 +49,8 @@ pub(super) fn tokenize(text: &str) -> Vec<Token<'_>> {
             && (word.chars().count() == 1
                 || is_initials(word)
                 || ORG_SUFFIXES.contains(&&text[start..end + 1])
-                || HONORIFICS.contains(&word))
+                || HONORIFICS.contains(&word)
+                || RANKS.contains(&word))
         {
             end += 1;
         }

@@ -5,6 +5,7 @@
 //! month at an organisation's edge). Each rule is measured with `anonymizer eval` on every
 //! dev set (README, "Detection").
 
+use crate::engine::names::{RANKS, ROLES};
 use crate::text::{ByteSpan, Label};
 
 /// `span` of an entity labelled `label`, shaped by every rule below in order; `None` when
@@ -13,7 +14,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let span = close_bracket(text, trim_loose_punctuation(text, span)?);
     let span = match label.as_str() {
         "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
-        "PERSON" => with_regnal_number(text, span),
+        "PERSON" => with_regnal_number(text, without_rank(text, span)),
         _ => span,
     };
     let span = whole_ascii_words(text, span);
@@ -53,6 +54,22 @@ fn close_bracket(text: &str, span: ByteSpan) -> ByteSpan {
     let after = rest.trim_start_matches([' ', '\t']);
     if open && after.starts_with(')') {
         return ByteSpan::new(span.start, span.end + (rest.len() - after.len()) + 1);
+    }
+    span
+}
+
+/// A person's span without the office or role that opens it ("Bishop Desmond Tutu" →
+/// "Desmond Tutu"), as the name rules leave it out; an honorific that gives gender away
+/// ("Mr", "Sir") stays. A span of the title alone is left as it is.
+fn without_rank(text: &str, span: ByteSpan) -> ByteSpan {
+    let inner = &text[span.start..span.end];
+    let Some((first, rest)) = inner.split_once(' ') else {
+        return span;
+    };
+    let title = first.trim_end_matches('.');
+    let rest = rest.trim_start_matches(' ');
+    if (RANKS.contains(&title) || ROLES.contains(&title)) && rest.starts_with(char::is_uppercase) {
+        return ByteSpan::new(span.end - rest.len(), span.end);
     }
     span
 }
@@ -223,7 +240,7 @@ mod tests {
     }
 
     #[test]
-    fn brackets_company_abbreviations_and_regnal_numbers_are_whole() {
+    fn brackets_company_abbreviations_regnal_numbers_and_ranks_follow_names() {
         let apply = |text: &str, f: fn(&str, ByteSpan) -> ByteSpan, part: &str| {
             let at = text.find(part).unwrap();
             let s = f(text, ByteSpan::new(at, at + part.len()));
@@ -254,6 +271,18 @@ mod tests {
         assert_eq!(apply("Henry VIII's wives", name, "Henry"), "Henry VIII");
         assert_eq!(apply("Baudouin I , king", name, "Baudouin"), "Baudouin I");
         assert_eq!(apply("when Pedro I said", name, "Pedro"), "Pedro");
+        let rank = without_rank;
+        assert_eq!(
+            apply("said Bishop Desmond Tutu", rank, "Bishop Desmond Tutu"),
+            "Desmond Tutu"
+        );
+        assert_eq!(apply("Prof. Ana Ruiz", rank, "Prof. Ana Ruiz"), "Ana Ruiz");
+        assert_eq!(
+            apply("Mr John Smith", rank, "Mr John Smith"),
+            "Mr John Smith"
+        );
+        assert_eq!(apply("the Judge said", rank, "Judge"), "Judge");
+        assert_eq!(apply("King of Spain", rank, "King of"), "King of");
         assert_eq!(apply("Ana IBM", name, "Ana"), "Ana");
         assert_eq!(apply("Ana IVa", name, "Ana"), "Ana");
     }
