@@ -16,17 +16,28 @@ pub(super) const HONORIFICS: &[&str] = &[
 /// but one name word after them is enough (`Judge [Smith]`, `Professor [David McLeod]`;
 /// news corpora annotate the name alone).
 #[rustfmt::skip]
-pub(crate) const RANKS: &[&str] = &[
+pub(super) const RANKS: &[&str] = &[
     "Prof", "Professor", "Judge", "Justice", "Rev", "Cardinal",
 ];
 
 /// Roles before a name; the role word is not part of the span (`President [Ana Ruiz]`).
 #[rustfmt::skip]
-pub(crate) const ROLES: &[&str] = &[
+pub(super) const ROLES: &[&str] = &[
     "President", "Senator", "Governor", "Minister", "Chancellor", "Ambassador", "Captain",
     "Colonel", "General", "Inspector", "Detective", "Sergeant", "Officer", "Bishop", "Pope",
     "King", "Queen", "Prince", "Princess", "Sheikh", "Mayor", "Coach", "Chairman", "Premier",
 ];
+
+/// Whether `word` (without its dot) is a title a name follows: an honorific or a rank.
+pub(super) fn is_title(word: &str) -> bool {
+    HONORIFICS.contains(&word) || RANKS.contains(&word)
+}
+
+/// Whether `word` (without its dot) opens a name but is no part of its span: a rank or
+/// a role (`Bishop [Desmond Tutu]`).
+pub(crate) fn is_office(word: &str) -> bool {
+    RANKS.contains(&word) || ROLES.contains(&word)
+}
 
 /// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
 #[rustfmt::skip]

@@ -2,7 +2,9 @@
 //! scan and return the words they take; text rules ([`super::PersonTextFn`]) look at the
 //! whole text after the scan. Scores are named in `mod.rs`'s rule table.
 
-use super::lists::{lists, CUES, GENERIC, HONORIFICS, ORG_HEADS, ORG_SUFFIXES, RANKS, ROLES, STOP};
+use super::lists::{
+    is_title, lists, CUES, GENERIC, HONORIFICS, ORG_HEADS, ORG_SUFFIXES, RANKS, ROLES, STOP,
+};
 use super::tokens::{adjacent, is_name_word, name_run};
 use super::{Found, Words};
 use crate::text::ByteSpan;
@@ -17,7 +19,7 @@ fn next_adjacent(words: &Words<'_>, i: usize) -> bool {
 pub(super) fn honorific(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
     let bare = words.tokens[i].text.trim_end_matches('.');
     let rank = RANKS.contains(&bare);
-    if !(rank || HONORIFICS.contains(&bare)) || !next_adjacent(words, i) {
+    if !is_title(bare) || !next_adjacent(words, i) {
         return None;
     }
     let first = if rank { i + 1 } else { i };
@@ -124,8 +126,7 @@ pub(super) fn capitalised_guess(words: &Words<'_>, i: usize) -> Option<(usize, u
             || ORG_SUFFIXES.contains(&w.text)
             || ORG_HEADS.contains(&w.text)
             || ROLES.contains(&w.text)
-            || HONORIFICS.contains(&w.text.trim_end_matches('.'))
-            || RANKS.contains(&w.text.trim_end_matches('.'))
+            || is_title(w.text.trim_end_matches('.'))
     });
     (last > i && !cue_word).then_some((i, last))
 }

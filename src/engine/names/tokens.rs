@@ -1,7 +1,7 @@
 //! Words and runs of name words: the tokenizer and the small predicates every name rule
 //! shares.
 
-use super::lists::{HONORIFICS, ORG_SUFFIXES, PARTICLES, RANKS, STOP};
+use super::lists::{is_title, ORG_SUFFIXES, PARTICLES, STOP};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Token<'a> {
@@ -49,8 +49,7 @@ pub(super) fn tokenize(text: &str) -> Vec<Token<'_>> {
             && (word.chars().count() == 1
                 || is_initials(word)
                 || ORG_SUFFIXES.contains(&&text[start..end + 1])
-                || HONORIFICS.contains(&word)
-                || RANKS.contains(&word))
+                || is_title(word))
         {
             end += 1;
         }

@@ -5,7 +5,7 @@
 //! month at an organisation's edge). Each rule is measured with `anonymizer eval` on every
 //! dev set (README, "Detection").
 
-use crate::engine::names::{RANKS, ROLES};
+use crate::engine::names::is_office;
 use crate::text::{ByteSpan, Label};
 
 /// `span` of an entity labelled `label`, shaped by every rule below in order; `None` when
@@ -62,13 +62,14 @@ fn close_bracket(text: &str, span: ByteSpan) -> ByteSpan {
 /// "Desmond Tutu"), as the name rules leave it out; an honorific that gives gender away
 /// ("Mr", "Sir") stays. A span of the title alone is left as it is.
 fn without_rank(text: &str, span: ByteSpan) -> ByteSpan {
-    let inner = &text[span.start..span.end];
-    let Some((first, rest)) = inner.split_once(' ') else {
+    let Some((first, rest)) = text
+        .get(span.start..span.end)
+        .and_then(|s| s.split_once(' '))
+    else {
         return span;
     };
-    let title = first.trim_end_matches('.');
     let rest = rest.trim_start_matches(' ');
-    if (RANKS.contains(&title) || ROLES.contains(&title)) && rest.starts_with(char::is_uppercase) {
+    if is_office(first.trim_end_matches('.')) && rest.starts_with(char::is_uppercase) {
         return ByteSpan::new(span.end - rest.len(), span.end);
     }
     span

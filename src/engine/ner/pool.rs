@@ -390,19 +390,19 @@ fn take_pass(jobs: &mut VecDeque<Job>) -> Option<Taken> {
 
 /// Runs one pass, its rows padded to the longest, and settles each row's result.
 fn run(model: &mut Model, taken: &Taken, shared: &Shared) {
-    let window = |i: usize| taken.windows.get(i);
-    let width = taken
-        .rows
+    // `plan_passes` made the indexes, so every one is in range.
+    let windows: Vec<&WindowIds> = taken.rows.iter().map(|&i| &taken.windows[i]).collect();
+    let width = windows
         .iter()
-        .map(|&i| window(i).map_or(0, |w| w.ids.len()))
+        .map(|w| w.ids.len())
         .max()
         .unwrap_or(0)
         .max(1);
-    let rows = taken.rows.len();
+    let rows = windows.len();
     let mut ids = vec![shared.pad; rows * width];
     let mut types = vec![0; rows * width];
     let mut lengths = Vec::with_capacity(rows);
-    for (r, w) in taken.rows.iter().filter_map(|&i| window(i)).enumerate() {
+    for (r, w) in windows.iter().enumerate() {
         ids[r * width..r * width + w.ids.len()].copy_from_slice(&w.ids);
         let typed = w.types.len().min(w.ids.len());
         types[r * width..r * width + typed].copy_from_slice(&w.types[..typed]);

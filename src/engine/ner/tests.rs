@@ -7,6 +7,7 @@
 //! `models/anonymizer-ner`.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -511,18 +512,18 @@ fn our_model_gives_a_request_the_same_result_whatever_runs_beside_it() {
     // beside our text would quantize our activations with another scale (it moves our
     // scores in the fourth digit).
     let others = ["All I ' ve been doing is BINGE watching Rick and Morty 😂"; 3];
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = AtomicBool::new(false);
     let beside = std::thread::scope(|s| {
         for other in &others {
             let stop = &stop;
             s.spawn(move || {
-                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) {
                     find(r, other);
                 }
             });
         }
         let beside: Vec<_> = (0..20).map(|_| find(r, text)).collect();
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        stop.store(true, Ordering::Relaxed);
         beside
     });
     for found in beside {
