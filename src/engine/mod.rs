@@ -11,6 +11,7 @@ pub mod fields;
 pub mod names;
 pub mod ner;
 pub mod patterns;
+mod public_bodies;
 pub mod recognizer;
 pub mod resolve;
 pub mod validators;
@@ -280,7 +281,11 @@ impl Engine {
                         && text.is_char_boundary(c.span.end)
                         && !self.allow.contains(&text[c.span.start..c.span.end])
                 });
-                resolve::merge_adjacent(text, resolve::resolve(text, found, threshold))
+                let mut found = resolve::resolve(text, found, threshold);
+                // After overlaps are settled, so that "Turkish" of a dropped
+                // "Turkish Government" does not come back as a nationality.
+                found.retain(|d| !public_bodies::names_no_one(text, d));
+                resolve::merge_adjacent(text, found)
             })
             .collect())
     }

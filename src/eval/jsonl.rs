@@ -61,7 +61,7 @@ pub fn parse(text: &str) -> Result<Vec<Document>, String> {
 /// `gold` maps dataset labels (unlisted or null: not scored); `predicted` renames engine
 /// labels before scoring; `detect` is the label set the engine runs (default: the
 /// default-on labels); `detect_extra` adds labels to that default (a profile such as
-/// "court judgments" = defaults + MONEY).
+/// "machine ids too" = defaults + UUID).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LabelMap {

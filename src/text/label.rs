@@ -110,7 +110,7 @@ labels! {
     "CRYPTO_WALLET" ["CRYPTO"] true "Bitcoin and Ethereum wallet addresses";
     "VIN" [] true "Vehicle identification numbers";
     "CASE_NUMBER" ["CASE_ID"] true "Court case, application and file numbers (needs context)";
-    "MONEY" ["AMOUNT"] false "Sums of money with a currency (off by default)";
+    "MONEY" ["AMOUNT"] true "Sums of money with a currency";
     "UUID" [] false "UUIDs (off by default: usually not personal)";
     "API_KEY" ["SECRET"] true "API keys and access tokens";
     "JWT" [] true "JSON web tokens";

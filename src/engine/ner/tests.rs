@@ -544,3 +544,32 @@ fn our_model_sees_case_a_lower_case_common_word_is_no_name() {
         [("Apple", "ORGANIZATION"), ("Reuters", "ORGANIZATION")]
     );
 }
+
+#[test]
+fn beside_our_model_a_government_and_a_state_as_a_party_are_left_but_a_state_as_a_place_is_not() {
+    let Some(r) = ours() else { return };
+    let mut recognizers =
+        crate::engine::Engine::builtin_recognizers_beside_model().expect("builds");
+    recognizers.push(Box::new(Shared(r)));
+    let engine = crate::engine::Engine::from_recognizers(recognizers);
+    let text = "The case originated in an application against the Republic of Turkey lodged by a \
+                Turkish national, Mr Ali Yilmaz, who moved to the Republic of Ireland in 2001. \
+                The Turkish Government contested it; he claimed 5,000 euros.";
+    let found = engine
+        .detect(text, &LabelSet::defaults(), 0.5)
+        .expect("model runs");
+    let got: Vec<(&str, &str)> = found
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Turkish national", "NRP"),
+            ("Mr Ali Yilmaz", "PERSON"),
+            ("Republic of Ireland", "ORGANIZATION"),
+            ("2001", "DATE_TIME"),
+            ("5,000 euros", "MONEY"),
+        ]
+    );
+}

@@ -766,20 +766,26 @@ pub(super) const DURATION: PatternSpec = PatternSpec {
 };
 
 /// Sums of money with a currency: `GBP 268,000`, `€1,800`, `$12.50`, `292 euros`,
-/// `250,000 Swedish kronor`, `4,393 pounds sterling (GBP)`. Off by default (amounts are
-/// rarely personal in chat or logs); court and medical anonymisation turn it on.
+/// `250,000 Swedish kronor`, `4,393 pounds sterling (GBP)`. On by default: what someone
+/// earned, paid or was awarded is a fact about them (court judgments mask it), and the
+/// proxy restores it in the answer, so a prompt loses little by the placeholder.
 pub(super) const MONEY: PatternSpec = PatternSpec {
     name: "money",
     label: "MONEY",
     regex: r"(?x)
         (?:\b(?:approximately|about|around|some|over)\s)?
-        (?:\b(?:GBP|USD|EUR|CHF|SEK|NOK|DKK|TRY|TRL|JPY|CNY|INR|AUD|CAD|PLN|RUB)\s?|[$€£¥₹])
+        (?:\b(?:GBP|USD|EUR|CHF|SEK|NOK|DKK|ISK|TRY|TRL|YTL|JPY|CNY|INR|AUD|CAD|NZD|PLN|RUB|UAH
+          |CZK|HUF|RON|BGN|HRK|ATS|DEM|FRF|ITL|ESP|NLG|BEF|FIM|GRD|IEP|PTE|ZAR|BRL|MXN|ILS)\s?
+          |[$€£¥₹])
           \d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k)\b)?
       | (?:\b(?:approximately|about|around|some|over)\s)?
         \b\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?(?:\s(?:million|billion))?\s
-          (?:(?:[A-Z][a-z]+\s)?(?:pounds?|euros?|dollars?|francs?|kronor|kroner|krona|liras?
-            |Liras?|lira|rupees?|yen|roubles?|rubles?|zlotys?)(?:\ssterling)?
-            |GBP|USD|EUR|CHF|SEK|TRY|TRL)
+          (?:(?:[A-Z][a-z]+\s)?(?:pounds?|euros?|Euros?|dollars?|francs?|kronor|kroner|krona
+            |liras?|Liras?|lira|rupees?|yen|roubles?|rubles?|zlotys?|schillings?|forints?
+            |korunas?|lei|leva|hryvnias?|dinars?|pesos?|shekels?|drachmas?|escudos?|pesetas?
+            |guilders?|lire)(?:\ssterling)?
+            |[A-Z][A-Za-z]+\s[Mm]arks?
+            |GBP|USD|EUR|CHF|SEK|TRY|TRL|YTL|PLN|ATS|DEM)
           (?:\s\([A-Z]{3}\))?",
     score: 0.8,
     validate: Some(money),
@@ -792,8 +798,19 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
             "4,393 pounds sterling (GBP)",
         ),
         ("it cost $12.50", "$12.50"),
+        (
+            "a fine of 1,500 Austrian schillings",
+            "1,500 Austrian schillings",
+        ),
+        ("he received 588 GDR marks a month", "588 GDR marks"),
+        ("costs of ATS 10,000 were", "ATS 10,000"),
     ],
-    counter_examples: &["we had 3 pounds of apples", "the US dollar fell"],
+    counter_examples: &[
+        "we had 3 pounds of apples",
+        "the US dollar fell",
+        "she scored 80 marks",
+        "page 3 Marks the spot",
+    ],
     ..PatternSpec::BASE
 };
 
