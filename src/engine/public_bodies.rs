@@ -79,17 +79,22 @@ mod tests {
     use super::*;
     use crate::text::Label;
 
-    /// Whether `part`, labelled `label` where it stands in `text`, names no one.
-    fn dropped(text: &str, part: &str, label: &str) -> bool {
+    /// Whether `part`, labelled `label` and backed by `proof` where it stands in `text`,
+    /// names no one.
+    fn dropped_as(text: &str, part: &str, label: &str, proof: Proof) -> bool {
         let start = text.find(part).expect("part is in text");
         let d = Detection {
             span: ByteSpan::new(start, start + part.len()),
             label: Label::builtin(label),
             score: 0.9,
             alternative: None,
-            proof: Proof::None,
+            proof,
         };
         names_no_one(text, &d)
+    }
+
+    fn dropped(text: &str, part: &str, label: &str) -> bool {
+        dropped_as(text, part, label, Proof::None)
     }
 
     #[test]
@@ -161,14 +166,7 @@ mod tests {
         ] {
             assert!(!dropped(text, part, label), "{text}");
         }
-        let text = "Turkish Government";
-        let listed = Detection {
-            span: ByteSpan::new(0, text.len()),
-            label: Label::builtin("ORGANIZATION"),
-            score: 1.0,
-            alternative: None,
-            proof: Proof::Listed,
-        };
-        assert!(!names_no_one(text, &listed));
+        let name = "Turkish Government";
+        assert!(!dropped_as(name, name, "ORGANIZATION", Proof::Listed));
     }
 }

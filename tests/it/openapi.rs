@@ -335,9 +335,10 @@ fn schemathesis_finds_no_server_error_and_no_answer_outside_the_description() {
     let server = TestServer::default();
     let schemathesis = python().with_file_name("schemathesis");
     let root = env!("CARGO_MANIFEST_DIR");
+    // Its example database and reports stay out of the repository.
+    let scratch = scratch_dir();
     let out = Command::new(&schemathesis)
-        // Its example database and reports stay out of the repository.
-        .current_dir(scratch_dir())
+        .current_dir(&scratch)
         .arg("--config-file")
         .arg(format!("{root}/tests/clients/schemathesis.toml"))
         .arg("run")

@@ -106,7 +106,7 @@ fn the_request_log_has_one_line_per_request_and_no_text_entities_or_keys() {
 
 #[test]
 fn sigterm_shuts_down_gracefully_with_exit_code_zero() {
-    let s = TestServer::default();
+    let mut s = TestServer::default();
     assert!(s.log().contains(&format!("listening on http://{}", s.addr)));
     let status = s.terminate();
     assert_eq!(status.code(), Some(0));

@@ -134,21 +134,19 @@ fn a_passthrough_route_forwards_the_callers_provider_key_but_never_ours() {
 
 #[test]
 fn a_bad_key_location_is_a_config_error_with_its_path() {
+    let dir = crate::support::scratch_dir();
+    let path = dir.join("bad.yaml");
+    std::fs::write(
+        &path,
+        format!(
+            "{}routes:\n  - name: r\n    upstream: {{url: 'http://127.0.0.1:9'}}\n    preset: openai_chat\n    api_key_in: [bearer, authorization]\n",
+            crate::support::base_config()
+        ),
+    )
+    .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_anonymizer"))
         .args(["check-config", "--config"])
-        .arg({
-            let dir = crate::support::scratch_dir();
-            let path = dir.join("bad.yaml");
-            std::fs::write(
-                &path,
-                format!(
-                    "{}routes:\n  - name: r\n    upstream: {{url: 'http://127.0.0.1:9'}}\n    preset: openai_chat\n    api_key_in: [bearer, authorization]\n",
-                    crate::support::base_config()
-                ),
-            )
-            .unwrap();
-            path
-        })
+        .arg(&path)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

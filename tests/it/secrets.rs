@@ -79,7 +79,8 @@ fn env(dead_redis_port: u16) -> Vec<(&'static str, String)> {
 
 /// Runs the binary with `args` and a config; returns its exit code and output.
 fn run(args: &[&str], yaml: &str, env: &[(&str, String)]) -> (Option<i32>, String) {
-    let path = scratch_dir().join("config.yaml");
+    let dir = scratch_dir();
+    let path = dir.join("config.yaml");
     std::fs::write(&path, yaml).expect("write config");
     let out = Command::new(env!("CARGO_BIN_EXE_anonymizer"))
         .args(args)
@@ -112,7 +113,7 @@ fn no_log_line_error_metric_or_check_config_output_shows_a_secret() {
     let dead_redis = free_port();
     let env = env(dead_redis);
     let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let server = TestServer::start_with_env(&config(&upstream.url(), dead_redis), &env_refs);
+    let mut server = TestServer::start_with_env(&config(&upstream.url(), dead_redis), &env_refs);
     let mut seen = String::new();
     let mut record = |what: &str, r: &crate::support::Response| {
         seen.push_str(&format!(
@@ -183,9 +184,8 @@ fn no_log_line_error_metric_or_check_config_output_shows_a_secret() {
     std::thread::sleep(Duration::from_millis(1500));
     let metrics = server.metrics();
     assert!(metrics.contains("anonymizer_requests_total"), "{metrics}");
-    let log_path = server.log_path.clone();
     assert!(server.terminate().success());
-    let log = std::fs::read_to_string(log_path).expect("log");
+    let log = server.log();
     assert!(log.contains("DEBUG"), "the log is at debug level:\n{log}");
 
     assert_hides_all("responses", &seen);

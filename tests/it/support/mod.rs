@@ -3,7 +3,7 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -27,11 +27,38 @@ pub fn base_config() -> String {
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
-pub fn scratch_dir() -> PathBuf {
+/// A fresh directory under the system temp dir, removed when dropped, except while a
+/// test panics: then its server log and config stay for a look.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("scratch dir kept: {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+pub fn scratch_dir() -> Scratch {
     let n = COUNTER.fetch_add(1, Ordering::SeqCst);
     let dir = std::env::temp_dir().join(format!("anonymizer-it-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    Scratch(dir)
 }
 
 pub fn free_port() -> u16 {
@@ -43,9 +70,11 @@ pub fn free_port() -> u16 {
 
 pub struct TestServer {
     child: Option<Child>,
+    /// Config and log; dropped (removed) after the child is killed.
+    _dir: Scratch,
     pub addr: String,
     pub metrics_addr: String,
-    pub log_path: PathBuf,
+    log_path: PathBuf,
     client: reqwest::blocking::Client,
 }
 
@@ -75,6 +104,7 @@ impl TestServer {
         let child = cmd.spawn().expect("spawn anonymizer");
         let server = TestServer {
             child: Some(child),
+            _dir: dir,
             addr,
             metrics_addr,
             log_path,
@@ -190,8 +220,8 @@ impl TestServer {
         self.child.as_ref().expect("running").id()
     }
 
-    /// Sends SIGTERM and waits for the exit status.
-    pub fn terminate(mut self) -> std::process::ExitStatus {
+    /// Sends SIGTERM and waits for the exit status; the log stays readable.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
         let mut child = self.child.take().expect("running");
         let pid = child.id().to_string();
         Command::new("kill")

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{free_port, scratch_dir};
+use super::{free_port, scratch_dir, Scratch};
 
 /// How clients must reach the server.
 #[derive(Debug, Clone, Default)]
@@ -26,7 +26,7 @@ pub struct Security {
 pub struct RedisServer {
     child: Option<Child>,
     pub port: u16,
-    dir: PathBuf,
+    dir: Scratch,
     security: Security,
 }
 
