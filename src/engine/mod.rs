@@ -4,6 +4,7 @@
 //! their context, resolves overlaps and applies the threshold. It knows nothing about
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
+mod aliases;
 pub mod context;
 pub mod custom;
 pub mod dictionary;
@@ -285,7 +286,7 @@ impl Engine {
                 // After overlaps are settled, so that "Turkish" of a dropped
                 // "Turkish Government" does not come back as a nationality.
                 found.retain(|d| !public_bodies::names_no_one(text, d));
-                resolve::merge_adjacent(text, found)
+                aliases::with_aliases(text, resolve::merge_adjacent(text, found))
             })
             .collect())
     }

@@ -337,3 +337,28 @@ fn detect_many_returns_per_text_what_detect_returns() {
         .expect("no texts")
         .is_empty());
 }
+
+#[test]
+fn an_acronym_defined_after_a_name_is_found_wherever_it_stands() {
+    let engine = Engine::builtin().expect("engine builds");
+    let text = "Mr John Smith (“JS”) signed. JS then left; the JSON file stayed.";
+    let found: Vec<(&str, &str)> = engine
+        .detect(text, &LabelSet::defaults(), 0.5)
+        .unwrap()
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("Mr John Smith", "PERSON"),
+            ("JS", "PERSON"),
+            ("JS", "PERSON")
+        ]
+    );
+    // Many definitions and many uses stay one pass over the text.
+    let many: String = (0..2_000)
+        .map(|i| format!("Mr John Smith{i} (J{}) and J{} ", i % 997, i % 991))
+        .collect();
+    check(&engine, &many);
+}
