@@ -83,6 +83,12 @@ const REGNAL: &[&str] = &[
     "XVI",
 ];
 
+/// Titles that make a lone "I" after the name a regnal number, not the pronoun
+/// ("Queen Elizabeth I born", where "Anna I saw" is the pronoun).
+const MONARCHS: &[&str] = &[
+    "King", "Queen", "Emperor", "Empress", "Pope", "Tsar", "Czar", "Sultan", "Kaiser", "Shah",
+];
+
 /// A person's span with the regnal number after it ("Baudouin" → "Baudouin I").
 fn with_regnal_number(text: &str, span: ByteSpan) -> ByteSpan {
     let rest = &text[span.end..];
@@ -98,9 +104,14 @@ fn with_regnal_number(text: &str, span: ByteSpan) -> ByteSpan {
         .chars()
         .next()
         .is_none_or(|c| c.is_ascii_punctuation() || c == '\n');
+    let monarch = text[..span.start]
+        .trim_end_matches(' ')
+        .rsplit(' ')
+        .next()
+        .is_some_and(|w| MONARCHS.contains(&w));
     let fits = REGNAL.contains(&number)
         && !next.starts_with(char::is_alphanumeric)
-        && (number != "I" || ends_clause);
+        && (number != "I" || ends_clause || monarch);
     if fits {
         return ByteSpan::new(span.start, span.end + 1 + len);
     }
@@ -272,6 +283,11 @@ mod tests {
         assert_eq!(apply("Henry VIII's wives", name, "Henry"), "Henry VIII");
         assert_eq!(apply("Baudouin I , king", name, "Baudouin"), "Baudouin I");
         assert_eq!(apply("when Pedro I said", name, "Pedro"), "Pedro");
+        assert_eq!(
+            apply("1533 - Queen Elizabeth I born .", name, "Elizabeth"),
+            "Elizabeth I"
+        );
+        assert_eq!(apply("Hi Anna I am here", name, "Anna"), "Anna");
         let rank = without_rank;
         assert_eq!(
             apply("said Bishop Desmond Tutu", rank, "Bishop Desmond Tutu"),
