@@ -12,6 +12,9 @@ use crate::text::{ByteSpan, Label};
 /// nothing is left of it (a lone ".").
 pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let span = close_bracket(text, trim_loose_punctuation(text, span)?);
+    if matches!(label.as_str(), "PERSON" | "ORGANIZATION") && is_credential(text, span) {
+        return None;
+    }
     let span = match label.as_str() {
         "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
         "PERSON" => with_regnal_number(text, without_rank(text, span)),
@@ -41,6 +44,22 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     let (start, first_end) = kept.next()?;
     let end = kept.next_back().map_or(first_end, |(_, end)| end);
     Some(ByteSpan::new(span.start + start, span.start + end))
+}
+
+/// Degrees and licences written after a name ("Omar Fitzgerald, M.D.", "Ana Ruiz, PA-C").
+/// Not "MD" or "PA" read as a US state: only person and organisation spans are checked.
+const CREDENTIALS: &[&str] = &[
+    "MD", "DO", "PhD", "RN", "NP", "PAC", "DDS", "DMD", "MBBS", "MBChB", "FRCP", "FRCS", "FACS",
+    "FACP", "MPH", "LPN", "CNP", "APRN", "DNP", "PharmD", "MSN", "BSN", "CRNA", "LCSW",
+];
+
+/// Whether `span` is a credential alone ("M.D.", "PA-C"): a model tags one as a
+/// person or an organisation now and then; it names no one.
+fn is_credential(text: &str, span: ByteSpan) -> bool {
+    text.get(span.start..span.end).is_some_and(|s| {
+        let bare: String = s.chars().filter(|c| !matches!(c, '.' | '-')).collect();
+        CREDENTIALS.contains(&bare.as_str())
+    })
 }
 
 /// Takes the closing bracket after a span that opened one and left it open ("Mladost ( BJ"
@@ -301,6 +320,20 @@ mod tests {
         assert_eq!(apply("the Judge said", rank, "Judge"), "Judge");
         assert_eq!(apply("King of Spain", rank, "King of"), "King of");
         assert_eq!(apply("Ana IBM", name, "Ana"), "Ana");
+        let person = Label::builtin("PERSON");
+        let place = Label::builtin("LOCATION");
+        let text = "Omar Fitzgerald, M.D., and Ana Ruiz, PA-C, of Baltimore, MD";
+        let at = |part: &str| {
+            let s = text.rfind(part).unwrap();
+            ByteSpan::new(s, s + part.len())
+        };
+        assert_eq!(shape(text, at("M.D."), person), None);
+        assert_eq!(
+            shape(text, at("PA-C"), Label::builtin("ORGANIZATION")),
+            None
+        );
+        assert_eq!(shape(text, at("MD"), place), Some(at("MD")));
+        assert_eq!(shape(text, at("Ana Ruiz"), person), Some(at("Ana Ruiz")));
         assert_eq!(apply("Ana IVa", name, "Ana"), "Ana");
     }
 

@@ -92,6 +92,7 @@ pub static ALL: &[&PatternSpec] = &[
     &us::US_MBI_COMPACT,
     &us::MEDICAL_LICENSE,
     &clinical::MEDICAL_RECORD_NUMBER,
+    &clinical::PAGER,
     &uk::UK_NHS,
     &uk::UK_NINO,
     &uk::UK_DRIVING_LICENCE,
