@@ -6,6 +6,7 @@
 //! Only for names (people, organisations, places): the code after an amount,
 //! `4,393 pounds sterling (GBP)`, is no alias of anyone.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -27,11 +28,13 @@ const DEFINITION_REACH: usize = 24;
 
 /// `detections` (sorted, non-overlapping, of `text`) with every occurrence of an
 /// acronym defined right after one of them added where nothing else was found, and
-/// relabelled where a guess (the acronym rule's ORGANIZATION) found exactly it: the
-/// definition says more. Sorted and non-overlapping, as it came. One pass over the text
+/// relabelled where the acronym rule's guess (an ORGANIZATION, `Proof::None`) is exactly
+/// it: the definition says more. Other labels found on it stay ("Acme Inc (USA)" does not
+/// make every "USA" an organisation). Sorted and non-overlapping, as it came. One pass over the text
 /// for all acronyms.
 pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<Detection> {
     let mut acronyms: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     // The label and confidence each acronym stands for, by pattern index.
     let mut sources: Vec<(Label, f32)> = Vec::new();
     for d in &detections {
@@ -46,7 +49,7 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
             continue;
         };
         if let Some(acronym) = DEFINITION.captures(after).and_then(|c| c.get(1)) {
-            if !acronyms.contains(&acronym.as_str()) {
+            if seen.insert(acronym.as_str()) {
                 acronyms.push(acronym.as_str());
                 sources.push((d.label, d.score));
             }
@@ -75,7 +78,11 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
             continue;
         }
         match taken {
-            Some(d) if d.span == ByteSpan::new(start, end) && !d.proof.is_exact() => {
+            Some(d)
+                if d.span == ByteSpan::new(start, end)
+                    && d.label.as_str() == "ORGANIZATION"
+                    && !d.proof.is_exact() =>
+            {
                 relabelled.push((next, m.pattern().as_usize()));
             }
             Some(_) => {}
@@ -181,6 +188,20 @@ mod tests {
                 ("AB Volvo", "ORGANIZATION")
             ]
         );
+    }
+
+    #[test]
+    fn a_place_found_on_the_acronym_stays_a_place() {
+        let text = "Acme Inc (USA) sells in the USA.";
+        let detections = vec![
+            at(text, "Acme Inc", "ORGANIZATION"),
+            at(text, "USA", "LOCATION"),
+            Detection {
+                span: ByteSpan::new(28, 31),
+                ..at(text, "USA", "LOCATION")
+            },
+        ];
+        assert_eq!(with_aliases(text, detections.clone()), detections);
     }
 
     #[test]

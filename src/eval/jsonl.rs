@@ -60,8 +60,7 @@ pub fn parse(text: &str) -> Result<Vec<Document>, String> {
 ///
 /// `gold` maps dataset labels (unlisted or null: not scored); `predicted` renames engine
 /// labels before scoring; `detect` is the label set the engine runs (default: the
-/// default-on labels); `detect_extra` adds labels to that default (a profile such as
-/// "machine ids too" = defaults + UUID).
+/// default-on labels).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LabelMap {
@@ -71,6 +70,4 @@ pub struct LabelMap {
     pub predicted: std::collections::BTreeMap<String, String>,
     #[serde(default)]
     pub detect: Vec<String>,
-    #[serde(default)]
-    pub detect_extra: Vec<String>,
 }

@@ -96,7 +96,7 @@ pub fn run(engine: &Engine, args: &[String]) -> Result<(), String> {
     } else {
         Vec::new()
     };
-    for name in map.detect.iter().chain(&map.detect_extra) {
+    for name in &map.detect {
         labels.push(Label::parse(name).ok_or_else(|| format!("unknown label {name}"))?);
     }
     let detect = LabelSet::new(labels);
