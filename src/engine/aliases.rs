@@ -125,11 +125,15 @@ mod tests {
         }
     }
 
-    fn found(text: &str, detections: Vec<Detection>) -> Vec<(&str, &'static str)> {
-        with_aliases(text, detections)
+    fn labelled<'t>(text: &'t str, detections: &[Detection]) -> Vec<(&'t str, &'static str)> {
+        detections
             .iter()
             .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
             .collect()
+    }
+
+    fn found(text: &str, detections: Vec<Detection>) -> Vec<(&str, &'static str)> {
+        labelled(text, &with_aliases(text, detections))
     }
 
     #[test]
@@ -212,12 +216,8 @@ mod tests {
         guess.label = Label::builtin("ORGANIZATION");
         guess.score = 0.6;
         let got = with_aliases(text, vec![at(text, "Anna Berg", "PERSON"), guess]);
-        let labels: Vec<(&str, &str)> = got
-            .iter()
-            .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
-            .collect();
         assert_eq!(
-            labels,
+            labelled(text, &got),
             [("Anna Berg", "PERSON"), ("AB", "PERSON"), ("AB", "PERSON")]
         );
         assert_eq!(

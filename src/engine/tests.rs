@@ -5,6 +5,16 @@
 use super::*;
 use crate::text::LabelSet;
 
+/// What `engine` finds in `text` for `labels` at 0.5: (text, label) pairs in order.
+fn found<'t>(engine: &Engine, text: &'t str, labels: &LabelSet) -> Vec<(&'t str, &'static str)> {
+    engine
+        .detect(text, labels, 0.5)
+        .unwrap()
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+        .collect()
+}
+
 fn check(engine: &Engine, text: &str) {
     let found = engine.detect(text, &LabelSet::all(), 0.0).unwrap();
     for pair in found.windows(2) {
@@ -131,14 +141,8 @@ fn weak_patterns_need_context_and_negative_context_lowers_scores() {
 fn a_list_of_case_numbers_is_one_entity_per_number() {
     let engine = Engine::builtin().expect("engine builds");
     let text = "applications (nos. 26480/95, 28291/95,29280/95 and 39428/96) were joined";
-    let found: Vec<(&str, &str)> = engine
-        .detect(text, &LabelSet::all(), 0.5)
-        .unwrap()
-        .iter()
-        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
-        .collect();
     assert_eq!(
-        found,
+        found(&engine, text, &LabelSet::all()),
         [
             ("26480/95", "CASE_NUMBER"),
             ("28291/95", "CASE_NUMBER"),
@@ -342,14 +346,8 @@ fn detect_many_returns_per_text_what_detect_returns() {
 fn an_acronym_defined_after_a_name_is_found_wherever_it_stands() {
     let engine = Engine::builtin().expect("engine builds");
     let text = "Mr John Smith (“JS”) signed. JS then left; the JSON file stayed.";
-    let found: Vec<(&str, &str)> = engine
-        .detect(text, &LabelSet::defaults(), 0.5)
-        .unwrap()
-        .iter()
-        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
-        .collect();
     assert_eq!(
-        found,
+        found(&engine, text, &LabelSet::defaults()),
         [
             ("Mr John Smith", "PERSON"),
             ("JS", "PERSON"),
