@@ -12,6 +12,8 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
 
+use super::context::floor_boundary;
+use super::dictionary::whole_word;
 use super::{Detection, Proof};
 use crate::text::{ByteSpan, Label};
 
@@ -41,10 +43,7 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
         if !matches!(d.label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION") {
             continue;
         }
-        let mut until = (d.span.end + DEFINITION_REACH).min(text.len());
-        while !text.is_char_boundary(until) {
-            until -= 1;
-        }
+        let until = floor_boundary(text, (d.span.end + DEFINITION_REACH).min(text.len()));
         let Some(after) = text.get(d.span.end..until) else {
             continue;
         };
@@ -68,15 +67,13 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
     let mut relabelled: Vec<(usize, usize)> = Vec::new();
     for m in finder.find_iter(text) {
         let (start, end) = (m.start(), m.end());
-        let whole_word = !text[..start].ends_with(char::is_alphanumeric)
-            && !text[end..].starts_with(char::is_alphanumeric);
+        if !whole_word(text, ByteSpan::new(start, end)) {
+            continue;
+        }
         // Detections are sorted and disjoint, so their ends are sorted too.
         let next = detections.partition_point(|d| d.span.end <= start);
         let taken = detections.get(next).filter(|d| d.span.start < end);
         let source = sources[m.pattern().as_usize()];
-        if !whole_word {
-            continue;
-        }
         match taken {
             Some(d)
                 if d.span == ByteSpan::new(start, end)

@@ -97,14 +97,16 @@ fn contains_word(haystack: &str, word: &str) -> bool {
     })
 }
 
-fn floor_boundary(text: &str, mut i: usize) -> usize {
+/// The nearest char boundary of `text` at or before byte `i`.
+pub(crate) fn floor_boundary(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i -= 1;
     }
     i
 }
 
-fn ceil_boundary(text: &str, mut i: usize) -> usize {
+/// The nearest char boundary of `text` at or after byte `i`.
+pub(crate) fn ceil_boundary(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i += 1;
     }

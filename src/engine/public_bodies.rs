@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::context::ceil_boundary;
 use super::{Detection, Proof};
 use crate::text::ByteSpan;
 
@@ -64,10 +65,7 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
     match detection.label.as_str() {
         "ORGANIZATION" if GOVERNMENT.is_match(span) => true,
         "ORGANIZATION" | "LOCATION" if STATE.is_match(span) => {
-            let mut from = start.saturating_sub(CUE_REACH);
-            while !text.is_char_boundary(from) {
-                from += 1;
-            }
+            let from = ceil_boundary(text, start.saturating_sub(CUE_REACH));
             PARTY_CUE.is_match(&text[from..start])
         }
         _ => false,

@@ -39,6 +39,28 @@ pub(crate) fn is_office(word: &str) -> bool {
     RANKS.contains(&word) || ROLES.contains(&word)
 }
 
+/// Titles that make a lone "I" after the name a regnal number, not the pronoun
+/// ("Queen Elizabeth I born", where "Anna I saw" is the pronoun).
+const MONARCHS: &[&str] = &[
+    "King", "Queen", "Emperor", "Empress", "Pope", "Tsar", "Czar", "Sultan", "Kaiser", "Shah",
+];
+
+/// Whether `word` is a monarch's title.
+pub(crate) fn is_monarch(word: &str) -> bool {
+    MONARCHS.contains(&word)
+}
+
+/// Degrees and licences written after a name ("Omar Fitzgerald, M.D.", "Ana Ruiz, PA-C").
+const CREDENTIALS: &[&str] = &[
+    "MD", "DO", "PhD", "RN", "NP", "PAC", "DDS", "DMD", "MBBS", "MBChB", "FRCP", "FRCS", "FACS",
+    "FACP", "MPH", "LPN", "CNP", "APRN", "DNP", "PharmD", "MSN", "BSN", "CRNA", "LCSW",
+];
+
+/// Whether `word`, dots and hyphens removed ("MD", "PAC"), is a degree or licence.
+pub(crate) fn is_credential_word(word: &str) -> bool {
+    CREDENTIALS.contains(&word)
+}
+
 /// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
 #[rustfmt::skip]
 pub(crate) const PARTICLES: &[&str] = &[

@@ -5,7 +5,7 @@
 //! month at an organisation's edge). Each rule is measured with `anonymizer eval` on every
 //! dev set (README, "Detection").
 
-use crate::engine::names::is_office;
+use crate::engine::names::{is_credential_word, is_monarch, is_office};
 use crate::text::{ByteSpan, Label};
 
 /// `span` of an entity labelled `label`, shaped by every rule below in order; `None` when
@@ -46,19 +46,13 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     Some(ByteSpan::new(span.start + start, span.start + end))
 }
 
-/// Degrees and licences written after a name ("Omar Fitzgerald, M.D.", "Ana Ruiz, PA-C").
-/// Not "MD" or "PA" read as a US state: only person and organisation spans are checked.
-const CREDENTIALS: &[&str] = &[
-    "MD", "DO", "PhD", "RN", "NP", "PAC", "DDS", "DMD", "MBBS", "MBChB", "FRCP", "FRCS", "FACS",
-    "FACP", "MPH", "LPN", "CNP", "APRN", "DNP", "PharmD", "MSN", "BSN", "CRNA", "LCSW",
-];
-
 /// Whether `span` is a credential alone ("M.D.", "PA-C"): a model tags one as a
-/// person or an organisation now and then; it names no one.
+/// person or an organisation now and then; it names no one. Only such spans are checked:
+/// "MD" read as a US state stays a place.
 fn is_credential(text: &str, span: ByteSpan) -> bool {
     text.get(span.start..span.end).is_some_and(|s| {
         let bare: String = s.chars().filter(|c| !matches!(c, '.' | '-')).collect();
-        CREDENTIALS.contains(&bare.as_str())
+        is_credential_word(&bare)
     })
 }
 
@@ -102,12 +96,6 @@ const REGNAL: &[&str] = &[
     "XVI",
 ];
 
-/// Titles that make a lone "I" after the name a regnal number, not the pronoun
-/// ("Queen Elizabeth I born", where "Anna I saw" is the pronoun).
-const MONARCHS: &[&str] = &[
-    "King", "Queen", "Emperor", "Empress", "Pope", "Tsar", "Czar", "Sultan", "Kaiser", "Shah",
-];
-
 /// A person's span with the regnal number after it ("Baudouin" → "Baudouin I").
 fn with_regnal_number(text: &str, span: ByteSpan) -> ByteSpan {
     let rest = &text[span.end..];
@@ -127,7 +115,7 @@ fn with_regnal_number(text: &str, span: ByteSpan) -> ByteSpan {
         .trim_end_matches(' ')
         .rsplit(' ')
         .next()
-        .is_some_and(|w| MONARCHS.contains(&w));
+        .is_some_and(is_monarch);
     let fits = REGNAL.contains(&number)
         && !next.starts_with(char::is_alphanumeric)
         && (number != "I" || ends_clause || monarch);
