@@ -61,6 +61,21 @@ pub(crate) fn is_credential_word(word: &str) -> bool {
     CREDENTIALS.contains(&word)
 }
 
+/// Words of chat that a model takes into a person's span now and then in informal text
+/// ("martin lmao", "Was mason"): chat acronyms, auxiliaries and conjunctions, which never
+/// open or close a name. Compared without case ("LOL", "Was").
+#[rustfmt::skip]
+const CHATTER: &[&str] = &[
+    "lol", "lmao", "lmfao", "rofl", "omg", "omfg", "smh", "tbh", "imo", "imho", "idk", "wtf",
+    "btw", "fyi", "ikr", "haha", "hahaha", "hehe", "xd", "ugh", "yay", "pls", "plz", "thx",
+    "was", "is", "am", "are", "were", "and", "or", "but",
+];
+
+/// Whether `word` is chat that is never the edge of a name.
+pub(crate) fn is_chatter(word: &str) -> bool {
+    CHATTER.iter().any(|c| c.eq_ignore_ascii_case(word))
+}
+
 /// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
 #[rustfmt::skip]
 pub(crate) const PARTICLES: &[&str] = &[

@@ -5,7 +5,7 @@
 //! month at an organisation's edge). Each rule is measured with `anonymizer eval` on every
 //! dev set (README, "Detection").
 
-use crate::engine::names::{is_credential_word, is_monarch, is_office};
+use crate::engine::names::{is_chatter, is_credential_word, is_monarch, is_office};
 use crate::text::{ByteSpan, Label};
 
 /// `span` of an entity labelled `label`, shaped by every rule below in order; `None` when
@@ -17,7 +17,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     }
     let span = match label.as_str() {
         "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
-        "PERSON" => with_regnal_number(text, without_rank(text, span)),
+        "PERSON" => with_regnal_number(text, without_rank(text, without_chatter(text, span))),
         _ => span,
     };
     let span = whole_ascii_words(text, span);
@@ -25,6 +25,36 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         "ORGANIZATION" => with_abbreviation_dot(text, span),
         _ => span,
     })
+}
+
+/// The parts of a model entity that names two: a model tags a pair of people or places
+/// joined by "&" or "/" as one entity now and then ("Jason & Michelle", "Gardena/Compton").
+/// Each part is its own entity, so that "Jason" alone elsewhere gets the same placeholder.
+/// Organisations stay whole ("Marks & Spencer", "AT&T"), and so does a slash that is not
+/// between letters ("Unit 4/12").
+pub fn parts(text: &str, span: ByteSpan, label: Label) -> Vec<ByteSpan> {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return vec![span];
+    };
+    if !matches!(label.as_str(), "PERSON" | "LOCATION") {
+        return vec![span];
+    }
+    let letter_before = |at: usize| inner[..at].trim_end().ends_with(char::is_alphabetic);
+    let letter_after = |at: usize| {
+        inner[at + 1..]
+            .trim_start()
+            .starts_with(char::is_alphabetic)
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, _) in inner.match_indices(['&', '/']) {
+        if letter_before(at) && letter_after(at) {
+            out.push(ByteSpan::new(span.start + start, span.start + at));
+            start = at + 1;
+        }
+    }
+    out.push(ByteSpan::new(span.start + start, span.end));
+    out
 }
 
 /// Drops whitespace-separated runs without a letter or digit from both ends of a span
@@ -86,6 +116,32 @@ fn without_rank(text: &str, span: ByteSpan) -> ByteSpan {
         return ByteSpan::new(span.end - rest.len(), span.end);
     }
     span
+}
+
+/// A person's span without the chat at its edges ("martin lmao" → "martin", "Was mason"
+/// → "mason"): a model takes such words into a name in informal text now and then. Never
+/// empties a span.
+fn without_chatter(text: &str, span: ByteSpan) -> ByteSpan {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return span;
+    };
+    let words: Vec<(usize, &str)> = inner
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - inner.as_ptr() as usize, w))
+        .collect();
+    let mut first = 0;
+    let mut last = words.len();
+    while last - first > 1 && is_chatter(words[first].1) {
+        first += 1;
+    }
+    while last - first > 1 && is_chatter(words[last - 1].1) {
+        last -= 1;
+    }
+    if words.is_empty() || (first == 0 && last == words.len()) {
+        return span;
+    }
+    let (at, word) = words[last - 1];
+    ByteSpan::new(span.start + words[first].0, span.start + at + word.len())
 }
 
 /// Regnal numbers that follow a name ("Elizabeth II", "Henry VIII"). A lone "I" counts only
@@ -309,6 +365,45 @@ mod tests {
         assert_eq!(apply("King of Spain", rank, "King of"), "King of");
         assert_eq!(apply("Ana IBM", name, "Ana"), "Ana");
         assert_eq!(apply("Ana IVa", name, "Ana"), "Ana");
+    }
+
+    #[test]
+    fn people_and_places_joined_by_an_ampersand_or_a_slash_are_two_entities() {
+        let split = |text: &str, label: &str| {
+            parts(text, ByteSpan::new(0, text.len()), Label::builtin(label))
+                .iter()
+                .map(|s| text[s.start..s.end].trim().to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(split("Jason & Michelle", "PERSON"), ["Jason", "Michelle"]);
+        assert_eq!(split("Joan & K Choi", "PERSON"), ["Joan", "K Choi"]);
+        assert_eq!(split("Gardena/Compton", "LOCATION"), ["Gardena", "Compton"]);
+        assert_eq!(
+            split("Leeds / York / Hull", "LOCATION"),
+            ["Leeds", "York", "Hull"]
+        );
+        // Organisations, and slashes or ampersands without a letter on each side, stay.
+        assert_eq!(
+            split("Marks & Spencer", "ORGANIZATION"),
+            ["Marks & Spencer"]
+        );
+        assert_eq!(split("Unit 4/12 Elm St", "LOCATION"), ["Unit 4/12 Elm St"]);
+        assert_eq!(split("Ana Ruiz &", "PERSON"), ["Ana Ruiz &"]);
+    }
+
+    #[test]
+    fn chat_at_the_edges_of_a_person_is_no_part_of_the_name() {
+        let trim = |text: &str| {
+            let s = without_chatter(text, ByteSpan::new(0, text.len()));
+            text[s.start..s.end].to_owned()
+        };
+        assert_eq!(trim("martin lmao"), "martin");
+        assert_eq!(trim("Was mason"), "mason");
+        assert_eq!(trim("OMG Ana Ruiz LOL"), "Ana Ruiz");
+        // Inside a name, or all there is: left as it is.
+        assert_eq!(trim("Ana and Ruiz"), "Ana and Ruiz");
+        assert_eq!(trim("lol"), "lol");
+        assert_eq!(trim("Amy Isaacs"), "Amy Isaacs");
     }
 
     #[test]

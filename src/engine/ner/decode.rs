@@ -151,16 +151,19 @@ pub fn candidates(
     let flush = |group: Option<Group>, out: &mut Vec<Candidate>| {
         let Some(g) = group else { return };
         let label = g.alone.unwrap_or(g.label);
-        let Some(span) = bounds::shape(text, g.span, label) else {
+        if !wanted.contains(label) || g.tokens == 0 {
             return;
-        };
-        if wanted.contains(label) && g.tokens > 0 {
-            out.push(Candidate {
-                span,
-                label,
-                score: (g.probability_sum / g.tokens as f32).clamp(0.0, 1.0),
-                proof: Proof::None,
-            });
+        }
+        let score = (g.probability_sum / g.tokens as f32).clamp(0.0, 1.0);
+        for part in bounds::parts(text, g.span, label) {
+            if let Some(span) = bounds::shape(text, part, label) {
+                out.push(Candidate {
+                    span,
+                    label,
+                    score,
+                    proof: Proof::None,
+                });
+            }
         }
     };
     let mut group: Option<Group> = None;
@@ -420,6 +423,15 @@ mod tests {
         // After O, an I- tag starts an entity of its own type.
         let r = run("suu , kyi", &[1, 0, 5]);
         assert_eq!(names(&r), [("suu", "PERSON"), ("kyi", "ADDRESS")]);
+    }
+
+    #[test]
+    fn a_pair_tagged_as_one_person_becomes_two_and_chat_leaves_the_name() {
+        let r = run("jason & michelle lol came", &[1, 2, 2, 2, 0]);
+        assert_eq!(names(&r), [("jason", "PERSON"), ("michelle", "PERSON")]);
+        assert!(r.iter().all(|(_, _, score)| (score - 0.8).abs() < 1e-6));
+        let r = run("was mason here", &[1, 2, 0]);
+        assert_eq!(names(&r), [("mason", "PERSON")]);
     }
 
     #[test]
