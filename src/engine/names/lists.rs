@@ -76,6 +76,40 @@ pub(crate) fn is_chatter(word: &str) -> bool {
     CHATTER.iter().any(|c| c.eq_ignore_ascii_case(word))
 }
 
+/// Clinical shorthand a model tags as a name now and then in notes ("PT IS A 72 Y.O.",
+/// "SpO2 97% on RA.", "CHF"): patient, age, history, dosing and diagnosis words, never a
+/// person, place or organisation. Units and wards ("MICU") are not here: they say where a patient was.
+/// Compared without case and dots.
+#[rustfmt::skip]
+const CLINICAL_SHORTHAND: &[&str] = &[
+    "pt", "pts", "yo", "yrs", "s/p", "h/o", "c/o", "f/u", "d/w", "a/p", "w/", "ra", "prn",
+    "npo", "bid", "tid", "qid", "qhs", "chf", "copd", "htn", "ckd", "cabg", "nsr", "dm2",
+];
+
+/// Vitals, labs and findings, a name only alone: "HbA1c 7.2" or "WBC 11.2" is a
+/// measurement, but "WBC" (the World Boxing Council) and "BNP" (the bank) are
+/// organisations in news. Compared without case and dots.
+#[rustfmt::skip]
+const CLINICAL_MEASURES: &[&str] = &[
+    "bp", "hr", "rr", "spo2", "o2", "temp", "inr", "wbc", "hgb", "hct", "plt", "bun", "cr",
+    "hba1c", "a1c", "ldl", "hdl", "tsh", "alt", "ast", "bnp", "crp", "esr", "ekg", "ecg", "cxr",
+    "ef", "qtc",
+];
+
+/// Whether `word` (dots removed, any case) is clinical shorthand.
+pub(crate) fn is_clinical_shorthand(word: &str) -> bool {
+    CLINICAL_SHORTHAND
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(word))
+}
+
+/// Whether `word` (dots removed, any case) names a vital sign, lab or finding.
+pub(crate) fn is_clinical_measure(word: &str) -> bool {
+    CLINICAL_MEASURES
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(word))
+}
+
 /// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
 #[rustfmt::skip]
 pub(crate) const PARTICLES: &[&str] = &[

@@ -26,7 +26,10 @@ mod organization;
 mod person;
 mod tokens;
 
-pub(crate) use lists::{is_chatter, is_credential_word, is_monarch, is_office, PARTICLES};
+pub(crate) use lists::{
+    is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_monarch,
+    is_office, PARTICLES,
+};
 
 use super::{Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};

@@ -5,7 +5,10 @@
 //! month at an organisation's edge). Each rule is measured with `anonymizer eval` on every
 //! dev set (README, "Detection").
 
-use crate::engine::names::{is_chatter, is_credential_word, is_monarch, is_office};
+use crate::engine::names::{
+    is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_monarch,
+    is_office,
+};
 use crate::text::{ByteSpan, Label};
 
 /// `span` of an entity labelled `label`, shaped by every rule below in order; `None` when
@@ -21,6 +24,16 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         _ => span,
     };
     let span = whole_ascii_words(text, span);
+    // Checked on the widened span: a model tags "/88" of "142/88" or "O." of "Y.O.".
+    let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
+    if named && is_clinical_shorthand_only(text, span) {
+        return None;
+    }
+    if label.as_str() == "DATE_TIME"
+        && (is_impossible_slash_date(text, span) || follows_clinical_measure(text, span))
+    {
+        return None;
+    }
     Some(match label.as_str() {
         "ORGANIZATION" => with_abbreviation_dot(text, span),
         _ => span,
@@ -84,6 +97,91 @@ fn is_credential(text: &str, span: ByteSpan) -> bool {
         let bare: String = s.chars().filter(|c| !matches!(c, '.' | '-')).collect();
         is_credential_word(&bare)
     })
+}
+
+/// Whether `span` is clinical shorthand, or a measurement with its value ("PT", "Y.O.",
+/// "RA.", "HbA1c 7.2", "BP 142/88"): a model tags such words in notes as a name now and
+/// then; they name no one.
+fn is_clinical_shorthand_only(text: &str, span: ByteSpan) -> bool {
+    // The whole words the span touches: a dot splits "Y.O." into tokens.
+    let (Some(before), Some(after)) = (text.get(..span.start), text.get(span.end..)) else {
+        return false;
+    };
+    let start = before
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    let end = after
+        .find(char::is_whitespace)
+        .map_or(text.len(), |at| span.end + at);
+    let inner = &text[start..end];
+    let (mut shorthand, mut measure, mut value) = (false, false, false);
+    for word in inner.split_whitespace() {
+        let bare: String = word
+            .trim_matches(['(', ')', ',', ';', ':'])
+            .chars()
+            .filter(|&c| c != '.')
+            .collect();
+        if is_clinical_shorthand(&bare) {
+            shorthand = true;
+        } else if is_clinical_measure(&bare) {
+            measure = true;
+        } else if bare
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '%' | '/'))
+        {
+            value = true;
+        } else {
+            return false;
+        }
+    }
+    shorthand || (measure && value)
+}
+
+/// Whether `span` is the value of a vital sign or lab ("INR 1.1", "BP 12/8"): a model
+/// reads a short number with a dot or slash as a date now and then.
+fn follows_clinical_measure(text: &str, span: ByteSpan) -> bool {
+    text.get(..span.start)
+        .and_then(|before| before.split_whitespace().next_back())
+        .is_some_and(|word| {
+            let bare: String = word
+                .trim_end_matches(':')
+                .chars()
+                .filter(|&c| c != '.')
+                .collect();
+            is_clinical_measure(&bare)
+        })
+}
+
+/// Whether `span` is numbers joined by slashes that no calendar reads as a date
+/// ("142/88", a blood pressure): a model tags one after a date-like note header now and
+/// then. A date has a month of at most 12 and a day of at most 31 in some order, or a
+/// four-digit year first ("7/22", "22/7", "3/2019", "06/12/88", "2019/3").
+fn is_impossible_slash_date(text: &str, span: ByteSpan) -> bool {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return false;
+    };
+    let parts: Vec<&str> = inner.split('/').collect();
+    if parts.len() < 2
+        || parts.len() > 3
+        || parts
+            .iter()
+            .any(|p| p.is_empty() || p.len() > 4 || !p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return false;
+    }
+    let n: Vec<u32> = parts.iter().map(|p| p.parse().unwrap_or(0)).collect();
+    let month = |i: usize| (1..=12).contains(&n[i]);
+    let day = |i: usize| (1..=31).contains(&n[i]);
+    let year = |i: usize| matches!(parts[i].len(), 2 | 4);
+    let plausible = if n.len() == 2 {
+        (month(0) && (day(1) || year(1)))
+            || (day(0) && month(1))
+            || (parts[0].len() == 4 && month(1))
+    } else {
+        (month(0) && day(1)) || (day(0) && month(1)) || (parts[0].len() == 4 && month(1) && day(2))
+    };
+    !plausible
 }
 
 /// Takes the closing bracket after a span that opened one and left it open ("Mladost ( BJ"
@@ -404,6 +502,61 @@ mod tests {
         assert_eq!(trim("Ana and Ruiz"), "Ana and Ruiz");
         assert_eq!(trim("lol"), "lol");
         assert_eq!(trim("Amy Isaacs"), "Amy Isaacs");
+    }
+
+    #[test]
+    fn clinical_shorthand_and_measurements_name_no_one_but_a_lab_acronym_alone_may() {
+        let text = "PT IS A 72 Y.O. ON RA. HbA1c 7.2. BP 142/88. WBC said. Pt Ana Ruiz";
+        let at = |part: &str| {
+            let s = text.find(part).unwrap();
+            ByteSpan::new(s, s + part.len())
+        };
+        let person = Label::builtin("PERSON");
+        let org = Label::builtin("ORGANIZATION");
+        assert_eq!(shape(text, at("PT"), org), None);
+        assert_eq!(shape(text, at("Y.O."), person), None);
+        assert_eq!(shape(text, at("O."), person), None);
+        assert_eq!(shape(text, at("/88"), Label::builtin("DATE_TIME")), None);
+        assert_eq!(shape(text, at("7.2"), Label::builtin("DATE_TIME")), None);
+        assert_eq!(
+            shape(text, at("72"), Label::builtin("DATE_TIME")),
+            Some(at("72"))
+        );
+        assert_eq!(shape(text, at("RA."), org), None);
+        assert_eq!(
+            shape(text, at("HbA1c 7.2"), Label::builtin("LOCATION")),
+            None
+        );
+        assert_eq!(shape(text, at("BP 142/88"), org), None);
+        assert_eq!(shape(text, at("WBC"), org), Some(at("WBC")));
+        assert_eq!(
+            shape(text, at("Pt Ana Ruiz"), person),
+            Some(at("Pt Ana Ruiz"))
+        );
+    }
+
+    #[test]
+    fn numbers_with_slashes_that_no_calendar_reads_are_no_date() {
+        let impossible = |s: &str| is_impossible_slash_date(s, ByteSpan::new(0, s.len()));
+        for blood_pressure in ["142/88", "120/80", "90/60", "12/45/2001"] {
+            assert!(impossible(blood_pressure), "{blood_pressure}");
+        }
+        for date in [
+            "7/22",
+            "22/7",
+            "3/2019",
+            "06/12/88",
+            "2019/3",
+            "2019/03/14",
+            "12/8",
+            "7/22/24",
+        ] {
+            assert!(!impossible(date), "{date}");
+        }
+        // Not slash-separated numbers at all: another rule's business.
+        for other in ["7/22 0800", "2019-03-14", "1/2/3/4", "a/b"] {
+            assert!(!impossible(other), "{other}");
+        }
     }
 
     #[test]

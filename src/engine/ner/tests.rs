@@ -573,3 +573,34 @@ fn beside_our_model_a_government_and_a_state_as_a_party_are_left_but_a_state_as_
         ]
     );
 }
+
+#[test]
+fn beside_our_model_clinical_shorthand_vitals_and_labs_are_no_names_dates_or_sums() {
+    let Some(r) = ours() else { return };
+    let mut recognizers =
+        crate::engine::Engine::builtin_recognizers_beside_model().expect("builds");
+    recognizers.push(Box::new(Shared(r)));
+    let engine = crate::engine::Engine::from_recognizers(recognizers);
+    let text = "Mr. Oliver was admitted to Clarkfield General Hospital on 06/12/88. HbA1c 7.2. \
+                BP 142/88. INR 1.1.\nPATIENT: WILLIAMS, ROBERT J  DOB: 04/17/1952\n\
+                PT IS A 72 Y.O. RETIRED POLICE OFFICER FROM QUINCY.";
+    let found = engine
+        .detect(text, &LabelSet::defaults(), 0.5)
+        .expect("model runs");
+    let got: Vec<(&str, &str)> = found
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Mr. Oliver", "PERSON"),
+            ("Clarkfield General Hospital", "ORGANIZATION"),
+            ("06/12/88", "DATE_TIME"),
+            ("WILLIAMS, ROBERT J", "PERSON"),
+            ("04/17/1952", "DATE_TIME"),
+            ("72", "AGE"),
+            ("QUINCY", "LOCATION"),
+        ]
+    );
+}

@@ -777,7 +777,7 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
         (?:\b(?:GBP|USD|EUR|CHF|SEK|NOK|DKK|ISK|TRY|TRL|YTL|JPY|CNY|INR|AUD|CAD|NZD|PLN|RUB|UAH
           |CZK|HUF|RON|BGN|HRK|ATS|DEM|FRF|ITL|ESP|NLG|BEF|FIM|GRD|IEP|PTE|ZAR|BRL|MXN|ILS)\s?
           |[$€£¥₹])
-          \d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k)\b)?
+          \d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k|mln|MLN|bln|BLN)\b)?
       | (?:\b(?:approximately|about|around|some|over)\s)?
         \b\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?(?:\s(?:million|billion))?\s
           (?:(?:[A-Z][a-z]+\s)?(?:pounds?|euros?|Euros?|dollars?|francs?|kronor|kroner|krona
@@ -804,20 +804,37 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
         ),
         ("he received 588 GDR marks a month", "588 GDR marks"),
         ("costs of ATS 10,000 were", "ATS 10,000"),
+        ("a loan of $1.5 million", "$1.5 million"),
+        ("a deficit of 1.4 billion lei", "1.4 billion lei"),
+        ("H1 PROFIT FIM 6.3 MLN VS 21.0 MLN", "FIM 6.3 MLN"),
     ],
     counter_examples: &[
         "we had 3 pounds of apples",
         "the US dollar fell",
         "she scored 80 marks",
         "page 3 Marks the spot",
+        "Cr 1.2, INR 1.1. Hx of CHF",
     ],
     ..PatternSpec::BASE
 };
 
 /// "3 pounds" is more often a weight: plain pounds need "sterling" or a currency code.
+/// One decimal digit without a scale word is a measurement, not a sum ("INR 1.1", the
+/// clotting ratio; sums are "$9.50" or "$1.5 million").
 fn money(s: &str) -> bool {
     let lower = s.to_ascii_lowercase();
-    !lower.contains("pound") || lower.contains("sterling") || lower.contains("gbp")
+    let weight = lower.contains("pound") && !lower.contains("sterling") && !lower.contains("gbp");
+    let scaled = lower
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| matches!(w, "million" | "billion" | "bn" | "m" | "k" | "mln" | "bln"));
+    let one_decimal = lower
+        .split(|c: char| !c.is_ascii_digit() && c != '.' && c != ',')
+        .filter(|n| n.chars().any(|c| c.is_ascii_digit()))
+        .any(|n| {
+            let n = n.trim_end_matches(['.', ',']);
+            n.len() >= 2 && matches!(n.as_bytes()[n.len() - 2], b'.' | b',')
+        });
+    !weight && (scaled || !one_decimal)
 }
 
 /// Lists of three or more application numbers (`nos. 26480/95, 28291/95, 29280/95`): the
