@@ -322,6 +322,33 @@ pub(super) const PHONE_NANP: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A ten-digit number in the North American layout right after a phone word (`tel (555)
+/// 013-4477`, `Fax: 555-013-4477`), whatever its area and exchange codes: a mistyped or
+/// made-up number still tells how to reach someone, and the word says what it is. Without
+/// the word, `PHONE_NANP` checks the codes. The word fixes the number's start (`Grammar`).
+pub(super) const PHONE_CUED: PatternSpec = PatternSpec {
+    name: "phone_cued",
+    label: "PHONE_NUMBER",
+    regex: r"(?ix)
+        \b(?:tel|telephone|phone|ph|fax|cell|mobile|pager|call)\.?(?:\s+(?:no\.?|number|\#))?
+        \s*[:\#]?\s*
+        (\(\d{3}\)\s?\d{3}[\s.\-]\d{4}|\d{3}[\s.\-]\d{3}[\s.\-]\d{4})\b",
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    examples: &[
+        ("PCP: Dr. Hoffmann, tel (555) 013-4477", "(555) 013-4477"),
+        ("Fax: 555-013-4477", "555-013-4477"),
+        ("Phone no. 123.456.7890 (cell)", "123.456.7890"),
+    ],
+    counter_examples: &[
+        "invoice 555-013-4477",
+        "tel 555-013-44770",
+        "phone model 555-013-4477",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// North American local numbers without an area code, `555-0199`, as notes and forms
 /// write them. Seven digits are also prices, counts and ids, so only a phone word nearby
 /// (`call`, `tel`, `contact`) lifts it over the threshold.

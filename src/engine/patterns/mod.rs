@@ -50,6 +50,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::MAC,
     &generic::PHONE_INTERNATIONAL,
     &generic::PHONE_NANP,
+    &generic::PHONE_CUED,
     &generic::PHONE_NANP_LOCAL,
     &generic::PHONE_TRUNK,
     &generic::PHONE_PH_MOBILE,
