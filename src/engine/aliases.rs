@@ -47,8 +47,9 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
         let Some(after) = text.get(d.span.end..until) else {
             continue;
         };
+        let name = &text[d.span.start..d.span.end];
         if let Some(acronym) = DEFINITION.captures(after).and_then(|c| c.get(1)) {
-            if seen.insert(acronym.as_str()) {
+            if stands_for(acronym.as_str(), name) && seen.insert(acronym.as_str()) {
                 acronyms.push(acronym.as_str());
                 sources.push((d.label, d.score));
             }
@@ -105,6 +106,20 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
         detections.sort_by_key(|d| d.span.start);
     }
     detections
+}
+
+/// Whether every letter of `acronym` opens a word of `name`: "JS" for "John Smith", "ECJ"
+/// for "Court of Justice of the European Community". A role in capitals after a name
+/// ("Kurt Ueda (HCP)", the health care proxy) is no acronym of it.
+fn stands_for(acronym: &str, name: &str) -> bool {
+    let initials: Vec<char> = name
+        .split(|c: char| c.is_whitespace() || c == '-')
+        .filter_map(|w| w.chars().next())
+        .collect();
+    acronym
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .all(|c| initials.contains(&c))
 }
 
 #[cfg(test)]
@@ -166,6 +181,9 @@ mod tests {
 
     #[test]
     fn roles_codes_after_amounts_and_found_spans_are_left_as_they_are() {
+        let text = "Her husband, Mr. Kurt Ueda (HCP), is the HCP.";
+        let detections = vec![at(text, "Mr. Kurt Ueda", "PERSON")];
+        assert_eq!(with_aliases(text, detections.clone()), detections);
         let text = "Mr Robert Murray (“the applicant”) paid 4,393 pounds sterling (GBP); GBP fell.";
         let detections = vec![
             at(text, "Mr Robert Murray", "PERSON"),

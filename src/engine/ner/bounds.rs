@@ -26,7 +26,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let span = whole_ascii_words(text, span);
     // Checked on the widened span: a model tags "/88" of "142/88" or "O." of "Y.O.".
     let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
-    if named && is_clinical_shorthand_only(text, span) {
+    if named && (is_clinical_shorthand_only(text, span) || before_a_dose(text, span)) {
         return None;
     }
     if label.as_str() == "DATE_TIME"
@@ -136,6 +136,34 @@ fn is_clinical_shorthand_only(text: &str, span: ByteSpan) -> bool {
         }
     }
     shorthand || (measure && value)
+}
+
+/// Units of a dose ("Keppra 500 mg", "insulin glargine 20 units").
+#[rustfmt::skip]
+const DOSE_UNITS: &[&str] = &[
+    "mg", "mcg", "µg", "g", "ml", "mL", "units", "unit", "IU", "tab", "tabs", "puffs", "mEq",
+];
+
+/// Whether a dose follows `span` ("Keppra 500 mg BID"): a model tags a drug's brand name
+/// as a person or organisation now and then; no one's name is followed by a dose.
+fn before_a_dose(text: &str, span: ByteSpan) -> bool {
+    let mut words = text.get(span.end..).unwrap_or("").split_whitespace();
+    let Some(amount) = words.next() else {
+        return false;
+    };
+    let digits = amount.trim_end_matches(|c: char| c.is_alphabetic());
+    let unit = &amount[digits.len()..];
+    let is_amount = !digits.is_empty()
+        && digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','));
+    let unit = if unit.is_empty() {
+        words.next().unwrap_or("")
+    } else {
+        unit
+    };
+    is_amount && DOSE_UNITS.contains(&unit.trim_end_matches([',', '.', ';']))
 }
 
 /// Whether `span` is the value of a vital sign or lab ("INR 1.1", "BP 12/8"): a model
@@ -529,6 +557,14 @@ mod tests {
         );
         assert_eq!(shape(text, at("BP 142/88"), org), None);
         assert_eq!(shape(text, at("WBC"), org), Some(at("WBC")));
+        let meds = "Meds: Keppra 500 mg BID, Lasix 40mg daily. Ana Ruiz 5 stars, Ana Ruiz 5 g.";
+        let found = |part: &str| {
+            let s = meds.find(part).unwrap();
+            shape(meds, ByteSpan::new(s, s + part.len()), person)
+        };
+        assert_eq!(found("Keppra"), None);
+        assert_eq!(found("Lasix"), None);
+        assert!(found("Ana Ruiz").is_some());
         assert_eq!(
             shape(text, at("Pt Ana Ruiz"), person),
             Some(at("Pt Ana Ruiz"))

@@ -583,7 +583,8 @@ fn beside_our_model_clinical_shorthand_vitals_and_labs_are_no_names_dates_or_sum
     let engine = crate::engine::Engine::from_recognizers(recognizers);
     let text = "Mr. Oliver was admitted to Clarkfield General Hospital on 06/12/88. HbA1c 7.2. \
                 BP 142/88. INR 1.1.\nPATIENT: WILLIAMS, ROBERT J  DOB: 04/17/1952\n\
-                PT IS A 72 Y.O. RETIRED POLICE OFFICER FROM QUINCY.";
+                PT IS A 72 Y.O. RETIRED POLICE OFFICER FROM QUINCY.\n\
+                HPI: 47 yo RHM. Meds: Keppra 500 mg BID. Her husband, Mr. Kurt Ueda (HCP), called.";
     let found = engine
         .detect(text, &LabelSet::defaults(), 0.5)
         .expect("model runs");
@@ -601,6 +602,8 @@ fn beside_our_model_clinical_shorthand_vitals_and_labs_are_no_names_dates_or_sum
             ("04/17/1952", "DATE_TIME"),
             ("72", "AGE"),
             ("QUINCY", "LOCATION"),
+            ("47", "AGE"),
+            ("Mr. Kurt Ueda", "PERSON"),
         ]
     );
 }
