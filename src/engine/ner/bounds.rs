@@ -2,8 +2,9 @@
 //! decoded entity before it becomes a candidate ([`shape`]). A model's tags are per
 //! token; these rules fix what tokens cannot say (a dot the tokenizer split off, a bracket
 //! left open) and what a model does now and then that no name does (a common noun or a
-//! month at an organisation's edge). Each rule is measured with `anonymizer eval` on every
-//! dev set (README, "Detection").
+//! month at an organisation's edge, two people joined by "&" as one, "lol" in a name,
+//! clinical shorthand or a drug before its dose as a name, a blood pressure as a date).
+//! Each rule is measured with `anonymizer eval` on every dev set (README, "Detection").
 
 use crate::engine::names::{
     is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_monarch,

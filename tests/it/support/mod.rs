@@ -68,6 +68,28 @@ pub fn free_port() -> u16 {
         .expect("free port")
 }
 
+/// Whether process `pid` has a socket listening on `port` of 127.0.0.1 (Linux: the
+/// socket's inode in `/proc/net/tcp` among the process's open files).
+fn holds_port(pid: u32, port: u16) -> bool {
+    let local = format!("0100007F:{port:04X}");
+    let inodes: Vec<String> = std::fs::read_to_string("/proc/net/tcp")
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            // local address, state 0A (LISTEN), inode
+            (f.len() > 9 && f[1] == local && f[3] == "0A").then(|| format!("socket:[{}]", f[9]))
+        })
+        .collect();
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .any(|target| inodes.iter().any(|i| target.as_os_str() == i.as_str()))
+}
+
 pub struct TestServer {
     child: Option<Child>,
     /// Config and log; dropped (removed) after the child is killed.
@@ -80,7 +102,22 @@ pub struct TestServer {
 
 impl TestServer {
     /// Starts the binary with `yaml` as its config and extra environment variables.
+    ///
+    /// A port that was free when picked may be bound by another test's server before
+    /// ours binds it: ours then exits, and the other would answer in its place. So a
+    /// server is ready only once its own process holds the port, and one that lost a
+    /// port starts again on new ones.
     pub fn start_with_env(yaml: &str, env: &[(&str, &str)]) -> TestServer {
+        for _ in 0..5 {
+            let mut server = Self::spawn(yaml, env);
+            if server.wait_ready() {
+                return server;
+            }
+        }
+        panic!("server lost its port five times over");
+    }
+
+    fn spawn(yaml: &str, env: &[(&str, &str)]) -> TestServer {
         let dir = scratch_dir();
         let config = dir.join("anonymizer.yaml");
         std::fs::write(&config, yaml).expect("write config");
@@ -102,7 +139,7 @@ impl TestServer {
             cmd.env(k, v);
         }
         let child = cmd.spawn().expect("spawn anonymizer");
-        let server = TestServer {
+        TestServer {
             child: Some(child),
             _dir: dir,
             addr,
@@ -112,9 +149,7 @@ impl TestServer {
                 .timeout(Duration::from_secs(60))
                 .build()
                 .expect("client"),
-        };
-        server.wait_ready();
-        server
+        }
     }
 
     pub fn start(yaml: &str) -> TestServer {
@@ -126,13 +161,37 @@ impl TestServer {
         Self::start(&base_config())
     }
 
-    fn wait_ready(&self) {
+    /// Waits until this process holds its port and answers `/healthz`; false (and the
+    /// process killed) when one of its ports was taken: pingora then retries the bind
+    /// forever.
+    fn wait_ready(&mut self) -> bool {
+        let port: u16 = self
+            .addr
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .expect("port");
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
-            if let Ok(resp) = self.client.get(self.url("/healthz")).send() {
-                if resp.status() == 200 {
-                    return;
+            let exited = self.child.as_mut().expect("running").try_wait();
+            if let Some(status) = exited.expect("wait") {
+                panic!("server exited ({status}); log:\n{}", self.log());
+            }
+            if self.log().contains("is in use") {
+                if let Some(mut child) = self.child.take() {
+                    let _ = child.kill();
+                    let _ = child.wait();
                 }
+                return false;
+            }
+            if holds_port(self.pid(), port)
+                && self
+                    .client
+                    .get(self.url("/healthz"))
+                    .send()
+                    .is_ok_and(|r| r.status() == 200)
+            {
+                return true;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -314,4 +373,14 @@ pub fn python() -> PathBuf {
         python.display()
     );
     python
+}
+
+#[test]
+fn the_harness_knows_which_process_holds_a_port() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    assert!(holds_port(std::process::id(), port));
+    assert!(!holds_port(1, port));
+    drop(listener);
+    assert!(!holds_port(std::process::id(), port));
 }
