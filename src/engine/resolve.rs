@@ -17,6 +17,8 @@
 //!                 → PERSON "Ana Ruiz": another label, cut at a word break
 //!    PHONE "4111111111111111 12"                 over exact CREDIT_CARD "4111111111111111"
 //!                 → dropped: what is left, "12", has no letter
+//!    model LOCATION "IBAN CH93 0076 …"           over exact IBAN_CODE "CH93 0076 …"
+//!                 → dropped: what is left, "IBAN", only names the IBAN
 //!    ```
 //!
 //! A losing candidate with a different label becomes the winner's alternative. Then
@@ -31,6 +33,7 @@
 
 use std::collections::BTreeMap;
 
+use super::fields::{role, Role};
 use super::{Candidate, Detection, Proof};
 use crate::text::{ByteSpan, Label};
 
@@ -117,9 +120,9 @@ fn overlapping(
 /// What is left of `candidate` outside the exact spans in `exact`, which it must not
 /// overlap: itself when it overlaps none; nothing when one of them has its label (it is
 /// that entity with wrong ends: a model's `jane.doe@example.com today`); otherwise the
-/// parts before, between and after them that are cut at a word break and hold a letter,
-/// without the spaces and punctuation at the cut (`Ana Ruiz, ana@example.com` →
-/// `Ana Ruiz`).
+/// parts before, between and after them that are cut at a word break, hold a letter and
+/// are not just the name of an exact span's type, without the spaces and punctuation at
+/// the cut (`Ana Ruiz, ana@example.com` → `Ana Ruiz`).
 ///
 /// Why cut rather than drop: a model span over a name and an address next to it would
 /// otherwise lose the name. Why only at word breaks: the rest of a word the exact span
@@ -149,7 +152,8 @@ fn outside_exact(
             // unless it is the candidate's own end.
             let cut_left = start != candidate.span.start;
             let cut_right = cut.start != candidate.span.end;
-            if let Some(span) = part(text, ByteSpan::new(start, cut.start), cut_left, cut_right) {
+            let kept = part(text, ByteSpan::new(start, cut.start), cut_left, cut_right);
+            if let Some(span) = kept.filter(|&span| !names_a_winner(text, span, exact, candidate)) {
                 parts.push(Candidate {
                     span,
                     proof: Proof::None,
@@ -160,6 +164,25 @@ fn outside_exact(
         start = start.max(cut.end);
     }
     parts
+}
+
+/// Whether `span`, a part of `candidate` beside exact spans, is only the name of what one
+/// of them is: the model's "IBAN CH93 0076 …" leaves "IBAN" beside the IBAN, and a field
+/// name is no entity (`fields::role`).
+fn names_a_winner(
+    text: &str,
+    span: ByteSpan,
+    exact: &BTreeMap<usize, Detection>,
+    candidate: &Candidate,
+) -> bool {
+    // One word: "Ana Ruiz email" beside an e-mail address keeps the name.
+    let word = text
+        .get(span.start..span.end)
+        .filter(|w| !w.contains(char::is_whitespace));
+    let Some(Role::Personal(label)) = word.and_then(role) else {
+        return false;
+    };
+    overlapping(exact, candidate.span).any(|w| w.label.as_str() == label)
 }
 
 /// `span` of a candidate, cut on the left and/or right by an exact span: `None` unless
@@ -438,6 +461,73 @@ mod tests {
         assert_eq!(
             out[2].alternative,
             Some((Label::builtin("PHONE_NUMBER"), 0.7))
+        );
+    }
+
+    #[test]
+    fn a_part_that_only_names_the_exact_span_beside_it_is_dropped() {
+        let text = "IBAN CH93 0076 2011 6238 5295 7, Ana Ruiz email ana@example.com";
+        let out = resolve(
+            text,
+            vec![
+                at(
+                    text,
+                    "IBAN CH93 0076 2011 6238 5295 7",
+                    "LOCATION",
+                    0.9,
+                    Proof::None,
+                ),
+                at(
+                    text,
+                    "CH93 0076 2011 6238 5295 7",
+                    "IBAN_CODE",
+                    1.0,
+                    Proof::Checksum,
+                ),
+                at(
+                    text,
+                    "Ana Ruiz email ana@example.com",
+                    "PERSON",
+                    0.9,
+                    Proof::None,
+                ),
+                at(
+                    text,
+                    "ana@example.com",
+                    "EMAIL_ADDRESS",
+                    0.95,
+                    Proof::Grammar,
+                ),
+            ],
+            0.5,
+        );
+        assert_eq!(
+            found(text, &out),
+            [
+                ("CH93 0076 2011 6238 5295 7", "IBAN_CODE"),
+                ("Ana Ruiz email", "PERSON"),
+                ("ana@example.com", "EMAIL_ADDRESS")
+            ]
+        );
+        // A field name beside another type's value stays what the model said.
+        let text = "IBAN ana@example.com";
+        let out = resolve(
+            text,
+            vec![
+                at(text, "IBAN ana@example.com", "LOCATION", 0.9, Proof::None),
+                at(
+                    text,
+                    "ana@example.com",
+                    "EMAIL_ADDRESS",
+                    0.95,
+                    Proof::Grammar,
+                ),
+            ],
+            0.5,
+        );
+        assert_eq!(
+            found(text, &out),
+            [("IBAN", "LOCATION"), ("ana@example.com", "EMAIL_ADDRESS")]
         );
     }
 

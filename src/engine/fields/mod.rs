@@ -23,7 +23,7 @@ mod keys;
 mod parse;
 mod shapes;
 
-pub use keys::{KeyFamily, Role, ALL};
+pub use keys::{role, KeyFamily, Role, ALL};
 
 use super::{Candidate, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
