@@ -61,14 +61,16 @@ pub(crate) fn is_credential_word(word: &str) -> bool {
     CREDENTIALS.contains(&word)
 }
 
-/// Words of chat that a model takes into a person's span now and then in informal text
-/// ("martin lmao", "Was mason"): chat acronyms, auxiliaries and conjunctions, which never
-/// open or close a name. Compared without case ("LOL", "Was").
+/// Words of chat that a model takes into a person's span, or for a person, now and then in
+/// informal text ("martin lmao", "Was mason", "Hallo, ich bin …", "Je m'appelle …"):
+/// chat acronyms, auxiliaries, conjunctions, greetings and the pronoun "I" of the
+/// languages users write in, which never open or close a name. Compared without case.
 #[rustfmt::skip]
 const CHATTER: &[&str] = &[
     "lol", "lmao", "lmfao", "rofl", "omg", "omfg", "smh", "tbh", "imo", "imho", "idk", "wtf",
     "btw", "fyi", "ikr", "haha", "hahaha", "hehe", "xd", "ugh", "yay", "pls", "plz", "thx",
-    "was", "is", "am", "are", "were", "and", "or", "but",
+    "was", "is", "am", "are", "were", "and", "or", "but", "hi", "hey", "hello", "hallo",
+    "hola", "bonjour", "salut", "ciao", "ich", "je", "moi",
 ];
 
 /// Whether `word` is chat that is never the edge of a name.

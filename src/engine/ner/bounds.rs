@@ -21,7 +21,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     }
     let span = match label.as_str() {
         "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
-        "PERSON" => with_regnal_number(text, without_rank(text, without_chatter(text, span))),
+        "PERSON" => with_regnal_number(text, without_rank(text, without_chatter(text, span)?)),
         _ => span,
     };
     let span = whole_ascii_words(text, span);
@@ -246,11 +246,11 @@ fn without_rank(text: &str, span: ByteSpan) -> ByteSpan {
 }
 
 /// A person's span without the chat at its edges ("martin lmao" → "martin", "Was mason"
-/// → "mason"): a model takes such words into a name in informal text now and then. Never
-/// empties a span.
-fn without_chatter(text: &str, span: ByteSpan) -> ByteSpan {
+/// → "mason"): a model takes such words into a name in informal text now and then.
+/// `None` when there is nothing but chat ("Hallo", "Je").
+fn without_chatter(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     let Some(inner) = text.get(span.start..span.end) else {
-        return span;
+        return Some(span);
     };
     let words: Vec<(usize, &str)> = inner
         .split_whitespace()
@@ -264,11 +264,17 @@ fn without_chatter(text: &str, span: ByteSpan) -> ByteSpan {
     while last - first > 1 && is_chatter(words[last - 1].1) {
         last -= 1;
     }
+    if words.iter().all(|(_, w)| is_chatter(w)) {
+        return None;
+    }
     if words.is_empty() || (first == 0 && last == words.len()) {
-        return span;
+        return Some(span);
     }
     let (at, word) = words[last - 1];
-    ByteSpan::new(span.start + words[first].0, span.start + at + word.len())
+    Some(ByteSpan::new(
+        span.start + words[first].0,
+        span.start + at + word.len(),
+    ))
 }
 
 /// Regnal numbers that follow a name ("Elizabeth II", "Henry VIII"). A lone "I" counts only
@@ -521,16 +527,20 @@ mod tests {
     #[test]
     fn chat_at_the_edges_of_a_person_is_no_part_of_the_name() {
         let trim = |text: &str| {
-            let s = without_chatter(text, ByteSpan::new(0, text.len()));
-            text[s.start..s.end].to_owned()
+            without_chatter(text, ByteSpan::new(0, text.len()))
+                .map(|s| text[s.start..s.end].to_owned())
         };
-        assert_eq!(trim("martin lmao"), "martin");
-        assert_eq!(trim("Was mason"), "mason");
-        assert_eq!(trim("OMG Ana Ruiz LOL"), "Ana Ruiz");
-        // Inside a name, or all there is: left as it is.
-        assert_eq!(trim("Ana and Ruiz"), "Ana and Ruiz");
-        assert_eq!(trim("lol"), "lol");
-        assert_eq!(trim("Amy Isaacs"), "Amy Isaacs");
+        let kept = |text: &str| Some(text.to_owned());
+        assert_eq!(trim("martin lmao"), kept("martin"));
+        assert_eq!(trim("Was mason"), kept("mason"));
+        assert_eq!(trim("OMG Ana Ruiz LOL"), kept("Ana Ruiz"));
+        assert_eq!(trim("Hi Anna"), kept("Anna"));
+        // Inside a name it stays; chat alone is no one.
+        assert_eq!(trim("Ana and Ruiz"), kept("Ana and Ruiz"));
+        assert_eq!(trim("Amy Isaacs"), kept("Amy Isaacs"));
+        assert_eq!(trim("lol"), None);
+        assert_eq!(trim("Hallo"), None);
+        assert_eq!(trim("Je"), None);
     }
 
     #[test]
