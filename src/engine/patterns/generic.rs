@@ -679,6 +679,55 @@ pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Post-office boxes: `PO Box 123`, `P.O. Box 4471`, `Post Office Box 9`, `Postfach 10 20 30`,
+/// with the city, state and ZIP that follow in the US form. A box number is where
+/// someone's mail goes, as a street address is.
+pub(super) const PO_BOX: PatternSpec = PatternSpec {
+    name: "po_box",
+    label: "ADDRESS",
+    regex: r"(?x)
+        \b(?:P\.?\s?O\.?\s?Box|Post\s+Office\s+Box|Postfach)\s+\d{1,6}(?:\s\d{2}){0,2}\b
+        (?:,\s*[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)?                 # city
+        (?:,?\s+[A-Z]{2}\b)?                                    # state
+        (?:,?\s+\d{5}(?:-\d{4})?\b)?                            # ZIP",
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        (
+            "or PO Box 123, Springfield, IL 62704.",
+            "PO Box 123, Springfield, IL 62704",
+        ),
+        ("write to P.O. Box 4471 today", "P.O. Box 4471"),
+        ("an die Postfach 10 20 30 in Berlin", "Postfach 10 20 30"),
+    ],
+    counter_examples: &["a box of 12 apples", "the PO was 123 units"],
+    ..PatternSpec::BASE
+};
+
+/// A US city, state and ZIP code (`Springfield, IL 62704`, `Austin, TX 78701-1234`):
+/// the tail of an address whose street the text does not give, or gives in a form the
+/// street pattern does not know. The state's postal code is checked against the list.
+pub(super) const US_CITY_STATE_ZIP: PatternSpec = PatternSpec {
+    name: "us_city_state_zip",
+    label: "ADDRESS",
+    regex: r"(?x)
+        \b[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2},\s
+        (?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT
+          |NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR)
+        \s\d{5}(?:-\d{4})?\b",
+    score: 0.75,
+    negative_context: &[],
+    examples: &[
+        ("Springfield, IL 62704", "Springfield, IL 62704"),
+        (
+            "lives in Austin, TX 78701-1234 now",
+            "Austin, TX 78701-1234",
+        ),
+    ],
+    counter_examples: &["Version, AB 12345", "Totals, OK 1234"],
+    ..PatternSpec::BASE
+};
+
 /// UK postcodes (BS 7666): `SW1A 2AA`, `M1 1AE`, `EC1A 1BB`.
 pub(super) const UK_POSTCODE: PatternSpec = PatternSpec {
     name: "uk_postcode",

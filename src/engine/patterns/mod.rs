@@ -66,6 +66,8 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::MONEY,
     &generic::AGE,
     &generic::STREET_ADDRESS,
+    &generic::PO_BOX,
+    &generic::US_CITY_STATE_ZIP,
     &generic::UK_POSTCODE,
     &generic::UUID,
     &generic::CASE_NUMBER,
