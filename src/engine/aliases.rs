@@ -47,7 +47,7 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
         let Some(after) = text.get(d.span.end..until) else {
             continue;
         };
-        let name = &text[d.span.start..d.span.end];
+        let name = text.get(d.span.start..d.span.end).unwrap_or("");
         if let Some(acronym) = DEFINITION.captures(after).and_then(|c| c.get(1)) {
             if stands_for(acronym.as_str(), name) && seen.insert(acronym.as_str()) {
                 acronyms.push(acronym.as_str());

@@ -80,8 +80,8 @@ pub(crate) fn is_chatter(word: &str) -> bool {
 
 /// Clinical shorthand a model tags as a name now and then in notes ("PT IS A 72 Y.O.",
 /// "SpO2 97% on RA.", "CHF"): patient, age, history, dosing and diagnosis words, never a
-/// person, place or organisation. Units and wards ("MICU") are not here: they say where a patient was.
-/// Compared without case and dots.
+/// person, place or organisation. Units and wards ("MICU") are not here: they say where
+/// a patient was. Compared without case and dots.
 #[rustfmt::skip]
 const CLINICAL_SHORTHAND: &[&str] = &[
     "pt", "pts", "yo", "yrs", "s/p", "h/o", "c/o", "f/u", "d/w", "a/p", "w/", "ra", "prn",
@@ -111,6 +111,17 @@ pub(crate) fn is_clinical_measure(word: &str) -> bool {
     CLINICAL_MEASURES
         .iter()
         .any(|c| c.eq_ignore_ascii_case(word))
+}
+
+/// Units of a dose: a name before "500 mg" is a drug's ("Keppra 500 mg").
+#[rustfmt::skip]
+const DOSE_UNITS: &[&str] = &[
+    "mg", "mcg", "µg", "g", "ml", "mL", "units", "unit", "IU", "tab", "tabs", "puffs", "mEq",
+];
+
+/// Whether `word` is the unit of a dose.
+pub(crate) fn is_dose_unit(word: &str) -> bool {
+    DOSE_UNITS.contains(&word)
 }
 
 /// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).

@@ -7,8 +7,8 @@
 //! Each rule is measured with `anonymizer eval` on every dev set (README, "Detection").
 
 use crate::engine::names::{
-    is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_monarch,
-    is_office,
+    is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_dose_unit,
+    is_monarch, is_office,
 };
 use crate::text::{ByteSpan, Label};
 
@@ -139,12 +139,6 @@ fn is_clinical_shorthand_only(text: &str, span: ByteSpan) -> bool {
     shorthand || (measure && value)
 }
 
-/// Units of a dose ("Keppra 500 mg", "insulin glargine 20 units").
-#[rustfmt::skip]
-const DOSE_UNITS: &[&str] = &[
-    "mg", "mcg", "µg", "g", "ml", "mL", "units", "unit", "IU", "tab", "tabs", "puffs", "mEq",
-];
-
 /// Whether a dose follows `span` ("Keppra 500 mg BID"): a model tags a drug's brand name
 /// as a person or organisation now and then; no one's name is followed by a dose.
 fn before_a_dose(text: &str, span: ByteSpan) -> bool {
@@ -164,7 +158,7 @@ fn before_a_dose(text: &str, span: ByteSpan) -> bool {
     } else {
         unit
     };
-    is_amount && DOSE_UNITS.contains(&unit.trim_end_matches([',', '.', ';']))
+    is_amount && is_dose_unit(unit.trim_end_matches([',', '.', ';']))
 }
 
 /// Whether `span` is the value of a vital sign or lab ("INR 1.1", "BP 12/8"): a model
