@@ -548,22 +548,11 @@ fn our_model_sees_case_a_lower_case_common_word_is_no_name() {
 #[test]
 fn beside_our_model_a_government_and_a_state_as_a_party_are_left_but_a_state_as_a_place_is_not() {
     let Some(r) = ours() else { return };
-    let mut recognizers =
-        crate::engine::Engine::builtin_recognizers_beside_model().expect("builds");
-    recognizers.push(Box::new(Shared(r)));
-    let engine = crate::engine::Engine::from_recognizers(recognizers);
     let text = "The case originated in an application against the Republic of Turkey lodged by a \
                 Turkish national, Mr Ali Yilmaz, who moved to the Republic of Ireland in 2001. \
                 The Turkish Government contested it; he claimed 5,000 euros.";
-    let found = engine
-        .detect(text, &LabelSet::defaults(), 0.5)
-        .expect("model runs");
-    let got: Vec<(&str, &str)> = found
-        .iter()
-        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
-        .collect();
     assert_eq!(
-        got,
+        beside_our_model(r, text),
         [
             ("Turkish national", "NRP"),
             ("Mr Ali Yilmaz", "PERSON"),
@@ -577,23 +566,12 @@ fn beside_our_model_a_government_and_a_state_as_a_party_are_left_but_a_state_as_
 #[test]
 fn beside_our_model_clinical_shorthand_vitals_and_labs_are_no_names_dates_or_sums() {
     let Some(r) = ours() else { return };
-    let mut recognizers =
-        crate::engine::Engine::builtin_recognizers_beside_model().expect("builds");
-    recognizers.push(Box::new(Shared(r)));
-    let engine = crate::engine::Engine::from_recognizers(recognizers);
     let text = "Mr. Oliver was admitted to Clarkfield General Hospital on 06/12/88. HbA1c 7.2. \
                 BP 142/88. INR 1.1.\nPATIENT: WILLIAMS, ROBERT J  DOB: 04/17/1952\n\
                 PT IS A 72 Y.O. RETIRED POLICE OFFICER FROM QUINCY.\n\
                 HPI: 47 yo RHM. Meds: Keppra 500 mg BID. Her husband, Mr. Kurt Ueda (HCP), called.";
-    let found = engine
-        .detect(text, &LabelSet::defaults(), 0.5)
-        .expect("model runs");
-    let got: Vec<(&str, &str)> = found
-        .iter()
-        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
-        .collect();
     assert_eq!(
-        got,
+        beside_our_model(r, text),
         [
             ("Mr. Oliver", "PERSON"),
             ("Clarkfield General Hospital", "ORGANIZATION"),
@@ -606,4 +584,18 @@ fn beside_our_model_clinical_shorthand_vitals_and_labs_are_no_names_dates_or_sum
             ("Mr. Kurt Ueda", "PERSON"),
         ]
     );
+}
+
+/// What the whole engine with the default labels finds in `text` beside our model.
+fn beside_our_model<'t>(r: &'static NerRecognizer, text: &'t str) -> Vec<(&'t str, &'static str)> {
+    let mut recognizers =
+        crate::engine::Engine::builtin_recognizers_beside_model().expect("builds");
+    recognizers.push(Box::new(Shared(r)));
+    let engine = crate::engine::Engine::from_recognizers(recognizers);
+    engine
+        .detect(text, &LabelSet::defaults(), 0.5)
+        .expect("model runs")
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.label.as_str()))
+        .collect()
 }
