@@ -466,38 +466,31 @@ mod tests {
 
     #[test]
     fn a_part_that_only_names_the_exact_span_beside_it_is_dropped() {
+        let email = |text: &str| {
+            at(
+                text,
+                "ana@example.com",
+                "EMAIL_ADDRESS",
+                0.95,
+                Proof::Grammar,
+            )
+        };
+        let model = |text: &str, part: &str, label: &str| at(text, part, label, 0.9, Proof::None);
         let text = "IBAN CH93 0076 2011 6238 5295 7, Ana Ruiz email ana@example.com";
+        let iban = at(
+            text,
+            "CH93 0076 2011 6238 5295 7",
+            "IBAN_CODE",
+            1.0,
+            Proof::Checksum,
+        );
         let out = resolve(
             text,
             vec![
-                at(
-                    text,
-                    "IBAN CH93 0076 2011 6238 5295 7",
-                    "LOCATION",
-                    0.9,
-                    Proof::None,
-                ),
-                at(
-                    text,
-                    "CH93 0076 2011 6238 5295 7",
-                    "IBAN_CODE",
-                    1.0,
-                    Proof::Checksum,
-                ),
-                at(
-                    text,
-                    "Ana Ruiz email ana@example.com",
-                    "PERSON",
-                    0.9,
-                    Proof::None,
-                ),
-                at(
-                    text,
-                    "ana@example.com",
-                    "EMAIL_ADDRESS",
-                    0.95,
-                    Proof::Grammar,
-                ),
+                model(text, "IBAN CH93 0076 2011 6238 5295 7", "LOCATION"),
+                iban,
+                model(text, "Ana Ruiz email ana@example.com", "PERSON"),
+                email(text),
             ],
             0.5,
         );
@@ -513,16 +506,7 @@ mod tests {
         let text = "IBAN ana@example.com";
         let out = resolve(
             text,
-            vec![
-                at(text, "IBAN ana@example.com", "LOCATION", 0.9, Proof::None),
-                at(
-                    text,
-                    "ana@example.com",
-                    "EMAIL_ADDRESS",
-                    0.95,
-                    Proof::Grammar,
-                ),
-            ],
+            vec![model(text, "IBAN ana@example.com", "LOCATION"), email(text)],
             0.5,
         );
         assert_eq!(
