@@ -50,6 +50,7 @@ labels! {
     "US_MBI" [] true "US Medicare beneficiary identifiers";
     "MEDICAL_LICENSE" ["US_DEA", "DEA_NUMBER"] true "US DEA registration numbers (checksum; needs context)";
     "MEDICAL_RECORD_NUMBER" ["MRN"] true "Medical record (chart) numbers after their cue (MRN, MR#)";
+    "HEALTH_PLAN_NUMBER" ["HEALTH_PLAN_ID"] true "Health plan, insurance member and policy numbers after their cue";
     "UK_NHS" ["NHS"] true "UK NHS numbers (mod-11 checked)";
     "UK_NINO" ["NINO"] true "UK national insurance numbers";
     "UK_POSTCODE" [] true "UK postcodes";

@@ -32,6 +32,42 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A health plan beneficiary, insurance member or policy number after its cue (`Health
+/// plan ID 4492-118-09`, `Member ID: XQH448821903`, `policy no. AB-1234567`): one of
+/// HIPAA's eighteen identifiers, numbered by each insurer its own way, so only the cue
+/// tells (the regex enforces it) and the cue fixes the span (`Grammar`). At least four
+/// digits: "member id pending" is no number.
+pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
+    name: "health_plan_number",
+    label: "HEALTH_PLAN_NUMBER",
+    regex: r"(?ix)
+        \b(?: health\s+plan(?:\s+(?:id|no\.?|number|\#))?
+            | (?:member|insurance|ins\.?|subscriber|policy|beneficiary)\s+(?:id|no\.?|number|\#) )
+        \s*[:\#]?\s*
+        ([A-Z0-9][A-Z0-9\-]{4,18}[A-Z0-9])\b",
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(four_digits),
+    negative_context: &[],
+    examples: &[
+        ("cc: RN; Health plan ID 4492-118-09; Acct", "4492-118-09"),
+        ("Ins ID: XQH448821903", "XQH448821903"),
+        ("Member ID JXW123456789 on file", "JXW123456789"),
+        ("policy no. AB-1234567 lapsed", "AB-1234567"),
+    ],
+    counter_examples: &[
+        "member id pending review",
+        "insurance id 12",
+        "policy number changes",
+    ],
+    ..PatternSpec::BASE
+};
+
+fn four_digits(s: &str) -> bool {
+    s.bytes().filter(u8::is_ascii_digit).count() >= 4
+}
+
 /// A pager number after its cue: `Pager #51432`, `pgr 4-1432`, `beeper: 31187`. Hospital
 /// pagers have 4–7 digits that no phone pattern reads; they reach a person as a phone
 /// does. The cue fixes the span (`Grammar`).

@@ -95,6 +95,7 @@ pub static ALL: &[&PatternSpec] = &[
     &us::US_MBI_COMPACT,
     &us::MEDICAL_LICENSE,
     &clinical::MEDICAL_RECORD_NUMBER,
+    &clinical::HEALTH_PLAN_NUMBER,
     &clinical::PAGER,
     &uk::UK_NHS,
     &uk::UK_NINO,
