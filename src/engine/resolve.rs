@@ -133,14 +133,14 @@ fn outside_exact(
     candidate: &Candidate,
     exact: &BTreeMap<usize, Detection>,
 ) -> Vec<Candidate> {
-    let mut cuts: Vec<ByteSpan> = overlapping(exact, candidate.span).map(|w| w.span).collect();
-    if cuts.is_empty() {
+    let winners: Vec<&Detection> = overlapping(exact, candidate.span).collect();
+    if winners.is_empty() {
         return vec![candidate.clone()];
     }
-    if overlapping(exact, candidate.span).any(|w| w.label == candidate.label) {
+    if winners.iter().any(|w| w.label == candidate.label) {
         return Vec::new();
     }
-    cuts.reverse();
+    let cuts: Vec<ByteSpan> = winners.iter().rev().map(|w| w.span).collect();
     let mut parts = Vec::new();
     let mut start = candidate.span.start;
     for cut in cuts.iter().copied().chain(std::iter::once(ByteSpan::new(
@@ -153,7 +153,7 @@ fn outside_exact(
             let cut_left = start != candidate.span.start;
             let cut_right = cut.start != candidate.span.end;
             let kept = part(text, ByteSpan::new(start, cut.start), cut_left, cut_right);
-            if let Some(span) = kept.filter(|&span| !names_a_winner(text, span, exact, candidate)) {
+            if let Some(span) = kept.filter(|&span| !names_a_winner(text, span, &winners)) {
                 parts.push(Candidate {
                     span,
                     proof: Proof::None,
@@ -166,15 +166,10 @@ fn outside_exact(
     parts
 }
 
-/// Whether `span`, a part of `candidate` beside exact spans, is only the name of what one
-/// of them is: the model's "IBAN CH93 0076 …" leaves "IBAN" beside the IBAN, and a field
-/// name is no entity (`fields::role`).
-fn names_a_winner(
-    text: &str,
-    span: ByteSpan,
-    exact: &BTreeMap<usize, Detection>,
-    candidate: &Candidate,
-) -> bool {
+/// Whether `span`, a part of a candidate beside the exact `winners`, is only the name of
+/// what one of them is: the model's "IBAN CH93 0076 …" leaves "IBAN" beside the IBAN, and
+/// a field name is no entity (`fields::role`).
+fn names_a_winner(text: &str, span: ByteSpan, winners: &[&Detection]) -> bool {
     // One word: "Ana Ruiz email" beside an e-mail address keeps the name.
     let word = text
         .get(span.start..span.end)
@@ -182,7 +177,7 @@ fn names_a_winner(
     let Some(Role::Personal(label)) = word.and_then(role) else {
         return false;
     };
-    overlapping(exact, candidate.span).any(|w| w.label.as_str() == label)
+    winners.iter().any(|w| w.label.as_str() == label)
 }
 
 /// `span` of a candidate, cut on the left and/or right by an exact span: `None` unless

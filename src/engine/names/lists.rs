@@ -99,18 +99,24 @@ const CLINICAL_MEASURES: &[&str] = &[
     "ef", "qtc",
 ];
 
-/// Whether `word` (dots removed, any case) is clinical shorthand.
+/// Whether `word`, in any case and with any dots ("Y.O.", "RA."), is clinical shorthand.
 pub(crate) fn is_clinical_shorthand(word: &str) -> bool {
     CLINICAL_SHORTHAND
         .iter()
-        .any(|c| c.eq_ignore_ascii_case(word))
+        .any(|c| same_without_dots(word, c))
 }
 
-/// Whether `word` (dots removed, any case) names a vital sign, lab or finding.
+/// Whether `word`, in any case and with any dots, names a vital sign, lab or finding.
 pub(crate) fn is_clinical_measure(word: &str) -> bool {
-    CLINICAL_MEASURES
-        .iter()
-        .any(|c| c.eq_ignore_ascii_case(word))
+    CLINICAL_MEASURES.iter().any(|c| same_without_dots(word, c))
+}
+
+/// `word` equals the lower-case `entry` once its dots are gone and its case ignored.
+fn same_without_dots(word: &str, entry: &str) -> bool {
+    word.chars()
+        .filter(|&c| c != '.')
+        .map(|c| c.to_ascii_lowercase())
+        .eq(entry.chars())
 }
 
 /// Units of a dose: a name before "500 mg" is a drug's ("Keppra 500 mg").

@@ -10,6 +10,7 @@ use crate::engine::names::{
     is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_dose_unit,
     is_monarch, is_office,
 };
+use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
 
 /// `span` of an entity labelled `label`, shaped by every rule below in order; `None` when
@@ -118,18 +119,14 @@ fn is_clinical_shorthand_only(text: &str, span: ByteSpan) -> bool {
     let inner = &text[start..end];
     let (mut shorthand, mut measure, mut value) = (false, false, false);
     for word in inner.split_whitespace() {
-        let bare: String = word
-            .trim_matches(['(', ')', ',', ';', ':'])
-            .chars()
-            .filter(|&c| c != '.')
-            .collect();
-        if is_clinical_shorthand(&bare) {
+        let word = word.trim_matches(['(', ')', ',', ';', ':']);
+        if is_clinical_shorthand(word) {
             shorthand = true;
-        } else if is_clinical_measure(&bare) {
+        } else if is_clinical_measure(word) {
             measure = true;
-        } else if bare
+        } else if word
             .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '%' | '/'))
+            .all(|c| c.is_ascii_digit() || matches!(c, '%' | '/' | '.'))
         {
             value = true;
         } else {
@@ -166,45 +163,25 @@ fn before_a_dose(text: &str, span: ByteSpan) -> bool {
 fn follows_clinical_measure(text: &str, span: ByteSpan) -> bool {
     text.get(..span.start)
         .and_then(|before| before.split_whitespace().next_back())
-        .is_some_and(|word| {
-            let bare: String = word
-                .trim_end_matches(':')
-                .chars()
-                .filter(|&c| c != '.')
-                .collect();
-            is_clinical_measure(&bare)
-        })
+        .is_some_and(|word| is_clinical_measure(word.trim_end_matches(':')))
 }
 
 /// Whether `span` is numbers joined by slashes that no calendar reads as a date
 /// ("142/88", a blood pressure): a model tags one after a date-like note header now and
-/// then. A date has a month of at most 12 and a day of at most 31 in some order, or a
-/// four-digit year first ("7/22", "22/7", "3/2019", "06/12/88", "2019/3").
+/// then. A date is what the date patterns' checks accept ("7/22", "3/2019", "06/12/88").
 fn is_impossible_slash_date(text: &str, span: ByteSpan) -> bool {
     let Some(inner) = text.get(span.start..span.end) else {
         return false;
     };
-    let parts: Vec<&str> = inner.split('/').collect();
-    if parts.len() < 2
-        || parts.len() > 3
-        || parts
-            .iter()
-            .any(|p| p.is_empty() || p.len() > 4 || !p.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return false;
+    let parts = inner.split('/').collect::<Vec<_>>();
+    let numbers = parts
+        .iter()
+        .all(|p| !p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit()));
+    match parts.len() {
+        2 if numbers => !structure::short_numeric_date(inner),
+        3 if numbers => !structure::numeric_date(inner),
+        _ => false,
     }
-    let n: Vec<u32> = parts.iter().map(|p| p.parse().unwrap_or(0)).collect();
-    let month = |i: usize| (1..=12).contains(&n[i]);
-    let day = |i: usize| (1..=31).contains(&n[i]);
-    let year = |i: usize| matches!(parts[i].len(), 2 | 4);
-    let plausible = if n.len() == 2 {
-        (month(0) && (day(1) || year(1)))
-            || (day(0) && month(1))
-            || (parts[0].len() == 4 && month(1))
-    } else {
-        (month(0) && day(1)) || (day(0) && month(1)) || (parts[0].len() == 4 && month(1) && day(2))
-    };
-    !plausible
 }
 
 /// Takes the closing bracket after a span that opened one and left it open ("Mladost ( BJ"

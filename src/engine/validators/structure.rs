@@ -83,6 +83,24 @@ pub fn numeric_date(s: &str) -> bool {
     }
 }
 
+/// A numeric date of two parts: month and day in either order ("7/22", "22/7"), a
+/// month and its year ("3/2019", "06/88"), or a four-digit year and its month ("2019/3").
+pub fn short_numeric_date(s: &str) -> bool {
+    let parts: Vec<&str> = s
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let [a, b] = parts.as_slice() else {
+        return false;
+    };
+    let (x, y): (u32, u32) = (a.parse().unwrap_or(u32::MAX), b.parse().unwrap_or(u32::MAX));
+    let month = |n: u32| (1..=12).contains(&n);
+    let day = |n: u32| (1..=31).contains(&n);
+    (month(x) && (day(y) || matches!(b.len(), 2 | 4)))
+        || (day(x) && month(y))
+        || (a.len() == 4 && month(y))
+}
+
 /// Hours 0–23 and minutes/seconds 0–59 in `H:MM[:SS]`.
 pub fn time_of_day(s: &str) -> bool {
     let parts: Vec<u32> = s
@@ -207,6 +225,12 @@ mod tests {
         assert!(!numeric_date("2024-13-14"));
         assert!(!numeric_date("33/33/2024"));
         assert!(!numeric_date("1.2"));
+        for date in ["7/22", "22/7", "3/2019", "06/88", "2019/3", "12/8"] {
+            assert!(short_numeric_date(date), "{date}");
+        }
+        for not_a_date in ["142/88", "90/60", "7/22/24", "7"] {
+            assert!(!short_numeric_date(not_a_date), "{not_a_date}");
+        }
         assert!(time_of_day("14:05"));
         assert!(time_of_day("9:30:59"));
         assert!(!time_of_day("24:00"));
