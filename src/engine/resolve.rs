@@ -30,10 +30,14 @@
 //! "London SW1A 2AA"            LOCATION + UK_POSTCODE    → ADDRESS
 //! "3 March 2024 at 14:05"      DATE_TIME + " at " + DATE_TIME → DATE_TIME
 //! ```
+//!
+//! and a degree after a name is no place: "Ian Vance, MD" keeps PERSON "Ian Vance" and
+//! drops LOCATION "MD" (Maryland to a model).
 
 use std::collections::BTreeMap;
 
 use super::fields::{role, Role};
+use super::names::is_credential_word;
 use super::{Candidate, Detection, Proof};
 use crate::text::{ByteSpan, Label};
 
@@ -249,6 +253,15 @@ fn merged_label(left: Label, gap: &str, right: Label) -> Option<Label> {
     }
 }
 
+/// Whether `next` is a degree or licence written after the person `prev` ("Vance, M.D."),
+/// which a model may read as a place or an organisation.
+fn credential_after_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
+    prev.label.as_str() == "PERSON"
+        && matches!(gap, ", " | ",")
+        && matches!(next.label.as_str(), "LOCATION" | "ORGANIZATION")
+        && is_credential_word(&text[next.span.start..next.span.end])
+}
+
 /// Merges adjacent parts of one entity (see the module docs). `detections` must be
 /// sorted and non-overlapping, as [`resolve`] returns them; so is the result.
 pub fn merge_adjacent(text: &str, detections: Vec<Detection>) -> Vec<Detection> {
@@ -260,6 +273,9 @@ pub fn merge_adjacent(text: &str, detections: Vec<Detection>) -> Vec<Detection> 
             .filter(|p| !p.proof.is_exact() && !d.proof.is_exact())
         {
             let gap = text.get(prev.span.end..d.span.start).unwrap_or("\n");
+            if credential_after_name(text, prev, gap, &d) {
+                continue;
+            }
             if let Some(label) = merged_label(prev.label, gap, d.label) {
                 if label != prev.label {
                     prev.alternative = Some((prev.label, prev.score));
@@ -300,6 +316,35 @@ mod tests {
     fn at(text: &str, part: &str, label: &str, score: f32, proof: Proof) -> Candidate {
         let start = text.find(part).expect("in text");
         cand(start, start + part.len(), label, score, proof)
+    }
+
+    #[test]
+    fn a_degree_after_a_name_is_no_place_but_a_state_after_a_city_stays() {
+        let text = "Ian Vance, MD and Ana Ruiz, M.D.; Baltimore, MD";
+        let out = merge_adjacent(
+            text,
+            resolve(
+                text,
+                vec![
+                    at(text, "Ian Vance", "PERSON", 0.9, Proof::None),
+                    at(text, "MD", "LOCATION", 0.6, Proof::None),
+                    at(text, "Ana Ruiz", "PERSON", 0.9, Proof::None),
+                    at(text, "M.D.", "ORGANIZATION", 0.6, Proof::None),
+                    at(text, "Baltimore", "LOCATION", 0.9, Proof::None),
+                    cand(45, 47, "LOCATION", 0.6, Proof::None),
+                ],
+                0.5,
+            ),
+        );
+        assert_eq!(
+            found(text, &out),
+            [
+                ("Ian Vance", "PERSON"),
+                ("Ana Ruiz", "PERSON"),
+                ("Baltimore", "LOCATION"),
+                ("MD", "LOCATION")
+            ]
+        );
     }
 
     #[test]

@@ -50,15 +50,21 @@ pub(crate) fn is_monarch(word: &str) -> bool {
     MONARCHS.contains(&word)
 }
 
+/// Whether `word` is one of the common given names of `lists/given_names.txt`.
+pub(crate) fn is_given_name(word: &str) -> bool {
+    lists().given.contains(word)
+}
+
 /// Degrees and licences written after a name ("Omar Fitzgerald, M.D.", "Ana Ruiz, PA-C").
 const CREDENTIALS: &[&str] = &[
     "MD", "DO", "PhD", "RN", "NP", "PAC", "DDS", "DMD", "MBBS", "MBChB", "FRCP", "FRCS", "FACS",
     "FACP", "MPH", "LPN", "CNP", "APRN", "DNP", "PharmD", "MSN", "BSN", "CRNA", "LCSW",
 ];
 
-/// Whether `word`, dots and hyphens removed ("MD", "PAC"), is a degree or licence.
+/// Whether `word`, its dots and hyphens left out ("M.D.", "PA-C"), is a degree or licence.
 pub(crate) fn is_credential_word(word: &str) -> bool {
-    CREDENTIALS.contains(&word)
+    let bare = || word.chars().filter(|c| !matches!(c, '.' | '-'));
+    CREDENTIALS.iter().any(|c| bare().eq(c.chars()))
 }
 
 /// Words of chat that a model takes into a person's span, or for a person, now and then in
@@ -87,6 +93,7 @@ const CLINICAL_SHORTHAND: &[&str] = &[
     "pt", "pts", "yo", "yrs", "s/p", "h/o", "c/o", "f/u", "d/w", "a/p", "w/", "ra", "prn",
     "npo", "bid", "tid", "qid", "qhs", "chf", "copd", "htn", "ckd", "cabg", "nsr", "dm2", "hpi",
     "pmh", "psh", "ros", "rtc", "hcp", "rhm", "lhm", "rhf", "lhf", "hx", "dx", "rx", "tx", "sx",
+    "pcp", "pt/ot", "cath", "stemi", "nstemi", "pci", "ekg", "ecg", "cxr",
 ];
 
 /// Vitals, labs and findings, a name only alone: "HbA1c 7.2" or "WBC 11.2" is a
@@ -169,6 +176,22 @@ pub(super) const ORG_SUFFIXES: &[&str] = &[
     "Tribunal", "Service", "Services", "Board", "Organisation", "Organization", "Society",
     "Fund", "Press", "Times", "Post", "News", "Industries", "Enterprises", "Labs",
 ];
+
+/// Last words of an institution's name that no person's name ends on, compared without
+/// case: a model reads "BRIGHAM AND WOMEN'S HOSPITAL" as a person now and then.
+#[rustfmt::skip]
+const INSTITUTION_ENDINGS: &[&str] = &[
+    "hospital", "clinic", "center", "centre", "infirmary", "university", "college", "school",
+    "institute", "academy", "foundation", "association", "ministry", "department", "inc",
+    "ltd", "llc", "gmbh", "corporation", "corp", "company", "bank",
+];
+
+/// Whether `word` ends an institution's name, never a person's.
+pub(crate) fn is_institution_ending(word: &str) -> bool {
+    INSTITUTION_ENDINGS
+        .iter()
+        .any(|e| same_without_dots(word, e))
+}
 
 /// Legal forms: they end a company name.
 #[rustfmt::skip]

@@ -8,7 +8,7 @@
 
 use crate::engine::names::{
     is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_dose_unit,
-    is_monarch, is_office,
+    is_given_name, is_institution_ending, is_monarch, is_office,
 };
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
@@ -17,16 +17,20 @@ use crate::text::{ByteSpan, Label};
 /// nothing is left of it (a lone ".") or it names no one (a lone "M.D.").
 pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let span = close_bracket(text, trim_loose_punctuation(text, span)?);
-    if matches!(label.as_str(), "PERSON" | "ORGANIZATION") && is_credential(text, span) {
-        return None;
-    }
     let span = match label.as_str() {
         "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
-        "PERSON" => with_regnal_number(text, without_rank(text, without_chatter(text, span)?)),
+        "PERSON" => with_given_name(
+            text,
+            with_regnal_number(text, without_rank(text, without_chatter(text, span)?)),
+        ),
         _ => span,
     };
     let span = whole_ascii_words(text, span);
-    // Checked on the widened span: a model tags "/88" of "142/88" or "O." of "Y.O.".
+    // Checked on the widened span: a model tags "/88" of "142/88", "O." of "Y.O." or ".D."
+    // of "M.D.".
+    if matches!(label.as_str(), "PERSON" | "ORGANIZATION") && is_credential(text, span) {
+        return None;
+    }
     let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
     if named && (is_clinical_shorthand_only(text, span) || before_a_dose(text, span)) {
         return None;
@@ -40,6 +44,28 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         "ORGANIZATION" => with_abbreviation_dot(text, span),
         _ => span,
     })
+}
+
+/// What the shaped entity `span` is, where its words say better than the model's tags:
+/// a year alone is a date, not a place ("s/p CABG 2085", "moved to Boston in 2070"), and a
+/// "person" ending on "Hospital" or "Inc" is an organisation.
+pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
+    let inner = &text[span.start..span.end];
+    let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
+    let year = inner.len() == 4
+        && inner.bytes().all(|b| b.is_ascii_digit())
+        && matches!(inner.as_bytes()[0], b'1' | b'2');
+    if named && year {
+        return Label::builtin("DATE_TIME");
+    }
+    let institution = inner
+        .split_whitespace()
+        .next_back()
+        .is_some_and(|w| is_institution_ending(w.trim_end_matches([',', ';', ':'])));
+    if label.as_str() == "PERSON" && inner.contains(' ') && institution {
+        return Label::builtin("ORGANIZATION");
+    }
+    label
 }
 
 /// The parts of a model entity that names two: a model tags a pair of people or places
@@ -95,10 +121,8 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
 /// person or an organisation now and then; it names no one. Only such spans are checked:
 /// "MD" read as a US state stays a place.
 fn is_credential(text: &str, span: ByteSpan) -> bool {
-    text.get(span.start..span.end).is_some_and(|s| {
-        let bare: String = s.chars().filter(|c| !matches!(c, '.' | '-')).collect();
-        is_credential_word(&bare)
-    })
+    text.get(span.start..span.end)
+        .is_some_and(is_credential_word)
 }
 
 /// Whether `span` is clinical shorthand, or a measurement with its value ("PT", "Y.O.",
@@ -285,6 +309,35 @@ fn with_regnal_number(text: &str, span: ByteSpan) -> ByteSpan {
     span
 }
 
+/// A person's span with the known given name and initials just before it, when an initial
+/// stands between them ("Ian" + "P. Vance", "Ian P." + "Vance" → "Ian P. Vance"): a model
+/// leaves the first name of a signature line out now and then. The initial ties the
+/// given name to this name; without one, "Ian" + "Vance" may be two people.
+fn with_given_name(text: &str, span: ByteSpan) -> ByteSpan {
+    let is_initial = |w: &str| {
+        w.len() == 2 && w.ends_with('.') && w.starts_with(|c: char| c.is_ascii_uppercase())
+    };
+    // The word just before `at`, one space away on the same line.
+    let word_before = |at: usize| {
+        let before = text[..at].strip_suffix(' ')?;
+        let word = before.rsplit([' ', '\n', '\t']).next()?;
+        Some((before.len() - word.len(), word))
+    };
+    let mut start = span.start;
+    let mut initials = text[span.start..]
+        .split_whitespace()
+        .next()
+        .is_some_and(is_initial);
+    while let Some((at, _)) = word_before(start).filter(|(_, w)| is_initial(w)) {
+        start = at;
+        initials = true;
+    }
+    match word_before(start) {
+        Some((at, word)) if initials && is_given_name(word) => ByteSpan::new(at, span.end),
+        _ => span,
+    }
+}
+
 /// Company-form abbreviations whose dot is part of the name ("First Albany Corp.").
 const COMPANY_ABBREVIATIONS: &[&str] = &["Corp", "Inc", "Ltd", "Co", "Cos", "Bros", "Assn"];
 
@@ -469,6 +522,51 @@ mod tests {
         assert_eq!(apply("King of Spain", rank, "King of"), "King of");
         assert_eq!(apply("Ana IBM", name, "Ana"), "Ana");
         assert_eq!(apply("Ana IVa", name, "Ana"), "Ana");
+        let given = with_given_name;
+        assert_eq!(
+            apply("____\nIan P. Vance, M.D.", given, "P. Vance"),
+            "Ian P. Vance"
+        );
+        assert_eq!(apply("Ian P. Vance", given, "P. Vance"), "Ian P. Vance");
+        // Not a given name, or no initial: the span stays.
+        assert_eq!(apply("Signed P. Vance", given, "P. Vance"), "P. Vance");
+        assert_eq!(apply("Ian Vance", given, "Vance"), "Vance");
+        assert_eq!(apply("Ian\nP. Vance", given, "P. Vance"), "P. Vance");
+        assert_eq!(apply("Ian P. Vance", given, "Vance"), "Ian P. Vance");
+        assert_eq!(apply("Ian P. Q. Vance", given, "Vance"), "Ian P. Q. Vance");
+        assert_eq!(apply("K. Vance", given, "Vance"), "Vance");
+    }
+
+    #[test]
+    fn a_year_alone_is_a_date_and_a_person_ending_on_hospital_an_organisation() {
+        let label_of = |text: &str, part: &str, tagged: &str| {
+            let at = text.find(part).unwrap();
+            label(
+                text,
+                ByteSpan::new(at, at + part.len()),
+                Label::builtin(tagged),
+            )
+            .as_str()
+        };
+        assert_eq!(
+            label_of("s/p CABG 2085 at BWH", "2085", "LOCATION"),
+            "DATE_TIME"
+        );
+        assert_eq!(label_of("in 1996 .", "1996", "ORGANIZATION"), "DATE_TIME");
+        assert_eq!(label_of("Unit 4471", "4471", "LOCATION"), "LOCATION");
+        assert_eq!(label_of("Route 66", "66", "LOCATION"), "LOCATION");
+        assert_eq!(
+            label_of(
+                "BRIGHAM AND WOMEN'S HOSPITAL",
+                "BRIGHAM AND WOMEN'S HOSPITAL",
+                "PERSON"
+            ),
+            "ORGANIZATION"
+        );
+        assert_eq!(label_of("Acme Inc.", "Acme Inc.", "PERSON"), "ORGANIZATION");
+        assert_eq!(label_of("Emily Post", "Emily Post", "PERSON"), "PERSON");
+        assert_eq!(label_of("Ms. Bank", "Bank", "PERSON"), "PERSON");
+        assert_eq!(label_of("1999", "1999", "DATE_TIME"), "DATE_TIME");
     }
 
     #[test]

@@ -156,7 +156,11 @@ pub fn candidates(
         }
         let score = (g.probability_sum / g.tokens as f32).clamp(0.0, 1.0);
         for part in bounds::parts(text, g.span, label) {
-            if let Some(span) = bounds::shape(text, part, label) {
+            let Some(span) = bounds::shape(text, part, label) else {
+                continue;
+            };
+            let label = bounds::label(text, span, label);
+            if wanted.contains(label) {
                 out.push(Candidate {
                     span,
                     label,

@@ -586,6 +586,32 @@ fn beside_our_model_clinical_shorthand_vitals_and_labs_are_no_names_dates_or_sum
     );
 }
 
+#[test]
+fn beside_our_model_a_signature_keeps_its_first_name_and_drops_its_degree_as_a_place() {
+    let Some(r) = ours() else { return };
+    let text = "UNIT NUMBER: 772-41-06\nMs. Brown is a 45F with CAD s/p CABG at BWH in 2085.\n\
+                CATH ON 8/15 BY DR. NAKAMURA. SEEN BY PT/OT.\n\
+                EDVISIT^BRIGHAM AND WOMEN'S HOSPITAL\n\
+                Pager #41552.\n\n_______________________\nIan P. Vance, M.D.\n\
+                Signed by Ian P. Vance, MD";
+    assert_eq!(
+        beside_our_model(r, text),
+        [
+            ("772-41-06", "MEDICAL_RECORD_NUMBER"),
+            ("Ms. Brown", "PERSON"),
+            ("45", "AGE"),
+            ("BWH", "LOCATION"),
+            ("2085", "DATE_TIME"),
+            ("8/15", "DATE_TIME"),
+            ("DR. NAKAMURA", "PERSON"),
+            ("BRIGHAM AND WOMEN'S HOSPITAL", "ORGANIZATION"),
+            ("41552", "PHONE_NUMBER"),
+            ("Ian P. Vance", "PERSON"),
+            ("Ian P. Vance", "PERSON"),
+        ]
+    );
+}
+
 /// What the whole engine with the default labels finds in `text` beside our model.
 fn beside_our_model<'t>(r: &'static NerRecognizer, text: &'t str) -> Vec<(&'t str, &'static str)> {
     let mut recognizers =

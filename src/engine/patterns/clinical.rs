@@ -14,7 +14,7 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
     label: "MEDICAL_RECORD_NUMBER",
     regex: r"(?ix)
         \b(?: mrn | mr\# | mr\s+no\.? | medical\s+record(?:\s+(?:number|no\.?|\#))?
-            | chart\s+(?:number|no\.?|\#) | unit\s+no\.? )
+            | chart\s+(?:number|no\.?|\#) | unit\s+(?:number|no\.?) )
         \s*[:\#]?\s*
         (\d{5,10}|\d{2,4}(?:-\d{2,4}){1,3})\b",
     group: 1,
@@ -27,8 +27,15 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
         ("medical record no. 123456 on file", "123456"),
         ("UNIT NO: 48999130", "48999130"),
         ("Unit No: 720-83-19", "720-83-19"),
+        ("UNIT NUMBER: 772-41-06", "772-41-06"),
     ],
-    counter_examples: &["order 4482913", "MRN pending", "room 4482913", "MRN 12-3"],
+    counter_examples: &[
+        "order 4482913",
+        "MRN pending",
+        "room 4482913",
+        "MRN 12-3",
+        "unit 4482913",
+    ],
     ..PatternSpec::BASE
 };
 

@@ -608,8 +608,10 @@ pub(super) const AGE: PatternSpec = PatternSpec {
       | \b(",
         age_number!(),
         r")(?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
-      # clinical shorthand: (29F), (81 M)
-      | \((\d{1,3})\s?[MF]\)"
+      # clinical shorthand: (29F), (81 M), a 45F, an 81M; in capitals only, since
+      # a 45 m drop is a length
+      | \((\d{1,3})\s?[MF]\)
+      | \ban?\s+(\d{1,3})\s?(?-i:[MF])\b"
     ),
     group: 1,
     score: 0.85,
@@ -621,6 +623,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("Age: 42", "42"),
         ("he is 7 years old", "7"),
         ("Ms. Adeyemi (29F) doing well", "29"),
+        ("Ms. Brown is a 45F with CAD", "45"),
+        ("AN 81 M ADMITTED FOR SYNCOPE", "81"),
         ("81 Y/O M TRANSFERRED", "81"),
         ("Fifth, that his age is 49, he is of good character", "49"),
         ("The applicant, aged sixty three, would not", "sixty three"),
@@ -632,6 +636,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "the age of reason",
         "aged 400",
         "heated to 98F",
+        "a 45 m drop",
+        "a 400M budget",
         "the age is unknown",
         "aged cheese",
         "a seventy-page report",
