@@ -139,6 +139,10 @@ pub struct PatternSpec {
     pub prefilter: Option<&'static str>,
     /// Checksum/structure check: `false` drops the candidate.
     pub validate: Option<fn(&str) -> bool>,
+    /// Check of the text around a match, `(text, span)`: `false` drops the candidate. For
+    /// grammars whose neighbours decide (a handle is no decorator or JSON key) and that
+    /// the regex cannot look at without consuming them (no look-around).
+    pub surroundings: Option<fn(&str, ByteSpan) -> bool>,
     /// What a match that passed `validate` proves: [`Proof::Checksum`] when the
     /// validator is a real checksum (Luhn, mod 97, …), [`Proof::Grammar`] when the regex
     /// (and validator) is the type's whole grammar, so the match is exactly the entity
@@ -171,6 +175,7 @@ impl PatternSpec {
         score: 0.5,
         prefilter: None,
         validate: None,
+        surroundings: None,
         proof: Proof::None,
         context: &[],
         negative_context: context::NEGATIVE,
@@ -378,6 +383,13 @@ impl PatternRecognizer {
                 }
                 let proof = pattern.spec.proof;
                 let span = ByteSpan::new(chunk.start + m.start(), chunk.start + m.end());
+                if pattern
+                    .spec
+                    .surroundings
+                    .is_some_and(|fits| !fits(text, span))
+                {
+                    continue;
+                }
                 let score = pattern.spec.score + pattern.context.adjust(text, span);
                 // Only a passed checksum earns certainty; context alone tops out below it.
                 let ceiling = if proof == Proof::Checksum {

@@ -38,6 +38,7 @@ labels! {
     "IP_ADDRESS" ["IP"] true "IPv4 and IPv6 addresses";
     "MAC_ADDRESS" ["MAC"] true "Network hardware (MAC) addresses";
     "CREDIT_CARD" ["CARD"] true "Payment card numbers (Luhn-checked)";
+    "CARD_SECURITY_CODE" ["CVV", "CVC"] true "Payment card security codes after their cue (CVV, CVC)";
     "IBAN_CODE" ["IBAN"] true "International bank account numbers (mod-97 checked)";
     "SWIFT_BIC" ["SWIFT", "BIC"] true "Bank identifier codes";
     "US_BANK_ROUTING" ["ABA_ROUTING_NUMBER", "ROUTING_NUMBER"] true "US ABA routing numbers (checksum)";

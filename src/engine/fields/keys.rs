@@ -189,6 +189,16 @@ pub(super) const CARD: KeyFamily = KeyFamily {
     counter_examples: &[("card_type=visa status=200", "visa")],
 };
 
+pub(super) const CARD_SECURITY_CODE: KeyFamily = KeyFamily {
+    name: "card_security_code",
+    role: Role::Personal("CARD_SECURITY_CODE"),
+    keys:
+        "cvv cvv2 cvc cvc2 cvn securitycode cardsecuritycode cardcvv cardcvc cardverificationvalue",
+    last_words: "cvv cvc",
+    examples: &[(r#"{"card_cvv": "987", "status": 200}"#, "987")],
+    counter_examples: &[("cvv_required=true status=200", "true")],
+};
+
 pub(super) const BANK_ACCOUNT: KeyFamily = KeyFamily {
     name: "bank_account",
     role: Role::Personal("IBAN_CODE"),
@@ -392,6 +402,7 @@ pub static ALL: &[&KeyFamily] = &[
     &ADDRESS,
     &IP,
     &CARD,
+    &CARD_SECURITY_CODE,
     &BANK_ACCOUNT,
     &SSN,
     &AGE,

@@ -31,6 +31,30 @@ pub(super) const CREDIT_CARD: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A card's security code after its cue (`CVV 123`, `cvc2: 4821`, `card verification
+/// value 123`): three or four digits that, with the card number, pay. Only the cue tells
+/// (the regex requires it), and it fixes the span (`Grammar`). "CID" and "CSC" are left
+/// out: they are customer and case ids as often.
+pub(super) const CARD_SECURITY_CODE: PatternSpec = PatternSpec {
+    name: "card_security_code",
+    label: "CARD_SECURITY_CODE",
+    regex: r"(?ix)
+        \b(?: cvv2? | cvc2? | cvn | card\s+(?:security|verification)\s+(?:code|value|number) )
+        \s*(?:code|no\.?|number|\#)?\s*[:=\#]?\s*
+        (\d{3,4})\b",
+    group: 1,
+    score: 0.85,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        ("card 4111 1111 1111 1111 exp 09/27 cvv 123", "123"),
+        ("CVC2: 4821", "4821"),
+        ("card verification value 123.", "123"),
+    ],
+    counter_examples: &["CVV required", "cvv 12345", "cvc2 pending", "CID 4821"],
+    ..PatternSpec::BASE
+};
+
 /// IBANs, compact or in groups of four; mod-97 and the country's registry length.
 pub(super) const IBAN: PatternSpec = PatternSpec {
     name: "iban",

@@ -3,6 +3,7 @@
 
 use crate::engine::validators::{ip, structure};
 use crate::engine::{PatternSpec, Proof};
+use crate::text::ByteSpan;
 
 const PHONE_CONTEXT: &[&str] = &[
     "phone",
@@ -109,6 +110,99 @@ pub(super) const EMAIL: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Social-media and chat handles: `@johnny_b`, `@maria.lopez88`, `@ana-ruiz`. A handle
+/// names its owner as a name does, so it is a PERSON (as the `user` fields of logs are),
+/// whole with its `@`, exact by its grammar. It must start with a letter or `_` ("@5pm" is
+/// a time) and follow no word character (`jane@example.com` is an e-mail). What is not a
+/// handle: Slack's `@here` and `@channel`, doc tags (`@param`), CSS at-rules (`@media`),
+/// and, by [`handle_surroundings`], a decorator or annotation alone on its line
+/// (`@Override`), one called (`@app.route(`), an npm scope (`@types/node`) and a JSON
+/// or logfmt key (`"@timestamp":`, `@version=`).
+pub(super) const SOCIAL_HANDLE: PatternSpec = PatternSpec {
+    name: "social_handle",
+    label: "PERSON",
+    regex: r"(?m)(?:^|[^\w@./\-])(@[A-Za-z_](?:[A-Za-z0-9_.\-]{0,38}[A-Za-z0-9_])?)",
+    group: 1,
+    score: 0.8,
+    prefilter: Some("@"),
+    validate: Some(handle),
+    surroundings: Some(handle_surroundings),
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        ("Thanks @johnny_b for the help!", "@johnny_b"),
+        ("@MariaLopez88 can you look at this?", "@MariaLopez88"),
+        ("follow me on insta (@maria.lopez88).", "@maria.lopez88"),
+        ("cc @ana-ruiz, @bo", "@bo"),
+        ("Contacts:\n@johnny_b\nthanks", "@johnny_b"),
+        (
+            r#"{"twitter": "@janedoe", "@timestamp": "2024-03-14"}"#,
+            "@janedoe",
+        ),
+    ],
+    counter_examples: &[
+        "write to jane@example.com",
+        "meet @5pm",
+        "@here the build is green",
+        "    @Override\n    public String toString()",
+        "@dataclass\n@total_ordering\nclass Point:",
+        "@app.route('/users')",
+        "npm i @types/node",
+        r#"{"@timestamp": "2024-03-14T09:30:00Z", "@version": "1"}"#,
+        "@media (max-width: 600px)",
+        " * @param name the user",
+        "2 @ $5",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// Words after `@` that are no one's handle: chat broadcasts, doc tags, CSS at-rules.
+#[rustfmt::skip]
+const NOT_HANDLES: &[&str] = &[
+    "here", "channel", "everyone", "all", "param", "return", "returns", "throws", "see",
+    "since", "deprecated", "author", "version", "todo", "media", "import", "keyframes",
+    "font-face", "charset", "supports", "page", "namespace", "apply", "tailwind", "layer",
+    "mixin", "include", "extend", "use", "forward", "each", "if", "else", "function",
+];
+
+fn handle(s: &str) -> bool {
+    let name = s.trim_start_matches('@');
+    !NOT_HANDLES.iter().any(|w| name.eq_ignore_ascii_case(w))
+}
+
+/// Words that open the line of code under a decorator or annotation.
+#[rustfmt::skip]
+const DECLARATIONS: &[&str] = &[
+    "def", "async", "class", "public", "private", "protected", "internal", "static", "final",
+    "abstract", "override", "fun", "func", "function", "export", "void", "var", "val", "let",
+    "const", "suspend", "open", "interface", "enum", "struct", "record",
+];
+
+/// A handle is no decorator or annotation (alone on its line, above a declaration or
+/// another one; or called), no npm scope, no key.
+fn handle_surroundings(text: &str, span: ByteSpan) -> bool {
+    let after = &text[span.end..];
+    let line_before = text[..span.start].rsplit('\n').next().unwrap_or("");
+    let mut lines_after = after.split('\n');
+    let alone_on_line = line_before.trim().is_empty()
+        && lines_after
+            .next()
+            .is_some_and(|rest| rest.trim().is_empty());
+    let above_code = lines_after.next().map(str::trim_start).is_some_and(|next| {
+        next.starts_with('@')
+            || next
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .next()
+                .is_some_and(|word| DECLARATIONS.contains(&word))
+    });
+    // `"@timestamp":` in JSON, `@version=` in logfmt; "@john: please look" is chat.
+    let key = after.starts_with('=')
+        || after
+            .strip_prefix('"')
+            .is_some_and(|rest| rest.trim_start().starts_with(':'));
+    !((alone_on_line && above_code) || after.starts_with(['(', '/']) || key)
+}
+
 /// Obfuscated addresses: `john [at] example [dot] com`, `jane(at)mail.org`,
 /// `bob at example dot com`. The validator wants at least one bracketed or spelled-out
 /// `dot`, so "meet at home" stays clean.
@@ -203,6 +297,30 @@ pub(super) const URL: PatternSpec = PatternSpec {
         ("https://example.org😀", "https://example.org"),
     ],
     counter_examples: &["http is a protocol"],
+    ..PatternSpec::BASE
+};
+
+/// A profile link written without its scheme (`instagram.com/maria.lopez88`,
+/// `linkedin.com/in/ana-ruiz`, `github.com/jdoe42`): it names its owner as a handle does,
+/// and [`URL`] wants `https://` or `www.` first. Only hosts whose paths are people.
+pub(super) const SOCIAL_PROFILE_URL: PatternSpec = PatternSpec {
+    name: "social_profile_url",
+    label: "URL",
+    regex: r"(?i)(?:^|[^\w./@\-])((?:twitter\.com|x\.com|instagram\.com|facebook\.com|fb\.com|linkedin\.com/in|github\.com|gitlab\.com|tiktok\.com|youtube\.com|reddit\.com/u(?:ser)?|medium\.com|threads\.net|bsky\.app/profile|t\.me)/@?[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?)",
+    group: 1,
+    score: 0.85,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        (
+            "or instagram.com/maria.lopez88.",
+            "instagram.com/maria.lopez88",
+        ),
+        ("see linkedin.com/in/ana-ruiz", "linkedin.com/in/ana-ruiz"),
+        ("code at github.com/jdoe42 today", "github.com/jdoe42"),
+        ("tiktok.com/@jdoe", "tiktok.com/@jdoe"),
+    ],
+    counter_examples: &["instagram.com is down", "box.com/jane", "visit x.com today"],
     ..PatternSpec::BASE
 };
 

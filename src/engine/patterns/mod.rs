@@ -44,7 +44,9 @@ pub static ALL: &[&PatternSpec] = &[
     // contact, network, time, place
     &generic::EMAIL,
     &generic::EMAIL_OBFUSCATED,
+    &generic::SOCIAL_HANDLE,
     &generic::URL,
+    &generic::SOCIAL_PROFILE_URL,
     &generic::IPV4,
     &generic::IPV6,
     &generic::MAC,
@@ -75,6 +77,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::VIN,
     // finance
     &finance::CREDIT_CARD,
+    &finance::CARD_SECURITY_CODE,
     &finance::IBAN,
     &finance::SWIFT_BIC_DIGIT,
     &finance::SWIFT_BIC,
