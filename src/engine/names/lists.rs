@@ -93,7 +93,7 @@ const CLINICAL_SHORTHAND: &[&str] = &[
     "pt", "pts", "yo", "yrs", "s/p", "h/o", "c/o", "f/u", "d/w", "a/p", "w/", "ra", "prn",
     "npo", "bid", "tid", "qid", "qhs", "chf", "copd", "htn", "ckd", "cabg", "nsr", "dm2", "hpi",
     "pmh", "psh", "ros", "rtc", "hcp", "rhm", "lhm", "rhf", "lhf", "hx", "dx", "rx", "tx", "sx",
-    "pcp", "pt/ot", "cath", "stemi", "nstemi", "pci", "ekg", "ecg", "cxr",
+    "pcp", "pt/ot", "cath", "stemi", "nstemi", "pci", "ekg", "ecg", "cxr", "lvh", "tte", "tee",
 ];
 
 /// Vitals, labs and findings, a name only alone: "HbA1c 7.2" or "WBC 11.2" is a

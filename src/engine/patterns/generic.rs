@@ -726,10 +726,12 @@ pub(super) const AGE: PatternSpec = PatternSpec {
       | \b(",
         age_number!(),
         r")(?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
-      # clinical shorthand: (29F), (81 M), a 45F, an 81M; in capitals only, since
-      # a 45 m drop is a length
+      # clinical shorthand: (29F), (81 M), a 45F, an 81M, 28M with; in capitals only,
+      # since a 45 m drop is a length (a size such as 64M with a clinical word after it
+      # would still read as an age)
       | \((\d{1,3})\s?[MF]\)
-      | \ban?\s+(\d{1,3})\s?(?-i:[MF])\b"
+      | \ban?\s+(\d{1,3})\s?(?-i:[MF])\b
+      | \b(\d{1,3})\s?(?-i:[MF])\s+(?:with|who|presenting|presents|admitted|s/p|w/|h/o|c/o)\b"
     ),
     group: 1,
     score: 0.85,
@@ -743,6 +745,7 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("Ms. Adeyemi (29F) doing well", "29"),
         ("Ms. Brown is a 45F with CAD", "45"),
         ("AN 81 M ADMITTED FOR SYNCOPE", "81"),
+        ("Assessment: 28M with exertional syncope", "28"),
         ("81 Y/O M TRANSFERRED", "81"),
         ("Fifth, that his age is 49, he is of good character", "49"),
         ("The applicant, aged sixty three, would not", "sixty three"),
@@ -756,6 +759,7 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "heated to 98F",
         "a 45 m drop",
         "a 400M budget",
+        "heap 512M with 2 threads",
         "the age is unknown",
         "aged cheese",
         "a seventy-page report",
