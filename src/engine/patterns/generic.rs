@@ -156,6 +156,61 @@ pub(super) const SOCIAL_HANDLE: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A user name after its cue in prose, forms and auth logs: `Username: mlopez`,
+/// `login = k_mensah`, sshd's `Failed password for invalid user jdoe42 from …`. It names
+/// its owner as a handle does, so it is a PERSON. Without a colon or `=`, only in the
+/// phrasings of auth logs ("invalid user X", "for user X from" an address). Not
+/// `Proof::Grammar`: in `User: Ana Ruiz` the model's longer "Ana Ruiz" should win over the
+/// first word. System accounts and outcomes (`root`, `admin`, `login: failed`) are no one.
+pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
+    name: "cued_username",
+    label: "PERSON",
+    regex: r#"(?ix)
+        \b(?: user(?:[\ _\-]?name)? | login | screen[\ _\-]?name | nick(?:name)? )
+        \s*[:=]\s*["']?([A-Za-z0-9_][A-Za-z0-9_.\-]{1,31}[A-Za-z0-9_])
+      | \b(?:invalid|illegal)\s+user\s+([A-Za-z0-9_][A-Za-z0-9_.\-]{1,31}[A-Za-z0-9_])
+      | \bfor\s+user\s+([A-Za-z0-9_][A-Za-z0-9_.\-]{1,31}[A-Za-z0-9_])\s+from\s+[0-9a-fA-F:.]*[0-9]"#,
+    group: 1,
+    score: 0.8,
+    validate: Some(user_name),
+    negative_context: &[],
+    examples: &[
+        ("Username: mlopez\nEmail: m@example.com", "mlopez"),
+        ("user: mlopez, password: hunter2", "mlopez"),
+        (
+            "sshd[812]: Failed password for invalid user jdoe42 from 10.0.0.4",
+            "jdoe42",
+        ),
+        ("Login = k_mensah", "k_mensah"),
+        ("Login failed for user mlopez from 10.1.2.3", "mlopez"),
+        ("sshd[9]: Invalid user oracle2 from 10.0.0.9", "oracle2"),
+    ],
+    counter_examples: &[
+        "Failed password for root from 10.0.0.4",
+        "login: failed",
+        "user: admin",
+        "the user interface is slow",
+        "support for user feedback from customers",
+        "built for user input",
+        "username and password",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// Account names that are no one's, and outcomes written where a user name would be.
+#[rustfmt::skip]
+const NOT_USER_NAMES: &[&str] = &[
+    "root", "admin", "administrator", "guest", "anonymous", "nobody", "system", "daemon",
+    "www-data", "postgres", "ubuntu", "ec2-user", "test", "user", "users", "null", "none",
+    "unknown", "success", "successful", "failed", "failure", "true", "false", "yes", "no",
+    "ok", "error", "pending", "service", "default", "required", "invalid",
+];
+
+fn user_name(s: &str) -> bool {
+    s.chars().any(|c| c.is_ascii_alphabetic())
+        && !NOT_USER_NAMES.iter().any(|w| s.eq_ignore_ascii_case(w))
+}
+
 /// Words after `@` that are no one's handle: chat broadcasts, doc tags, CSS at-rules.
 #[rustfmt::skip]
 const NOT_HANDLES: &[&str] = &[

@@ -45,6 +45,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::EMAIL,
     &generic::EMAIL_OBFUSCATED,
     &generic::SOCIAL_HANDLE,
+    &generic::CUED_USERNAME,
     &generic::URL,
     &generic::SOCIAL_PROFILE_URL,
     &generic::IPV4,
