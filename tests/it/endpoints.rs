@@ -44,6 +44,30 @@ fn anonymize_returns_texts_in_order_and_entities_sorted_with_code_point_spans() 
     assert_eq!(text[13..28].iter().collect::<String>(), "bob@example.org");
 }
 
+/// Chat and code side by side: the handle, the profile link, the user name and the
+/// card's security code go; a decorator above code and a log's `@timestamp` key stay.
+#[test]
+fn handles_profile_links_user_names_and_card_codes_go_but_decorators_and_keys_stay() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Thanks @johnny_b! See instagram.com/maria.lopez88, card 4111 1111 1111 1111 CVV 123. Username: mlopez",
+            "@dataclass\nclass Point:\n    x: int",
+            "{\"@timestamp\": \"2024-03-14T09:30:00Z\", \"user\": \"@johnny_b\"}"
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Thanks [PERSON_1]! See [URL_1], card [CREDIT_CARD_1] CVV [CARD_SECURITY_CODE_1]. Username: [PERSON_2]",
+            "@dataclass\nclass Point:\n    x: int",
+            "{\"@timestamp\": \"2024-03-14T09:30:00Z\", \"user\": \"[PERSON_1]\"}"
+        ])
+    );
+}
+
 #[test]
 fn empty_text_list_gives_empty_results() {
     let s = TestServer::default();
