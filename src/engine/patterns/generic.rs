@@ -115,8 +115,8 @@ pub(super) const EMAIL: PatternSpec = PatternSpec {
 /// whole with its `@`, exact by its grammar. It must start with a letter or `_` ("@5pm" is
 /// a time) and follow no word character (`jane@example.com` is an e-mail). What is not a
 /// handle: Slack's `@here` and `@channel`, doc tags (`@param`), CSS at-rules (`@media`),
-/// and, by [`handle_surroundings`], a decorator or annotation alone on its line
-/// (`@Override`), one called (`@app.route(`), an npm scope (`@types/node`) and a JSON
+/// and, by [`handle_surroundings`], a decorator or annotation alone on its line above
+/// code (`@Override`) or called (`@app.route(`), an npm scope (`@types/node`) and a JSON
 /// or logfmt key (`"@timestamp":`, `@version=`).
 pub(super) const SOCIAL_HANDLE: PatternSpec = PatternSpec {
     name: "social_handle",
