@@ -862,6 +862,92 @@ pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A postcode and town after a continental street, optional: `, 75002 Paris`,
+/// `, D-10115 Berlin`, `, 1010 Wien`.
+macro_rules! eu_postcode_town {
+    () => {
+        r"(?:,?\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}[\p{L}'’\-]*(?:[\s\-]\p{Lu}[\p{L}'’\-]*){0,2})?"
+    };
+}
+
+/// French and Belgian streets, number first: `12 rue de la Paix, 75002 Paris`, `3 bis
+/// avenue Foch`, `8, place d'Italie`. Before, the model took "de la Paix, 75002 Paris"
+/// and left the house number in the clear.
+pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
+    name: "street_address_fr",
+    label: "ADDRESS",
+    regex: concat!(
+        r"\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+",
+        r"(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours|square)\s+",
+        r"(?:(?:de|du|des|la|le|les)\s+|[ld]['’])*\p{Lu}[\p{L}'’\-]*",
+        r"(?:\s+(?:(?:de|du|des|la|le|les|et)\s+|[ld]['’])*\p{Lu}[\p{L}'’\-]*){0,3}",
+        eu_postcode_town!()
+    ),
+    score: 0.75,
+    examples: &[
+        (
+            "j'habite 12 rue de la Paix, 75002 Paris.",
+            "12 rue de la Paix, 75002 Paris",
+        ),
+        ("au 3 bis avenue Foch", "3 bis avenue Foch"),
+        ("8, place d'Italie", "8, place d'Italie"),
+    ],
+    counter_examples: &["la rue est calme", "12 rue", "3 places left"],
+    ..PatternSpec::BASE
+};
+
+/// Spanish, Italian and Portuguese streets, number after the name: `Calle Mayor 3, 28013
+/// Madrid`, `Via Roma 10`, `Rua das Flores, 25`. The street word is capitalised: "via" in
+/// English is a preposition.
+pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
+    name: "street_address_south",
+    label: "ADDRESS",
+    regex: concat!(
+        r"\b(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer|Via|Viale|Piazza|Corso|Largo|Rua|Travessa|Praça)\s+",
+        r"(?:(?:de|del|la|las|los|di|della|delle|dei|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*",
+        r"(?:\s+(?:(?:de|del|la|las|los|di|della|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*){0,3}",
+        r",?\s+(?:n[º°o]\.?\s*)?\d{1,4}[A-Za-z]?\b",
+        eu_postcode_town!()
+    ),
+    score: 0.75,
+    examples: &[
+        (
+            "vivo en Calle Mayor 3, 28013 Madrid.",
+            "Calle Mayor 3, 28013 Madrid",
+        ),
+        ("abito in Via Roma 10", "Via Roma 10"),
+        ("Rua das Flores, 25", "Rua das Flores, 25"),
+    ],
+    counter_examples: &["sent via Slack 2 times", "Plaza 2"],
+    ..PatternSpec::BASE
+};
+
+/// German, Dutch and Nordic streets, one word ending in its street type, number after:
+/// `Hauptstraße 5, 10115 Berlin`, `Kerkstraat 12`, `Berliner Allee 7a`, `Storgatan 3`.
+/// Types that end English words ("ring": "Spring 2024", "gade": "Brigade 5") are left out.
+pub(super) const STREET_ADDRESS_NORTH: PatternSpec = PatternSpec {
+    name: "street_address_north",
+    label: "ADDRESS",
+    regex: concat!(
+        r"(?:\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat|laan|gracht|plein|kade|vej|gatan|gata|vägen|veien)",
+        r"|\p{Lu}[\p{L}\-]*[\s\-](?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Damm|Ufer))",
+        r"\s+\d{1,4}[a-zA-Z]?\b",
+        eu_postcode_town!()
+    ),
+    score: 0.75,
+    examples: &[
+        (
+            "wohne in der Hauptstraße 5, 10115 Berlin.",
+            "Hauptstraße 5, 10115 Berlin",
+        ),
+        ("Kerkstraat 12", "Kerkstraat 12"),
+        ("an der Berliner Allee 7a", "Berliner Allee 7a"),
+        ("Storgatan 3, 111 22 Stockholm", "Storgatan 3"),
+    ],
+    counter_examples: &["Spring 2024", "the Brigade 5", "weg 5"],
+    ..PatternSpec::BASE
+};
+
 /// Post-office boxes: `PO Box 123`, `P.O. Box 4471`, `Post Office Box 9`, `Postfach 10 20 30`,
 /// with the city, state and ZIP that follow in the US form. A box number is where
 /// someone's mail goes, as a street address is.
