@@ -31,13 +31,14 @@
 //! "3 March 2024 at 14:05"      DATE_TIME + " at " + DATE_TIME → DATE_TIME
 //! ```
 //!
-//! and a degree after a name is no place: "Ian Vance, MD" keeps PERSON "Ian Vance" and
-//! drops LOCATION "MD" (Maryland to a model).
+//! and a name in capitals written surname first is one ("JOHNSON" + ", " + "MARY"), while
+//! a degree after a name is no place: "Ian Vance, MD" keeps PERSON "Ian Vance" and drops
+//! LOCATION "MD" (Maryland to a model).
 
 use std::collections::BTreeMap;
 
 use super::fields::{role, Role};
-use super::names::is_credential_word;
+use super::names::{is_credential_word, is_given_name};
 use super::{Candidate, Detection, Proof};
 use crate::text::{ByteSpan, Label};
 
@@ -253,6 +254,27 @@ fn merged_label(left: Label, gap: &str, right: Label) -> Option<Label> {
     }
 }
 
+/// Whether `prev`, `gap` and `next` are one name written surname first in capitals
+/// ("JOHNSON, MARY"), as record headers write it: a model tags the two words apart now
+/// and then. Elsewhere a comma between names parts two people ("Smith, Jones and Brown").
+fn inverted_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
+    let word = |d: &Detection| {
+        let w = &text[d.span.start..d.span.end];
+        let capitals = w.chars().all(|c| c.is_uppercase() || c == '-' || c == '\'');
+        (d.label.as_str() == "PERSON" && w.chars().count() > 1 && capitals).then_some(w)
+    };
+    let (Some(_), Some(given)) = (word(prev), word(next)) else {
+        return false;
+    };
+    let mut chars = given.chars();
+    let titled: String = chars
+        .next()
+        .into_iter()
+        .chain(chars.flat_map(char::to_lowercase))
+        .collect();
+    gap == ", " && is_given_name(&titled)
+}
+
 /// Whether `next` is a degree or licence written after the person `prev` ("Vance, M.D."),
 /// which a model may read as a place or an organisation.
 fn credential_after_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
@@ -276,7 +298,9 @@ pub fn merge_adjacent(text: &str, detections: Vec<Detection>) -> Vec<Detection> 
             if credential_after_name(text, prev, gap, &d) {
                 continue;
             }
-            if let Some(label) = merged_label(prev.label, gap, d.label) {
+            let merged = merged_label(prev.label, gap, d.label)
+                .or_else(|| inverted_name(text, prev, gap, &d).then_some(prev.label));
+            if let Some(label) = merged {
                 if label != prev.label {
                     prev.alternative = Some((prev.label, prev.score));
                     prev.label = label;
@@ -316,6 +340,36 @@ mod tests {
     fn at(text: &str, part: &str, label: &str, score: f32, proof: Proof) -> Candidate {
         let start = text.find(part).expect("in text");
         cand(start, start + part.len(), label, score, proof)
+    }
+
+    #[test]
+    fn a_name_in_capitals_surname_first_is_one_but_a_list_of_names_is_not() {
+        let text = "PT JOHNSON, MARY MRN 1; Smith, Mary and John; KOWALSKI, ACME";
+        let out = merge_adjacent(
+            text,
+            resolve(
+                text,
+                vec![
+                    at(text, "JOHNSON", "PERSON", 0.9, Proof::None),
+                    at(text, "MARY", "PERSON", 0.9, Proof::None),
+                    at(text, "Smith", "PERSON", 0.9, Proof::None),
+                    at(text, "Mary", "PERSON", 0.9, Proof::None),
+                    at(text, "KOWALSKI", "PERSON", 0.9, Proof::None),
+                    at(text, "ACME", "PERSON", 0.9, Proof::None),
+                ],
+                0.5,
+            ),
+        );
+        assert_eq!(
+            found(text, &out),
+            [
+                ("JOHNSON, MARY", "PERSON"),
+                ("Smith", "PERSON"),
+                ("Mary", "PERSON"),
+                ("KOWALSKI", "PERSON"),
+                ("ACME", "PERSON")
+            ]
+        );
     }
 
     #[test]

@@ -240,9 +240,10 @@ fn without_rank(text: &str, span: ByteSpan) -> ByteSpan {
     span
 }
 
-/// A person's span without the chat at its edges ("martin lmao" → "martin", "Was mason"
-/// → "mason"): a model takes such words into a name in informal text now and then.
-/// `None` when there is nothing but chat ("Hallo", "Je").
+/// A person's span without the chat or clinical shorthand at its edges ("martin lmao" →
+/// "martin", "Was mason" → "mason", "PT JOHNSON" → "JOHNSON"): a model takes such words
+/// into a name in informal text and notes now and then. `None` when there is nothing but
+/// chat ("Hallo", "Je"); shorthand alone is dropped later ([`is_clinical_shorthand_only`]).
 fn without_chatter(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     let Some(inner) = text.get(span.start..span.end) else {
         return Some(span);
@@ -253,10 +254,11 @@ fn without_chatter(text: &str, span: ByteSpan) -> Option<ByteSpan> {
         .collect();
     let mut first = 0;
     let mut last = words.len();
-    while last - first > 1 && is_chatter(words[first].1) {
+    let edge = |w: &str| is_chatter(w) || is_clinical_shorthand(w);
+    while last - first > 1 && edge(words[first].1) {
         first += 1;
     }
-    while last - first > 1 && is_chatter(words[last - 1].1) {
+    while last - first > 1 && edge(words[last - 1].1) {
         last -= 1;
     }
     if words.iter().all(|(_, w)| is_chatter(w)) {
@@ -604,6 +606,9 @@ mod tests {
         assert_eq!(trim("Was mason"), kept("mason"));
         assert_eq!(trim("OMG Ana Ruiz LOL"), kept("Ana Ruiz"));
         assert_eq!(trim("Hi Anna"), kept("Anna"));
+        assert_eq!(trim("PT JOHNSON"), kept("JOHNSON"));
+        assert_eq!(trim("Pt. Ana Ruiz"), kept("Ana Ruiz"));
+        assert_eq!(trim("PT"), kept("PT"));
         // Inside a name it stays; chat alone is no one.
         assert_eq!(trim("Ana and Ruiz"), kept("Ana and Ruiz"));
         assert_eq!(trim("Amy Isaacs"), kept("Amy Isaacs"));
@@ -645,10 +650,8 @@ mod tests {
         assert_eq!(found("Keppra"), None);
         assert_eq!(found("Lasix"), None);
         assert!(found("Ana Ruiz").is_some());
-        assert_eq!(
-            shape(text, at("Pt Ana Ruiz"), person),
-            Some(at("Pt Ana Ruiz"))
-        );
+        // Shorthand at a name's edge is no part of it.
+        assert_eq!(shape(text, at("Pt Ana Ruiz"), person), Some(at("Ana Ruiz")));
     }
 
     #[test]
