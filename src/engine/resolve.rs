@@ -31,14 +31,15 @@
 //! "3 March 2024 at 14:05"      DATE_TIME + " at " + DATE_TIME → DATE_TIME
 //! ```
 //!
-//! and a name in capitals written surname first is one ("JOHNSON" + ", " + "MARY"), while
+//! and a name in capitals written surname first is one ("JOHNSON" + ", " + "MARY"), as is
+//! an institution named after its place ("Children's Hospital" + " of " + "Denver"), while
 //! a degree after a name is no place: "Ian Vance, MD" keeps PERSON "Ian Vance" and drops
 //! LOCATION "MD" (Maryland to a model).
 
 use std::collections::BTreeMap;
 
 use super::fields::{role, Role};
-use super::names::{is_credential_word, is_given_name};
+use super::names::{is_credential_word, is_given_name, is_institution_head};
 use super::{Candidate, Detection, Proof};
 use crate::text::{ByteSpan, Label};
 
@@ -275,6 +276,18 @@ fn inverted_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> b
     gap == ", " && is_given_name(&titled)
 }
 
+/// Whether `prev`, `gap` and `next` are an institution named after its place ("Children's
+/// Hospital" + " of " + "Denver", "Bank" + " of " + "Japan"): a model tags the place
+/// apart now and then. After a company form the place is where the company is ("Kia
+/// Motor Corp of South Korea").
+fn institution_of_place(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
+    let last_word = text[prev.span.start..prev.span.end].rsplit(' ').next();
+    gap == " of "
+        && prev.label.as_str() == "ORGANIZATION"
+        && next.label.as_str() == "LOCATION"
+        && last_word.is_some_and(is_institution_head)
+}
+
 /// Whether `next` is a degree or licence written after the person `prev` ("Vance, M.D."),
 /// which a model may read as a place or an organisation.
 fn credential_after_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
@@ -299,7 +312,8 @@ pub fn merge_adjacent(text: &str, detections: Vec<Detection>) -> Vec<Detection> 
                 continue;
             }
             let merged = merged_label(prev.label, gap, d.label)
-                .or_else(|| inverted_name(text, prev, gap, &d).then_some(prev.label));
+                .or_else(|| inverted_name(text, prev, gap, &d).then_some(prev.label))
+                .or_else(|| institution_of_place(text, prev, gap, &d).then_some(prev.label));
             if let Some(label) = merged {
                 if label != prev.label {
                     prev.alternative = Some((prev.label, prev.score));
@@ -368,6 +382,38 @@ mod tests {
                 ("Mary", "PERSON"),
                 ("KOWALSKI", "PERSON"),
                 ("ACME", "PERSON")
+            ]
+        );
+    }
+
+    #[test]
+    fn an_institution_takes_its_place_after_of_but_a_company_does_not() {
+        let text = "at Children's Hospital of Denver; Kia Motor Corp of South Korea";
+        let out = merge_adjacent(
+            text,
+            resolve(
+                text,
+                vec![
+                    at(
+                        text,
+                        "Children's Hospital",
+                        "ORGANIZATION",
+                        0.9,
+                        Proof::None,
+                    ),
+                    at(text, "Denver", "LOCATION", 0.9, Proof::None),
+                    at(text, "Kia Motor Corp", "ORGANIZATION", 0.9, Proof::None),
+                    at(text, "South Korea", "LOCATION", 0.9, Proof::None),
+                ],
+                0.5,
+            ),
+        );
+        assert_eq!(
+            found(text, &out),
+            [
+                ("Children's Hospital of Denver", "ORGANIZATION"),
+                ("Kia Motor Corp", "ORGANIZATION"),
+                ("South Korea", "LOCATION")
             ]
         );
     }

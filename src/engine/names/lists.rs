@@ -178,19 +178,33 @@ pub(super) const ORG_SUFFIXES: &[&str] = &[
 ];
 
 /// Last words of an institution's name that no person's name ends on, compared without
-/// case: a model reads "BRIGHAM AND WOMEN'S HOSPITAL" as a person now and then.
+/// case: a model reads "BRIGHAM AND WOMEN'S HOSPITAL" as a person now and then. Heads
+/// first, which may take their place after "of" ("Children's Hospital of Denver"), then
+/// company forms, after which "of" tells where the company is ("Kia Motor Corp of South
+/// Korea").
 #[rustfmt::skip]
-const INSTITUTION_ENDINGS: &[&str] = &[
+const INSTITUTION_HEADS: &[&str] = &[
     "hospital", "clinic", "center", "centre", "infirmary", "university", "college", "school",
-    "institute", "academy", "foundation", "association", "ministry", "department", "inc",
-    "ltd", "llc", "gmbh", "corporation", "corp", "company", "bank",
+    "institute", "academy", "foundation", "association", "ministry", "department", "bank",
+];
+const COMPANY_FORMS: &[&str] = &[
+    "inc",
+    "ltd",
+    "llc",
+    "gmbh",
+    "corporation",
+    "corp",
+    "company",
 ];
 
 /// Whether `word` ends an institution's name, never a person's.
 pub(crate) fn is_institution_ending(word: &str) -> bool {
-    INSTITUTION_ENDINGS
-        .iter()
-        .any(|e| same_without_dots(word, e))
+    is_institution_head(word) || COMPANY_FORMS.iter().any(|e| same_without_dots(word, e))
+}
+
+/// Whether `word` ends an institution's name that may go on with "of" and its place.
+pub(crate) fn is_institution_head(word: &str) -> bool {
+    INSTITUTION_HEADS.iter().any(|e| same_without_dots(word, e))
 }
 
 /// Legal forms: they end a company name.
