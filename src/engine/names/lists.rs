@@ -94,6 +94,7 @@ const CLINICAL_SHORTHAND: &[&str] = &[
     "npo", "bid", "tid", "qid", "qhs", "chf", "copd", "htn", "ckd", "cabg", "nsr", "dm2", "hpi",
     "pmh", "psh", "ros", "rtc", "hcp", "rhm", "lhm", "rhf", "lhf", "hx", "dx", "rx", "tx", "sx",
     "pcp", "pt/ot", "cath", "stemi", "nstemi", "pci", "ekg", "ecg", "cxr", "lvh", "tte", "tee",
+    "cad", "dvt", "uti", "afib", "esrd",
 ];
 
 /// Vitals, labs and findings, a name only alone: "HbA1c 7.2" or "WBC 11.2" is a

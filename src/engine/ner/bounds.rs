@@ -254,7 +254,10 @@ fn without_chatter(text: &str, span: ByteSpan) -> Option<ByteSpan> {
         .collect();
     let mut first = 0;
     let mut last = words.len();
-    let edge = |w: &str| is_chatter(w) || is_clinical_shorthand(w);
+    // Shorthand only as notes write it, in capitals or with its dot: "Cath" and "Ros"
+    // open names too.
+    let noted = |w: &str| w.ends_with('.') || !w.chars().any(char::is_lowercase);
+    let edge = |w: &str| is_chatter(w) || (is_clinical_shorthand(w) && noted(w));
     while last - first > 1 && edge(words[first].1) {
         first += 1;
     }
@@ -609,6 +612,7 @@ mod tests {
         assert_eq!(trim("PT JOHNSON"), kept("JOHNSON"));
         assert_eq!(trim("Pt. Ana Ruiz"), kept("Ana Ruiz"));
         assert_eq!(trim("PT"), kept("PT"));
+        assert_eq!(trim("Cath Kidston"), kept("Cath Kidston"));
         // Inside a name it stays; chat alone is no one.
         assert_eq!(trim("Ana and Ruiz"), kept("Ana and Ruiz"));
         assert_eq!(trim("Amy Isaacs"), kept("Amy Isaacs"));
@@ -650,8 +654,17 @@ mod tests {
         assert_eq!(found("Keppra"), None);
         assert_eq!(found("Lasix"), None);
         assert!(found("Ana Ruiz").is_some());
-        // Shorthand at a name's edge is no part of it.
-        assert_eq!(shape(text, at("Pt Ana Ruiz"), person), Some(at("Ana Ruiz")));
+        // Shorthand at a name's edge goes when written as notes write it, in capitals or
+        // with its dot; in Title Case it stays, as "Cath" and "Ros" must.
+        assert_eq!(
+            shape(text, at("Pt Ana Ruiz"), person),
+            Some(at("Pt Ana Ruiz"))
+        );
+        let caps = "PT ANA RUIZ";
+        assert_eq!(
+            shape(caps, ByteSpan::new(0, caps.len()), person),
+            Some(ByteSpan::new(3, caps.len()))
+        );
     }
 
     #[test]

@@ -587,13 +587,14 @@ fn beside_our_model_clinical_shorthand_vitals_and_labs_are_no_names_dates_or_sum
 }
 
 #[test]
-fn beside_our_model_a_signature_keeps_its_first_name_and_drops_its_degree_as_a_place() {
+fn beside_our_model_signatures_keep_first_names_and_lose_degrees_and_headers_keep_names_whole() {
     let Some(r) = ours() else { return };
     let text = "UNIT NUMBER: 772-41-06\nMs. Brown is a 45F with CAD s/p CABG at BWH in 2085.\n\
                 CATH ON 8/15 BY DR. NAKAMURA. SEEN BY PT/OT.\n\
                 EDVISIT^BRIGHAM AND WOMEN'S HOSPITAL\n\
                 Pager #41552.\n\n_______________________\nIan P. Vance, M.D.\n\
-                Signed by Ian P. Vance, MD";
+                Signed by Ian P. Vance, MD\n\
+                PT JOHNSON, MARY MRN 4482913 TRANSFERRED FROM CHILDREN'S HOSPITAL OF DENVER.";
     assert_eq!(
         beside_our_model(r, text),
         [
@@ -608,6 +609,9 @@ fn beside_our_model_a_signature_keeps_its_first_name_and_drops_its_degree_as_a_p
             ("41552", "PHONE_NUMBER"),
             ("Ian P. Vance", "PERSON"),
             ("Ian P. Vance", "PERSON"),
+            ("JOHNSON, MARY", "PERSON"),
+            ("4482913", "MEDICAL_RECORD_NUMBER"),
+            ("CHILDREN'S HOSPITAL OF DENVER", "ORGANIZATION"),
         ]
     );
 }
