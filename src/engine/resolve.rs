@@ -350,6 +350,11 @@ mod tests {
             .collect()
     }
 
+    /// What resolving and merging `candidates` at threshold 0.5 leaves of `text`.
+    fn settled(text: &str, candidates: Vec<Candidate>) -> Vec<(&str, &'static str)> {
+        found(text, &merge_adjacent(text, resolve(text, candidates, 0.5)))
+    }
+
     /// A candidate for the first `part` of `text`.
     fn at(text: &str, part: &str, label: &str, score: f32, proof: Proof) -> Candidate {
         let start = text.find(part).expect("in text");
@@ -359,9 +364,8 @@ mod tests {
     #[test]
     fn a_name_in_capitals_surname_first_is_one_but_a_list_of_names_is_not() {
         let text = "PT JOHNSON, MARY MRN 1; Smith, Mary and John; KOWALSKI, ACME";
-        let out = merge_adjacent(
-            text,
-            resolve(
+        assert_eq!(
+            settled(
                 text,
                 vec![
                     at(text, "JOHNSON", "PERSON", 0.9, Proof::None),
@@ -371,11 +375,7 @@ mod tests {
                     at(text, "KOWALSKI", "PERSON", 0.9, Proof::None),
                     at(text, "ACME", "PERSON", 0.9, Proof::None),
                 ],
-                0.5,
             ),
-        );
-        assert_eq!(
-            found(text, &out),
             [
                 ("JOHNSON, MARY", "PERSON"),
                 ("Smith", "PERSON"),
@@ -389,9 +389,8 @@ mod tests {
     #[test]
     fn an_institution_takes_its_place_after_of_but_a_company_does_not() {
         let text = "at Children's Hospital of Denver; Kia Motor Corp of South Korea";
-        let out = merge_adjacent(
-            text,
-            resolve(
+        assert_eq!(
+            settled(
                 text,
                 vec![
                     at(
@@ -405,11 +404,7 @@ mod tests {
                     at(text, "Kia Motor Corp", "ORGANIZATION", 0.9, Proof::None),
                     at(text, "South Korea", "LOCATION", 0.9, Proof::None),
                 ],
-                0.5,
             ),
-        );
-        assert_eq!(
-            found(text, &out),
             [
                 ("Children's Hospital of Denver", "ORGANIZATION"),
                 ("Kia Motor Corp", "ORGANIZATION"),
@@ -421,9 +416,8 @@ mod tests {
     #[test]
     fn a_degree_after_a_name_is_no_place_but_a_state_after_a_city_stays() {
         let text = "Ian Vance, MD and Ana Ruiz, M.D.; Baltimore, MD";
-        let out = merge_adjacent(
-            text,
-            resolve(
+        assert_eq!(
+            settled(
                 text,
                 vec![
                     at(text, "Ian Vance", "PERSON", 0.9, Proof::None),
@@ -433,11 +427,7 @@ mod tests {
                     at(text, "Baltimore", "LOCATION", 0.9, Proof::None),
                     cand(45, 47, "LOCATION", 0.6, Proof::None),
                 ],
-                0.5,
             ),
-        );
-        assert_eq!(
-            found(text, &out),
             [
                 ("Ian Vance", "PERSON"),
                 ("Ana Ruiz", "PERSON"),
