@@ -17,7 +17,9 @@
 //! };
 //! ```
 //!
-//! `validate: Some(validators::…)` drops candidates that fail a check. `proof` says what
+//! `validate: Some(validators::…)` drops candidates that fail a check, `surroundings`
+//! those whose neighbouring text says otherwise (a handle above code is a decorator).
+//! `proof` says what
 //! a match proves: `Proof::Checksum` (a real checksum passed) or `Proof::Grammar` (the
 //! regex is the type's whole grammar: e-mail, IP, URL, UUID, …) make its span exact, so
 //! it wins its characters against any model or rule span (`resolve.rs`); phone numbers
