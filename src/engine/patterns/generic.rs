@@ -876,6 +876,10 @@ macro_rules! eu_postcode_town {
 pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
     name: "street_address_fr",
     label: "ADDRESS",
+    // The letter classes below would overflow the pattern set's lazy DFA.
+    prefilter: Some(
+        r"(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours|square)\s",
+    ),
     regex: concat!(
         r"\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+",
         r"(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours|square)\s+",
@@ -902,6 +906,9 @@ pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
 pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
     name: "street_address_south",
     label: "ADDRESS",
+    prefilter: Some(
+        r"(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer|Via|Viale|Piazza|Corso|Largo|Rua|Travessa|Praça)\s",
+    ),
     regex: concat!(
         r"\b(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer|Via|Viale|Piazza|Corso|Largo|Rua|Travessa|Praça)\s+",
         r"(?:(?:de|del|la|las|los|di|della|delle|dei|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*",
@@ -928,6 +935,9 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
 pub(super) const STREET_ADDRESS_NORTH: PatternSpec = PatternSpec {
     name: "street_address_north",
     label: "ADDRESS",
+    prefilter: Some(
+        r"(?i:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat|laan|gracht|plein|kade|vej|gatan|gata|vägen|veien)\s+\d",
+    ),
     regex: concat!(
         r"(?:\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat|laan|gracht|plein|kade|vej|gatan|gata|vägen|veien)",
         r"|\p{Lu}[\p{L}\-]*[\s\-](?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Damm|Ufer))",
