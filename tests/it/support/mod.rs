@@ -161,16 +161,18 @@ impl TestServer {
         Self::start(&base_config())
     }
 
-    /// Waits until this process holds its port and answers `/healthz`; false (and the
+    /// Waits until this process holds its ports and answers `/healthz`; false (and the
     /// process killed) when one of its ports was taken: pingora then retries the bind
     /// forever.
     fn wait_ready(&mut self) -> bool {
-        let port: u16 = self
-            .addr
-            .rsplit(':')
-            .next()
-            .and_then(|p| p.parse().ok())
-            .expect("port");
+        let port_of = |addr: &str| -> u16 {
+            addr.rsplit(':')
+                .next()
+                .and_then(|p| p.parse().ok())
+                .expect("port")
+        };
+        // Both listeners: another test's server can take the metrics port too.
+        let (port, metrics_port) = (port_of(&self.addr), port_of(&self.metrics_addr));
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
             let exited = self.child.as_mut().expect("running").try_wait();
@@ -185,6 +187,7 @@ impl TestServer {
                 return false;
             }
             if holds_port(self.pid(), port)
+                && holds_port(self.pid(), metrics_port)
                 && self
                     .client
                     .get(self.url("/healthz"))
