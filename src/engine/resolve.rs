@@ -243,29 +243,33 @@ fn written_without_spaces(c: char) -> bool {
 }
 
 /// What two neighbours separated by `gap` become, if they are parts of one thing.
-fn merged_label(left: Label, gap: &str, right: Label) -> Option<Label> {
+fn merged_label(text: &str, left: &Detection, gap: &str, right: &Detection) -> Option<Label> {
     let spaces = !gap.is_empty() && gap.len() <= 2 && gap.chars().all(|c| c == ' ');
     let comma = matches!(gap, ", " | "," | " ");
-    match (left.as_str(), right.as_str()) {
-        ("PERSON", "PERSON") if spaces => Some(left),
-        ("ADDRESS", "ADDRESS" | "UK_POSTCODE" | "LOCATION") if comma => Some(left),
+    let words = |d: &Detection| &text[d.span.start..d.span.end];
+    let label = left.label;
+    match (label.as_str(), right.label.as_str()) {
+        ("PERSON", "PERSON") if spaces => Some(label),
+        ("PERSON", "PERSON") if gap == ", " && inverted_name(words(left), words(right)) => {
+            Some(label)
+        }
+        ("ORGANIZATION", "LOCATION") if gap == " of " && named_after_place(words(left)) => {
+            Some(label)
+        }
+        ("ADDRESS", "ADDRESS" | "UK_POSTCODE" | "LOCATION") if comma => Some(label),
         ("LOCATION", "UK_POSTCODE") if comma => Some(Label::builtin("ADDRESS")),
-        ("DATE_TIME", "DATE_TIME") if comma || matches!(gap, " at " | ", at " | "T") => Some(left),
+        ("DATE_TIME", "DATE_TIME") if comma || matches!(gap, " at " | ", at " | "T") => Some(label),
         _ => None,
     }
 }
 
-/// Whether `prev`, `gap` and `next` are one name written surname first in capitals
-/// ("JOHNSON, MARY"), as record headers write it: a model tags the two words apart now
-/// and then. Elsewhere a comma between names parts two people ("Smith, Jones and Brown").
-fn inverted_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
-    let word = |d: &Detection| {
-        let w = &text[d.span.start..d.span.end];
-        let capitals = w.chars().all(|c| c.is_uppercase() || c == '-' || c == '\'');
-        (d.label.as_str() == "PERSON" && w.chars().count() > 1 && capitals).then_some(w)
-    };
-    let (Some(_), Some(given)) = (word(prev), word(next)) else {
-        return false;
+/// Whether two people's words, a comma apart, are one name written surname first in
+/// capitals ("JOHNSON, MARY"), as record headers write it: a model tags the two words
+/// apart now and then. Elsewhere a comma between names parts two people ("Smith, Jones
+/// and Brown").
+fn inverted_name(surname: &str, given: &str) -> bool {
+    let capitals = |w: &str| {
+        w.chars().count() > 1 && w.chars().all(|c| c.is_uppercase() || c == '-' || c == '\'')
     };
     let mut chars = given.chars();
     let titled: String = chars
@@ -273,19 +277,18 @@ fn inverted_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> b
         .into_iter()
         .chain(chars.flat_map(char::to_lowercase))
         .collect();
-    gap == ", " && is_given_name(&titled)
+    capitals(surname) && capitals(given) && is_given_name(&titled)
 }
 
-/// Whether `prev`, `gap` and `next` are an institution named after its place ("Children's
-/// Hospital" + " of " + "Denver", "Bank" + " of " + "Japan"): a model tags the place
-/// apart now and then. After a company form the place is where the company is ("Kia
-/// Motor Corp of South Korea").
-fn institution_of_place(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
-    let last_word = text[prev.span.start..prev.span.end].rsplit(' ').next();
-    gap == " of "
-        && prev.label.as_str() == "ORGANIZATION"
-        && next.label.as_str() == "LOCATION"
-        && last_word.is_some_and(is_institution_head)
+/// Whether an organisation ends on a head that takes its place after "of" ("Children's
+/// Hospital" + "Denver", "Bank" + "Japan"): a model tags the place apart now and then.
+/// After a company form the place is where the company is ("Kia Motor Corp of South
+/// Korea").
+fn named_after_place(organization: &str) -> bool {
+    organization
+        .rsplit(' ')
+        .next()
+        .is_some_and(is_institution_head)
 }
 
 /// Whether `next` is a degree or licence written after the person `prev` ("Vance, M.D."),
@@ -311,10 +314,7 @@ pub fn merge_adjacent(text: &str, detections: Vec<Detection>) -> Vec<Detection> 
             if credential_after_name(text, prev, gap, &d) {
                 continue;
             }
-            let merged = merged_label(prev.label, gap, d.label)
-                .or_else(|| inverted_name(text, prev, gap, &d).then_some(prev.label))
-                .or_else(|| institution_of_place(text, prev, gap, &d).then_some(prev.label));
-            if let Some(label) = merged {
+            if let Some(label) = merged_label(text, prev, gap, &d) {
                 if label != prev.label {
                     prev.alternative = Some((prev.label, prev.score));
                     prev.label = label;

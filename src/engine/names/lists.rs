@@ -188,15 +188,8 @@ const INSTITUTION_HEADS: &[&str] = &[
     "hospital", "clinic", "center", "centre", "infirmary", "university", "college", "school",
     "institute", "academy", "foundation", "association", "ministry", "department", "bank",
 ];
-const COMPANY_FORMS: &[&str] = &[
-    "inc",
-    "ltd",
-    "llc",
-    "gmbh",
-    "corporation",
-    "corp",
-    "company",
-];
+#[rustfmt::skip]
+const COMPANY_FORMS: &[&str] = &["inc", "ltd", "llc", "gmbh", "corporation", "corp", "company"];
 
 /// Whether `word` ends an institution's name, never a person's.
 pub(crate) fn is_institution_ending(word: &str) -> bool {

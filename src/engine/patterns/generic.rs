@@ -156,6 +156,13 @@ pub(super) const SOCIAL_HANDLE: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A user name as systems allow it, captured: letters, digits, `_`, `.` and `-`.
+macro_rules! user_name_capture {
+    () => {
+        r"([A-Za-z0-9_][A-Za-z0-9_.\-]{1,31}[A-Za-z0-9_])"
+    };
+}
+
 /// A user name after its cue in prose, forms and auth logs: `Username: mlopez`,
 /// `login = k_mensah`, sshd's `Failed password for invalid user jdoe42 from …`. It names
 /// its owner as a handle does, so it is a PERSON. Without a colon or `=`, only in the
@@ -165,11 +172,17 @@ pub(super) const SOCIAL_HANDLE: PatternSpec = PatternSpec {
 pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
     name: "cued_username",
     label: "PERSON",
-    regex: r#"(?ix)
+    regex: concat!(
+        r#"(?ix)
         \b(?: user(?:[\ _\-]?name)? | login | screen[\ _\-]?name | nick(?:name)? )
-        \s*[:=]\s*["']?([A-Za-z0-9_][A-Za-z0-9_.\-]{1,31}[A-Za-z0-9_])
-      | \b(?:invalid|illegal)\s+user\s+([A-Za-z0-9_][A-Za-z0-9_.\-]{1,31}[A-Za-z0-9_])
-      | \bfor\s+user\s+([A-Za-z0-9_][A-Za-z0-9_.\-]{1,31}[A-Za-z0-9_])\s+from\s+[0-9a-fA-F:.]*[0-9]"#,
+        \s*[:=]\s*["']?"#,
+        user_name_capture!(),
+        r"| \b(?:invalid|illegal)\s+user\s+",
+        user_name_capture!(),
+        r"| \bfor\s+user\s+",
+        user_name_capture!(),
+        r"\s+from\s+[0-9a-fA-F:.]*[0-9]"
+    ),
     group: 1,
     score: 0.8,
     validate: Some(user_name),
@@ -870,19 +883,38 @@ macro_rules! eu_postcode_town {
     };
 }
 
+/// Street types, each list the one home of both its pattern and that pattern's prefilter
+/// (the patterns' letter classes would overflow the pattern set's lazy DFA, so the set
+/// looks for the street type alone).
+macro_rules! fr_street_types {
+    () => {
+        r"(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours|square)"
+    };
+}
+macro_rules! south_street_types {
+    () => {
+        r"(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer|Via|Viale|Piazza|Corso|Largo|Rua|Travessa|Praça)"
+    };
+}
+/// German, Dutch and Nordic ones, lower-case: they end a street's one word
+/// (`Hauptstraße`).
+macro_rules! north_street_types {
+    () => {
+        r"(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat|laan|gracht|plein|kade|vej|gatan|gata|vägen|veien)"
+    };
+}
+
 /// French and Belgian streets, number first: `12 rue de la Paix, 75002 Paris`, `3 bis
 /// avenue Foch`, `8, place d'Italie`. Before, the model took "de la Paix, 75002 Paris"
 /// and left the house number in the clear.
 pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
     name: "street_address_fr",
     label: "ADDRESS",
-    // The letter classes below would overflow the pattern set's lazy DFA.
-    prefilter: Some(
-        r"(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours|square)\s",
-    ),
+    prefilter: Some(concat!(fr_street_types!(), r"\s")),
     regex: concat!(
         r"\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+",
-        r"(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours|square)\s+",
+        fr_street_types!(),
+        r"\s+",
         r"(?:(?:de|du|des|la|le|les)\s+|[ld]['’])*\p{Lu}[\p{L}'’\-]*",
         r"(?:\s+(?:(?:de|du|des|la|le|les|et)\s+|[ld]['’])*\p{Lu}[\p{L}'’\-]*){0,3}",
         eu_postcode_town!()
@@ -906,11 +938,11 @@ pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
 pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
     name: "street_address_south",
     label: "ADDRESS",
-    prefilter: Some(
-        r"(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer|Via|Viale|Piazza|Corso|Largo|Rua|Travessa|Praça)\s",
-    ),
+    prefilter: Some(concat!(south_street_types!(), r"\s")),
     regex: concat!(
-        r"\b(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer|Via|Viale|Piazza|Corso|Largo|Rua|Travessa|Praça)\s+",
+        r"\b",
+        south_street_types!(),
+        r"\s+",
         r"(?:(?:de|del|la|las|los|di|della|delle|dei|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*",
         r"(?:\s+(?:(?:de|del|la|las|los|di|della|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*){0,3}",
         r",?\s+(?:n[º°o]\.?\s*)?\d{1,4}[A-Za-z]?\b",
@@ -935,11 +967,10 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
 pub(super) const STREET_ADDRESS_NORTH: PatternSpec = PatternSpec {
     name: "street_address_north",
     label: "ADDRESS",
-    prefilter: Some(
-        r"(?i:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat|laan|gracht|plein|kade|vej|gatan|gata|vägen|veien)\s+\d",
-    ),
+    prefilter: Some(concat!("(?i)", north_street_types!(), r"\s+\d")),
     regex: concat!(
-        r"(?:\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat|laan|gracht|plein|kade|vej|gatan|gata|vägen|veien)",
+        r"(?:\p{Lu}[\p{L}\-]*",
+        north_street_types!(),
         r"|\p{Lu}[\p{L}\-]*[\s\-](?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Damm|Ufer))",
         r"\s+\d{1,4}[a-zA-Z]?\b",
         eu_postcode_town!()
