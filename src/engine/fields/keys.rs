@@ -173,7 +173,10 @@ pub(super) const IP: KeyFamily = KeyFamily {
         peeraddr",
     last_words: "ip",
     examples: &[("remote_addr=10.1.2.3 status=200", "10.1.2.3")],
-    counter_examples: &[("zip=EC1A status=200", "EC1A")],
+    counter_examples: &[
+        ("zip=EC1A status=200", "EC1A"),
+        ("GET /a?ip=0 status=200", "0"),
+    ],
 };
 
 pub(super) const CARD: KeyFamily = KeyFamily {

@@ -41,17 +41,20 @@ pub struct Scan {
     /// Sorted, merged spans nothing may be flagged in (but what [`always_personal`]
     /// allows).
     pub machinery: Vec<ByteSpan>,
+    /// The same without the keys: what a proven span must not run into.
+    pub machinery_values: Vec<ByteSpan>,
 }
 
 /// Reads the fields and machinery shapes of `text`.
 pub fn scan(text: &str) -> Scan {
     let mut personal = Vec::new();
+    let mut keys = Vec::new();
     let mut machinery = Vec::new();
     for field in parse::fields(text) {
         let Some(role) = keys::role(&text[field.key.start..field.key.end]) else {
             continue;
         };
-        machinery.push(field.key);
+        keys.push(field.key);
         match role {
             Role::Personal(name) => {
                 let Some(label) = Label::parse(name) else {
@@ -75,9 +78,13 @@ pub fn scan(text: &str) -> Scan {
     shapes::machinery(text, &mut machinery);
     let personal_union = union(personal.iter().map(|(s, _)| *s).collect());
     machinery.retain(|m| !overlaps(&personal_union, *m));
+    keys.retain(|k| !overlaps(&personal_union, *k));
+    let machinery_values = union(machinery.clone());
+    machinery.extend(keys);
     Scan {
         personal,
         machinery: union(machinery),
+        machinery_values,
     }
 }
 
@@ -107,14 +114,15 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
             } else {
                 overlaps(&scan.machinery, c.span)
             };
-        // A proven span that holds whole values, and no machinery, is those values with
-        // the ends its grammar proves: an unquoted logfmt value stops at a space
-        // (`mobile=(415) 555-0467`), while a phone run on into a TSV's status column is not.
+        // A proven span that holds whole values, and no machinery value, is those values
+        // with the ends its grammar proves: an unquoted logfmt value stops at a space
+        // (`mobile=(415) 555-0467`), a URL holds its query (`?name=ana`), while a phone
+        // run on into a TSV's status column is not.
         let straddles = overlaps(&personal, c.span)
             && !inside(&personal, c.span)
             && !(c.proof.is_exact()
                 && holds(&personal, c.span)
-                && !overlaps(&scan.machinery, c.span));
+                && !overlaps(&scan.machinery_values, c.span));
         // On exactly a value's span the key names the label (a model may call the IP
         // under `remote_addr` a phone number), unless a grammar, a checksum or an `@` says
         // otherwise.
@@ -154,9 +162,17 @@ fn always_personal(text: &str, c: &Candidate) -> bool {
 }
 
 /// Whether a value under a personal key can be what its key names: a card number has
-/// 12 to 19 digits (`cc=0` in a URL is a flag, not a card).
+/// 12 to 19 digits (`cc=0` in a URL is a flag, not a card); an IP address has the dots
+/// of IPv4 or the colons of IPv6 (`ip=0` is a flag too).
 fn shaped_like(label: Label, value: &str) -> bool {
     match label.as_str() {
+        "IP_ADDRESS" => {
+            let count = |c: u8| value.bytes().filter(|&b| b == c).count();
+            (count(b'.') >= 3 || count(b':') >= 2)
+                && value
+                    .bytes()
+                    .all(|b| b.is_ascii_hexdigit() || b".:[]%/".contains(&b))
+        }
         "CREDIT_CARD" => {
             let digits = value.bytes().filter(u8::is_ascii_digit).count();
             (12..=19).contains(&digits)

@@ -327,3 +327,23 @@ fn a_card_key_names_a_card_only_when_its_value_has_a_card_number_s_digits() {
         want(&[("4111 1111 1111 1111", "CREDIT_CARD")])
     );
 }
+
+/// Found by the exact-span property test (`https://a0.com?ip=0`): a URL holds the
+/// personal values of its query whole, and an `ip` key names an address only when its
+/// value has an address's dots or colons.
+#[test]
+fn a_url_holds_the_personal_values_of_its_query_and_an_ip_key_needs_an_address() {
+    assert_eq!(
+        flagged("open https://a0.com?ip=0 now"),
+        want(&[("https://a0.com?ip=0", "URL")])
+    );
+    assert_eq!(
+        flagged("open https://shop.example/c?name=ana&ip=10.1.2.3 now"),
+        want(&[("https://shop.example/c?name=ana&ip=10.1.2.3", "URL")])
+    );
+    assert_eq!(flagged("ip=0 status=200"), want(&[]));
+    assert_eq!(
+        flagged("client_ip=2001:db8::1 status=200"),
+        want(&[("2001:db8::1", "IP_ADDRESS")])
+    );
+}
