@@ -21,8 +21,10 @@
 //!                 → dropped: what is left, "IBAN", only names the IBAN
 //!    ```
 //!
-//! A losing candidate with a different label becomes the winner's alternative. Then
-//! adjacent parts of one thing merge, exact spans never:
+//! A guessed winner widens over a losing guess of its kind that sticks out of it (model
+//! LOCATION "4, 22 Baker Street, …" and pattern ADDRESS "flat 4, 22 Baker Street" →
+//! "flat 4, 22 Baker Street, …"). A losing candidate with a different label becomes the
+//! winner's alternative. Then adjacent parts of one thing merge, exact spans never:
 //!
 //! ```text
 //! "Mr" "John Smith"            PERSON + PERSON          → PERSON "Mr John Smith"
@@ -60,7 +62,8 @@ pub fn resolve(text: &str, candidates: Vec<Candidate>, threshold: f32) -> Vec<De
         .into_iter()
         .flat_map(|c| outside_exact(text, c, &winners))
         .collect();
-    place(&mut winners, pieces);
+    place(&mut winners, pieces.clone());
+    widen(&mut winners, &pieces);
     for candidate in &candidates {
         let span = candidate.span;
         for (_, winner) in winners.range_mut(..span.end.max(span.start + 1)).rev() {
@@ -109,6 +112,44 @@ fn place(winners: &mut BTreeMap<usize, Detection>, mut candidates: Vec<Candidate
             },
         );
     }
+}
+
+/// Widens a guessed winner over a losing guess of its kind that overlaps it alone and
+/// sticks out of it: the model's "4, 22 Baker Street, London NW1 6XE" and the address
+/// pattern's "flat 4, 22 Baker Street, London" are one address, and what only the loser
+/// covered ("flat") would otherwise stay in the clear. The union overlaps no other
+/// winner, as neither part does.
+fn widen(winners: &mut BTreeMap<usize, Detection>, guesses: &[Candidate]) {
+    for guess in guesses {
+        let Some((start, union)) = widened(winners, guess) else {
+            continue;
+        };
+        let mut winner = winners.remove(&start).expect("the winner is in the map");
+        winner.span = union;
+        winners.insert(union.start, winner);
+    }
+}
+
+/// The start of the one winner `guess` overlaps and their union, when the guess sticks
+/// out of that winner and is of its kind.
+fn widened(winners: &BTreeMap<usize, Detection>, guess: &Candidate) -> Option<(usize, ByteSpan)> {
+    let mut over = overlapping(winners, guess.span);
+    let (Some(winner), None) = (over.next(), over.next()) else {
+        return None;
+    };
+    let union = ByteSpan::new(
+        winner.span.start.min(guess.span.start),
+        winner.span.end.max(guess.span.end),
+    );
+    (union != winner.span && !winner.proof.is_exact() && same_kind(winner.label, guess.label))
+        .then_some((winner.span.start, union))
+}
+
+/// Whether two labels name the same kind of thing for [`widen`]: a place and an address
+/// are one.
+fn same_kind(a: Label, b: Label) -> bool {
+    let place = |l: Label| matches!(l.as_str(), "ADDRESS" | "LOCATION");
+    a == b || (place(a) && place(b))
 }
 
 /// The winners overlapping `span`, last first.
@@ -452,6 +493,43 @@ mod tests {
         assert_eq!(
             out[0].alternative,
             Some((Label::builtin("PHONE_NUMBER"), 0.6))
+        );
+    }
+
+    #[test]
+    fn a_winner_widens_over_a_guess_of_its_kind_that_sticks_out() {
+        let text = "write to flat 4, 22 Baker Street, London NW1 6XE; Ana Ruiz Bank; Dr Bo Li";
+        assert_eq!(
+            settled(
+                text,
+                vec![
+                    at(
+                        text,
+                        "4, 22 Baker Street, London NW1 6XE",
+                        "LOCATION",
+                        0.99,
+                        Proof::None
+                    ),
+                    at(
+                        text,
+                        "flat 4, 22 Baker Street, London",
+                        "ADDRESS",
+                        0.8,
+                        Proof::None
+                    ),
+                    // another kind: the person stays as it is
+                    at(text, "Ana Ruiz Bank", "ORGANIZATION", 0.9, Proof::None),
+                    at(text, "Ana Ruiz", "PERSON", 0.9, Proof::None),
+                    // a person's title only one guess took
+                    at(text, "Dr Bo", "PERSON", 0.9, Proof::None),
+                    at(text, "Bo Li", "PERSON", 0.95, Proof::None),
+                ],
+            ),
+            [
+                ("flat 4, 22 Baker Street, London NW1 6XE", "LOCATION"),
+                ("Ana Ruiz Bank", "ORGANIZATION"),
+                ("Dr Bo Li", "PERSON"),
+            ]
         );
     }
 

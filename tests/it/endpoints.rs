@@ -69,6 +69,26 @@ fn handles_profile_links_user_names_and_card_codes_go_but_decorators_and_keys_st
 }
 
 #[test]
+fn unit_numbers_stay_with_their_address_and_a_url_keeps_its_query_whole() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Post it to Unit 12/45 George St, Sydney NSW 2000 or flat 4, 22 Baker Street, London NW1 6XE.",
+            "GET https://shop.example/c?name=ana&ip=10.1.2.3 ip=0 status=200"
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Post it to [ADDRESS_1] or [ADDRESS_2].",
+            "GET [URL_1] ip=0 status=200"
+        ])
+    );
+}
+
+#[test]
 fn empty_text_list_gives_empty_results() {
     let s = TestServer::default();
     let r = s.post("/v1/anonymize", &json!({"text": []}));

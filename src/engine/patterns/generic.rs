@@ -840,22 +840,27 @@ fn age(s: &str) -> bool {
     !s.starts_with(|c: char| c.is_ascii_digit()) || s.parse::<u32>().is_ok_and(|a| a <= 125)
 }
 
-/// US/UK-style street addresses: number, capitalised street words, a street type, an
-/// optional unit, city, state and ZIP.
+/// English-speaking street addresses: an optional unit before (`Flat 4, 22 …`, `Unit
+/// 12/45 …`, the Australian unit/number), number, capitalised street words, a street
+/// type and direction, an optional unit after, city, state or province and ZIP or
+/// postcode (US, Canadian, or Australian after its state: `Sydney NSW 2000`).
 pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
     name: "street_address",
     label: "ADDRESS",
     regex: r"(?x)
-        \b\d{1,6}[A-Za-z]?\s+                                   # building number
+        \b(?:(?i:unit|apt|apartment|flat|suite|shop|level)\.?\s*\d{1,5}[A-Za-z]?
+            (?:,\s*|\s*/\s*|\s+))?                              # unit before
+        (?:\d{1,5}[A-Za-z]?/)?\d{1,6}[A-Za-z]?\s+               # (unit/) building number
         (?:(?:[NSEW]\.?|North|South|East|West)\s+)?
         (?:[A-Z][a-z]+\.?\s+){1,4}                              # street name words
         (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Place|Pl
           |Way|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Crescent|Close
           |Gardens|Grove|Mews|Row|Walk|Hill)\b\.?
+        (?:\s(?:NE|NW|SE|SW|N|S|E|W)\b)?                        # direction
         (?:,?\s+(?:Apt|Apartment|Suite|Ste|Unit|Flat|\#)\.?\s*[A-Za-z0-9\-]+)?  # unit
         (?:,\s*[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)?                 # city
-        (?:,?\s+[A-Z]{2}\b)?                                    # state
-        (?:,?\s+\d{5}(?:-\d{4})?\b)?                            # ZIP",
+        (?:,?\s+(?:(?:NSW|VIC|QLD|TAS|ACT|SA|WA|NT)\s\d{4}\b|[A-Z]{2}\b))?  # state
+        (?:,?\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)\b)?  # ZIP, Canadian code",
     score: 0.8,
     negative_context: &[
         "chapter", "page", "section", "step", "part", "volume", "top",
@@ -870,8 +875,32 @@ pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
             "221B Baker Street, London",
         ),
         ("at 42 Oak St. Apt 5 now", "42 Oak St. Apt 5"),
+        (
+            "send it to Flat 4, 22 Baker Street, London",
+            "Flat 4, 22 Baker Street, London",
+        ),
+        (
+            "Unit 12/45 George St, Sydney NSW 2000 is mine",
+            "Unit 12/45 George St, Sydney NSW 2000",
+        ),
+        (
+            "at 3/17 Smith Street, Fitzroy VIC 3065.",
+            "3/17 Smith Street, Fitzroy VIC 3065",
+        ),
+        (
+            "to 123 Queen St W, Toronto, ON M5V 2T6 by",
+            "123 Queen St W, Toronto, ON M5V 2T6",
+        ),
+        (
+            "1200 Pine St, Seattle, WA 98101",
+            "1200 Pine St, Seattle, WA 98101",
+        ),
     ],
-    counter_examples: &["Top 10 Things To Do", "see chapter 3 Main Road ahead"],
+    counter_examples: &[
+        "Top 10 Things To Do",
+        "see chapter 3 Main Road ahead",
+        "Unit 3 of the course",
+    ],
     ..PatternSpec::BASE
 };
 
