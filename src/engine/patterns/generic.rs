@@ -452,15 +452,22 @@ fn mac(s: &str) -> bool {
     hex.iter().any(|c| *c != hex[0])
 }
 
-/// International numbers, `+CC` then 6–14 more digits in groups (E.164).
+/// The digits after an international prefix: country code, optional (area) with trunk
+/// 0, then groups (E.164: 6–14 more digits).
+macro_rules! international_digits {
+    () => {
+        r"[1-9]\d{0,2}[\s.\-]?(?:\(0?\d{1,4}\)[\s.\-]?)?\d{1,5}(?:[\s.\-]?\d{2,5}){1,4}\b"
+    };
+}
+
+/// International numbers written with `+`. A country code and eight digits in a phone's
+/// groups are a phone even beside an "order #" or a "ticket": 0.9 minus the negative
+/// context's 0.35 stays above 0.5.
 pub(super) const PHONE_INTERNATIONAL: PatternSpec = PatternSpec {
     name: "phone_international",
     label: "PHONE_NUMBER",
-    regex: r"(?x)
-        (?:\+|\b00)[1-9]\d{0,2}          # + or 00, country code
-        [\s.\-]?(?:\(0?\d{1,4}\)[\s.\-]?)?   # optional (area) with trunk 0
-        \d{1,5}(?:[\s.\-]?\d{2,5}){1,4}\b",
-    score: 0.7,
+    regex: concat!(r"\+", international_digits!()),
+    score: 0.9,
     proof: Proof::Grammar,
     validate: Some(international),
     context: PHONE_CONTEXT,
@@ -472,8 +479,27 @@ pub(super) const PHONE_INTERNATIONAL: PatternSpec = PatternSpec {
         ("Mumbai +91 98765 43210", "+91 98765 43210"),
         ("Sydney +61 2 9876 5432", "+61 2 9876 5432"),
         ("São Paulo +55 11 91234-5678", "+55 11 91234-5678"),
+        (
+            "(ana@example.com, +48 601 234 567) says order #88231 is late",
+            "+48 601 234 567",
+        ),
     ],
     counter_examples: &["temperature +12 degrees", "score +3-2"],
+    ..PatternSpec::BASE
+};
+
+/// International numbers written with `00`, which also starts record numbers and ids
+/// (`MR# 00912377`): weaker than `+`.
+pub(super) const PHONE_INTERNATIONAL_00: PatternSpec = PatternSpec {
+    name: "phone_international_00",
+    label: "PHONE_NUMBER",
+    regex: concat!(r"\b00", international_digits!()),
+    score: 0.7,
+    proof: Proof::Grammar,
+    validate: Some(international),
+    context: PHONE_CONTEXT,
+    examples: &[("Tel. 0044 20 7946 0958", "0044 20 7946 0958")],
+    counter_examples: &["order #0044 20 7946 0958", "0012"],
     ..PatternSpec::BASE
 };
 
@@ -596,6 +622,29 @@ pub(super) const PHONE_PH_MOBILE: PatternSpec = PatternSpec {
         ("0998-765-4321", "0998-765-4321"),
     ],
     counter_examples: &["invoice 09171234567", "version 0917 123 4567"],
+    ..PatternSpec::BASE
+};
+
+/// UK mobile numbers in national form `07911 123456`, `07911 123 456`: `07` and nine
+/// more digits in a mobile's groups; a landline (`020 7946 0958`) needs a phone word
+/// (`PHONE_TRUNK`).
+pub(super) const PHONE_UK_MOBILE: PatternSpec = PatternSpec {
+    name: "phone_uk_mobile",
+    label: "PHONE_NUMBER",
+    regex: r"\b07\d{3}(?:[\s\-]?\d{6}|\s\d{3}\s\d{3})\b",
+    score: 0.55,
+    validate: Some(structure::phone),
+    context: PHONE_CONTEXT,
+    examples: &[
+        ("my number is 07911 123456.", "07911 123456"),
+        ("07911 123 456 after six", "07911 123 456"),
+        ("text 07911123456", "07911123456"),
+    ],
+    counter_examples: &[
+        "invoice 07911 123456",
+        "07911 12345 is short",
+        "0791112345678",
+    ],
     ..PatternSpec::BASE
 };
 
