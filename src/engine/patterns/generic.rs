@@ -954,10 +954,10 @@ pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
 };
 
 /// A postcode and town after a continental street, optional: `, 75002 Paris`,
-/// `, D-10115 Berlin`, `, 1010 Wien`.
+/// `, D-10115 Berlin`, `, 1010 Wien`, `, 00-514 Warszawa`.
 macro_rules! eu_postcode_town {
     () => {
-        r"(?:,?\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}[\p{L}'’\-]*(?:[\s\-]\p{Lu}[\p{L}'’\-]*){0,2})?"
+        r"(?:,?\s+(?:(?:[A-Z]{1,2}-)?\d{4,5}|\d{2}-\d{3})\s+\p{Lu}[\p{L}'’\-]*(?:[\s\-]\p{Lu}[\p{L}'’\-]*){0,2})?"
     };
 }
 
@@ -971,7 +971,7 @@ macro_rules! fr_street_types {
 }
 macro_rules! south_street_types {
     () => {
-        r"(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer|Via|Viale|Piazza|Corso|Largo|Rua|Travessa|Praça)"
+        r"(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer|Via|Viale|Piazza|Corso|Largo|Rua|Travessa|Praça|ul\.|[Uu]lica|[Aa]leja|[Pp]lac)"
     };
 }
 /// German, Dutch and Nordic ones, lower-case: they end a street's one word
@@ -1010,9 +1010,10 @@ pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// Spanish, Italian and Portuguese streets, number after the name: `Calle Mayor 3, 28013
-/// Madrid`, `Via Roma 10`, `Rua das Flores, 25`. The street word is capitalised: "via" in
-/// English is a preposition.
+/// Spanish, Italian, Portuguese and Polish streets, number after the name: `Calle Mayor
+/// 3, 28013 Madrid`, `Via Roma 10`, `Rua das Flores, 25`, `ul. Marszałkowska 84/92`. The
+/// street word is capitalised but for Polish `ul.`: "via" in English is a preposition.
+/// Polish `al.` is left out ("et al. Nature 2019").
 pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
     name: "street_address_south",
     label: "ADDRESS",
@@ -1023,7 +1024,7 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
         r"\s+",
         r"(?:(?:de|del|la|las|los|di|della|delle|dei|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*",
         r"(?:\s+(?:(?:de|del|la|las|los|di|della|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*){0,3}",
-        r",?\s+(?:n[º°o]\.?\s*)?\d{1,4}[A-Za-z]?\b",
+        r",?\s+(?:n[º°o]\.?\s*)?\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?\b",
         eu_postcode_town!()
     ),
     score: 0.75,
@@ -1034,8 +1035,16 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
         ),
         ("abito in Via Roma 10", "Via Roma 10"),
         ("Rua das Flores, 25", "Rua das Flores, 25"),
+        (
+            "arrived at ul. Marszałkowska 84/92, 00-514 Warszawa.",
+            "ul. Marszałkowska 84/92, 00-514 Warszawa",
+        ),
     ],
-    counter_examples: &["sent via Slack 2 times", "Plaza 2"],
+    counter_examples: &[
+        "sent via Slack 2 times",
+        "Plaza 2",
+        "Jones et al. Nature 2019",
+    ],
     ..PatternSpec::BASE
 };
 
