@@ -953,6 +953,11 @@ pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// None: orders and tickets say where they go ("order #88231 never arrived at ul.
+/// Marszałkowska 84"), so the default negative words are no evidence against a street
+/// with its type word and number.
+const CONTINENTAL_ADDRESS_NEGATIVE_CONTEXT: &[&str] = &[];
+
 /// A postcode and town after a continental street, optional: `, 75002 Paris`,
 /// `, D-10115 Berlin`, `, 1010 Wien`, `, 00-514 Warszawa`.
 macro_rules! eu_postcode_town {
@@ -998,6 +1003,7 @@ pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
         eu_postcode_town!()
     ),
     score: 0.75,
+    negative_context: CONTINENTAL_ADDRESS_NEGATIVE_CONTEXT,
     examples: &[
         (
             "j'habite 12 rue de la Paix, 75002 Paris.",
@@ -1028,6 +1034,7 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
         eu_postcode_town!()
     ),
     score: 0.75,
+    negative_context: CONTINENTAL_ADDRESS_NEGATIVE_CONTEXT,
     examples: &[
         (
             "vivo en Calle Mayor 3, 28013 Madrid.",
@@ -1036,7 +1043,7 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
         ("abito in Via Roma 10", "Via Roma 10"),
         ("Rua das Flores, 25", "Rua das Flores, 25"),
         (
-            "arrived at ul. Marszałkowska 84/92, 00-514 Warszawa.",
+            "order #88231 never arrived at ul. Marszałkowska 84/92, 00-514 Warszawa.",
             "ul. Marszałkowska 84/92, 00-514 Warszawa",
         ),
     ],
@@ -1063,6 +1070,7 @@ pub(super) const STREET_ADDRESS_NORTH: PatternSpec = PatternSpec {
         eu_postcode_town!()
     ),
     score: 0.75,
+    negative_context: CONTINENTAL_ADDRESS_NEGATIVE_CONTEXT,
     examples: &[
         (
             "wohne in der Hauptstraße 5, 10115 Berlin.",
