@@ -69,14 +69,18 @@ pub(crate) fn is_credential_word(word: &str) -> bool {
 
 /// Words of chat that a model takes into a person's span, or for a person, now and then in
 /// informal text ("martin lmao", "Was mason", "Hallo, ich bin …", "Je m'appelle …"):
-/// chat acronyms, auxiliaries, conjunctions, greetings and the pronoun "I" of the
-/// languages users write in, which never open or close a name. Compared without case.
+/// chat acronyms, auxiliaries, conjunctions, greetings, letter openings and the pronoun
+/// "I" of the languages users write in, which never open or close a name. Compared
+/// without case.
 #[rustfmt::skip]
 const CHATTER: &[&str] = &[
     "lol", "lmao", "lmfao", "rofl", "omg", "omfg", "smh", "tbh", "imo", "imho", "idk", "wtf",
     "btw", "fyi", "ikr", "haha", "hahaha", "hehe", "xd", "ugh", "yay", "pls", "plz", "thx",
     "was", "is", "am", "are", "were", "and", "or", "but", "hi", "hey", "hello", "hallo",
     "hola", "bonjour", "salut", "ciao", "ich", "je", "moi",
+    // letter openings: "Sehr geehrte Frau …", "Liebe Frau …", "Chère Madame …"
+    "dear", "sehr", "geehrte", "geehrter", "liebe", "lieber", "chère", "cher", "estimado",
+    "estimada", "querido", "querida", "gentile", "gentili", "geachte",
 ];
 
 /// Whether `word` is chat that is never the edge of a name.

@@ -619,6 +619,10 @@ mod tests {
         assert_eq!(trim("lol"), None);
         assert_eq!(trim("Hallo"), None);
         assert_eq!(trim("Je"), None);
+        // Letter openings of the languages users write in.
+        assert_eq!(trim("Liebe Frau Schneider"), kept("Frau Schneider"));
+        assert_eq!(trim("Sehr"), None);
+        assert_eq!(trim("Dear Anna"), kept("Anna"));
     }
 
     #[test]
