@@ -561,6 +561,42 @@ pub(super) const PHONE_CUED: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A national number of 9 to 12 digits in groups right after a phone word of the
+/// languages users write in (`Mi móvil: 612 345 678`, `cellulare 347 123 4567`, `Handy
+/// 0151 2345 6789`): no national layout fits them all, so the word is required, and it
+/// fixes the number's start (`Grammar`).
+pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
+    name: "phone_cued_national",
+    label: "PHONE_NUMBER",
+    regex: r"(?ix)
+        \b(?:phone|mobile|cell|tel|telephone|móvil|movil|teléfono|telefono|celular|cellulare
+          |telefone|telemóvel|handy|mobil|telefon|téléphone|portable|gsm)\.?
+        (?:\s+(?:n[º°o]\.?|number|nummer|número|numero|numéro))?
+        \s*[:\#]?\s*
+        (\(?\d{2,4}\)?(?:[\s.\-/]\d{2,4}){2,4})\b",
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(cued_national),
+    examples: &[
+        ("Mi móvil: 612 345 678.", "612 345 678"),
+        ("telefono 347 123 4567", "347 123 4567"),
+        ("Handy: 0151 2345 6789", "0151 2345 6789"),
+        ("Téléphone : 06 12 34 56 78", "06 12 34 56 78"),
+    ],
+    counter_examples: &[
+        "mobile 12 34",
+        "phone model 2024 edition",
+        "cell 3 of 4 5 6",
+    ],
+    ..PatternSpec::BASE
+};
+
+fn cued_national(s: &str) -> bool {
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    (9..=12).contains(&digits) && structure::phone(s)
+}
+
 /// North American local numbers without an area code, `555-0199`, as notes and forms
 /// write them. Seven digits are also prices, counts and ids, so only a phone word nearby
 /// (`call`, `tel`, `contact`) lifts it over the threshold.
@@ -773,6 +809,40 @@ fn written_date(s: &str) -> bool {
             _ => false,
         })
 }
+
+/// Dates in words in French, German, Spanish, Italian, Portuguese and Dutch, with day
+/// and year (`3 avril 1985`, `3. März 1985`, `3 de abril de 1985`, `3 aprile 1985`): a
+/// birth date in the language a user writes. The year is required: without it some month
+/// names are English words ("3 mars", "4 mai").
+pub(super) const DATE_WRITTEN_EUROPEAN: PatternSpec = PatternSpec {
+    name: "date_written_european",
+    label: "DATE_TIME",
+    regex: r"(?x)
+        \b\d{1,2}(?:er|\.|º|°)?\s+(?:de\s+)?
+        (?i:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre
+          |novembre|décembre|decembre
+          |januar|jänner|februar|märz|maerz|april|juni|juli|august|september|oktober
+          |dezember
+          |enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre
+          |noviembre|diciembre
+          |gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre
+          |janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|dezembro
+          |januari|februari|maart|mei|augustus)
+        \s+(?:de\s+|del\s+)?\d{4}\b",
+    score: 0.8,
+    validate: Some(written_date),
+    negative_context: &[],
+    examples: &[
+        ("né le 3 avril 1985 à Lyon", "3 avril 1985"),
+        ("geboren am 3. März 1985 in", "3. März 1985"),
+        ("nació el 3 de abril de 1985", "3 de abril de 1985"),
+        ("nata il 12 dicembre 1990", "12 dicembre 1990"),
+        ("geboren op 1 mei 1979", "1 mei 1979"),
+        ("le 1er août 2024", "1er août 2024"),
+    ],
+    counter_examples: &["3 mars bars", "page 3 avril", "45 mai 2020"],
+    ..PatternSpec::BASE
+};
 
 /// A bare year (1800–2099) is a date only with support: "born in 1949", "since 2001".
 pub(super) const DATE_YEAR: PatternSpec = PatternSpec {
