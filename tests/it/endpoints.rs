@@ -69,13 +69,15 @@ fn handles_profile_links_user_names_and_card_codes_go_but_decorators_and_keys_st
 }
 
 #[test]
-fn unit_numbers_stay_with_their_address_and_a_url_keeps_its_query_whole() {
+fn units_stay_with_their_address_a_url_keeps_its_query_and_european_dates_and_phones_go() {
     let s = TestServer::default();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
             "Post it to Unit 12/45 George St, Sydney NSW 2000 or flat 4, 22 Baker Street, London NW1 6XE.",
-            "GET https://shop.example/c?name=ana&ip=10.1.2.3 ip=0 status=200"
+            "GET https://shop.example/c?name=ana&ip=10.1.2.3 ip=0 status=200",
+            "Né le 3 avril 1985. Mi móvil: 612 345 678, or text 07911 123456.",
+            "order #88231 from +48 601 234 567, handy 0151 2345 6789"
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -83,7 +85,9 @@ fn unit_numbers_stay_with_their_address_and_a_url_keeps_its_query_whole() {
         r.json()["anonymized_text"],
         json!([
             "Post it to [ADDRESS_1] or [ADDRESS_2].",
-            "GET [URL_1] ip=0 status=200"
+            "GET [URL_1] ip=0 status=200",
+            "Né le [DATE_TIME_1]. Mi móvil: [PHONE_NUMBER_1], or text [PHONE_NUMBER_2].",
+            "order #88231 from [PHONE_NUMBER_3], handy [PHONE_NUMBER_4]"
         ])
     );
 }

@@ -578,11 +578,14 @@ pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
     score: 0.8,
     proof: Proof::Grammar,
     validate: Some(cued_national),
+    // The phone word is part of the match: an order number nearby says nothing against it.
+    negative_context: &[],
     examples: &[
         ("Mi móvil: 612 345 678.", "612 345 678"),
         ("telefono 347 123 4567", "347 123 4567"),
         ("Handy: 0151 2345 6789", "0151 2345 6789"),
         ("Téléphone : 06 12 34 56 78", "06 12 34 56 78"),
+        ("order #88231, Handy 0151 2345 6789", "0151 2345 6789"),
     ],
     counter_examples: &[
         "mobile 12 34",
