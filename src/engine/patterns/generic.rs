@@ -921,7 +921,12 @@ pub(super) const AGE: PatternSpec = PatternSpec {
       # would still read as an age)
       | \((\d{1,3})\s?[MF]\)
       | \ban?\s+(\d{1,3})\s?(?-i:[MF])\b
-      | \b(\d{1,3})\s?(?-i:[MF])\s+(?:with|who|presenting|presents|admitted|s/p|w/|h/o|c/o)\b"
+      | \b(\d{1,3})\s?(?-i:[MF])\s+(?:with|who|presenting|presents|admitted|s/p|w/|h/o|c/o)\b
+      # a relative's age as parents write it: my daughter emma is 14, my son turned 3;
+      # only where the number ends the thought (not my son is 5 minutes away)
+      | \b(?:son|daughter|kid|child|boy|girl|brother|sister|baby|grandson|granddaughter
+          |nephew|niece)(?:\s+[a-z]+)?\s+(?:is|turns|turned|was|just\s+turned)\s+(\d{1,2})
+          (?:\s*(?:years?|yrs?|yo)\b|\s*[.,!?;:)]|\s+(?:and|but|now|today|so|with|in|this|next|last)\b|\s*$)"
     ),
     group: 1,
     score: 0.85,
@@ -941,6 +946,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("The applicant, aged sixty three, would not", "sixty three"),
         ("A SEVENTY-TWO-YEAR-OLD MAN PRESENTED", "SEVENTY-TWO"),
         ("her son, aged nineteen, said", "nineteen"),
+        ("my daughter emma is 14 and was diagnosed last year", "14"),
+        ("My son just turned 3.", "3"),
     ],
     counter_examples: &[
         "page 42",
@@ -953,6 +960,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "the age is unknown",
         "aged cheese",
         "a seventy-page report",
+        "my son is 5 minutes away",
+        "my daughter is 2nd in her class",
     ],
     ..PatternSpec::BASE
 };
