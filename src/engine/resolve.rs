@@ -57,12 +57,12 @@ pub fn resolve(text: &str, candidates: Vec<Candidate>, threshold: f32) -> Vec<De
     // their end is past `s`. That keeps resolution O(n log n) on texts with thousands of
     // candidates.
     let mut winners: BTreeMap<usize, Detection> = BTreeMap::new();
-    place(&mut winners, exact.into_iter().cloned().collect());
+    place(&mut winners, exact);
     let pieces: Vec<Candidate> = guesses
         .into_iter()
         .flat_map(|c| outside_exact(text, c, &winners))
         .collect();
-    place(&mut winners, pieces.clone());
+    place(&mut winners, pieces.iter().collect());
     widen(&mut winners, &pieces);
     for candidate in &candidates {
         let span = candidate.span;
@@ -84,7 +84,7 @@ pub fn resolve(text: &str, candidates: Vec<Candidate>, threshold: f32) -> Vec<De
 }
 
 /// Adds the best of `candidates` that overlap no winner (nor each other) to `winners`.
-fn place(winners: &mut BTreeMap<usize, Detection>, mut candidates: Vec<Candidate>) {
+fn place(winners: &mut BTreeMap<usize, Detection>, mut candidates: Vec<&Candidate>) {
     // Highest priority first: better proof, longer, more confident, then leftmost for
     // determinism.
     candidates.sort_by(|a, b| {

@@ -460,17 +460,22 @@ macro_rules! international_digits {
     };
 }
 
+/// What the `+` and `00` forms of an international number share.
+const INTERNATIONAL_PHONE: PatternSpec = PatternSpec {
+    label: "PHONE_NUMBER",
+    proof: Proof::Grammar,
+    validate: Some(international),
+    context: PHONE_CONTEXT,
+    ..PatternSpec::BASE
+};
+
 /// International numbers written with `+`. A country code and eight digits in a phone's
 /// groups are a phone even beside an "order #" or a "ticket": 0.9 minus the negative
 /// context's 0.35 stays above 0.5.
 pub(super) const PHONE_INTERNATIONAL: PatternSpec = PatternSpec {
     name: "phone_international",
-    label: "PHONE_NUMBER",
     regex: concat!(r"\+", international_digits!()),
     score: 0.9,
-    proof: Proof::Grammar,
-    validate: Some(international),
-    context: PHONE_CONTEXT,
     examples: &[
         ("call me at +1 415-555-0132 tomorrow", "+1 415-555-0132"),
         ("UK office +44 20 7946 0958", "+44 20 7946 0958"),
@@ -485,22 +490,18 @@ pub(super) const PHONE_INTERNATIONAL: PatternSpec = PatternSpec {
         ),
     ],
     counter_examples: &["temperature +12 degrees", "score +3-2"],
-    ..PatternSpec::BASE
+    ..INTERNATIONAL_PHONE
 };
 
 /// International numbers written with `00`, which also starts record numbers and ids
 /// (`MR# 00912377`): weaker than `+`.
 pub(super) const PHONE_INTERNATIONAL_00: PatternSpec = PatternSpec {
     name: "phone_international_00",
-    label: "PHONE_NUMBER",
     regex: concat!(r"\b00", international_digits!()),
     score: 0.7,
-    proof: Proof::Grammar,
-    validate: Some(international),
-    context: PHONE_CONTEXT,
     examples: &[("Tel. 0044 20 7946 0958", "0044 20 7946 0958")],
     counter_examples: &["order #0044 20 7946 0958", "0012"],
-    ..PatternSpec::BASE
+    ..INTERNATIONAL_PHONE
 };
 
 fn international(s: &str) -> bool {
