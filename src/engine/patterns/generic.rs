@@ -210,6 +210,41 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A user name told in prose: "my login is maria.s", "her username is kate_m". Only
+/// values shaped like an account (a digit, dot, underscore or hyphen in them): after "my
+/// login is" a plain word is as often how it is ("broken", "locked"), and a plain name
+/// is the model's to find.
+pub(super) const CUED_USERNAME_PROSE: PatternSpec = PatternSpec {
+    name: "cued_username_prose",
+    label: "PERSON",
+    regex: concat!(
+        r#"(?ix)
+        \b(?: my | your | his | her | their | our )\s+
+        (?: user(?:[\ _\-]?name)? | login | screen[\ _\-]?name | nick(?:name)? | handle )
+        \s+is\s+["'“]?"#,
+        user_name_capture!()
+    ),
+    group: 1,
+    score: 0.8,
+    validate: Some(account_shaped_user_name),
+    negative_context: &[],
+    examples: &[
+        ("my login is maria.s and my pin is 4821", "maria.s"),
+        ("Her username is kate_m.", "kate_m"),
+        ("my user name is \"jdoe42\"", "jdoe42"),
+    ],
+    counter_examples: &[
+        "my login is broken since Monday",
+        "my username is the same as before",
+        "the login is maria.s",
+    ],
+    ..PatternSpec::BASE
+};
+
+fn account_shaped_user_name(s: &str) -> bool {
+    user_name(s) && s.contains(|c: char| c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
+}
+
 /// Account names that are no one's, and outcomes written where a user name would be.
 #[rustfmt::skip]
 const NOT_USER_NAMES: &[&str] = &[

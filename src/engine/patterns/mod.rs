@@ -39,6 +39,10 @@ mod secrets;
 mod uk;
 mod us;
 
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
 use super::PatternSpec;
 
 /// All built-in pattern recognizers.
@@ -48,6 +52,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::EMAIL_OBFUSCATED,
     &generic::SOCIAL_HANDLE,
     &generic::CUED_USERNAME,
+    &generic::CUED_USERNAME_PROSE,
     &generic::URL,
     &generic::SOCIAL_PROFILE_URL,
     &generic::IPV4,
@@ -181,8 +186,40 @@ pub static ALL: &[&PatternSpec] = &[
     &secrets::JWT,
     &secrets::PRIVATE_KEY,
     &secrets::PASSWORD,
+    &secrets::PIN,
     &secrets::CONNECTION_STRING,
 ];
+
+/// Labels whose context words are no identifier's name: words of time ("summer",
+/// "since"), of places ("london", "address") and of phones and case files ("call", "and"),
+/// which a name or a place may well be.
+const CUES_OF_NO_IDENTIFIER: &[&str] = &[
+    "DATE_TIME",
+    "CASE_NUMBER",
+    "PHONE_NUMBER",
+    "IP_ADDRESS",
+    "MAC_ADDRESS",
+    "UK_POSTCODE",
+    "DE_PLZ",
+];
+
+/// The names of identifiers ("steuer-id", "abn", "tc kimlik", "nhs number"): the context
+/// words of every identifier pattern, one case-insensitive automaton, built once.
+pub fn identifier_cues() -> &'static AhoCorasick {
+    static CUES: LazyLock<AhoCorasick> = LazyLock::new(|| {
+        let words: Vec<&str> = ALL
+            .iter()
+            .filter(|spec| !CUES_OF_NO_IDENTIFIER.contains(&spec.label))
+            .flat_map(|spec| spec.context.iter().copied())
+            .collect();
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(words)
+            .expect("a few hundred short words build an automaton")
+    });
+    &CUES
+}
 
 #[cfg(test)]
 mod tests {

@@ -140,7 +140,7 @@ pub(super) const JWT: PatternSpec = PatternSpec {
 pub(super) const PRIVATE_KEY: PatternSpec = PatternSpec {
     name: "private_key",
     label: "PRIVATE_KEY",
-    regex: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[A-Za-z0-9+/=\s:,\-]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----",
+    regex: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\-]|\\[nr])*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----",
     score: 0.99,
     proof: Proof::Grammar,
     negative_context: &[],
@@ -153,6 +153,11 @@ pub(super) const PRIVATE_KEY: PatternSpec = PatternSpec {
         "enc:\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\nMIIBOgIBAAJBAKj34GkxFhD9\n-----END RSA PRIVATE KEY-----",
         "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\nMIIBOgIBAAJBAKj34GkxFhD9\n-----END RSA PRIVATE KEY-----",
     ),
+        // As a log line or a JSON string prints it, with its line breaks escaped.
+        (
+            r#"key="-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0\n-----END PRIVATE KEY-----\n""#,
+            r"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0\n-----END PRIVATE KEY-----",
+        ),
     ],
     counter_examples: &["-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"],
     ..PatternSpec::BASE
@@ -180,6 +185,35 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
         "password: ********",
         "password = ${DB_PASSWORD}",
         "the password field",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// A PIN after its cue: "my pin is 4821", "PIN: 0815", "SIM PIN 1234", "PIN-Nummer 5823".
+/// A PIN code of six digits is left out: in India that is the postal code ("Pin code:
+/// 110001"), which the address patterns own.
+pub(super) const PIN: PatternSpec = PatternSpec {
+    name: "pin",
+    label: "PASSWORD",
+    regex: r"(?ix)
+        \bpin(?:[\ \-]?(?:number|nummer|no\.?))?\s*(?:[:=]|\s+is\b)\s*(\d{4,8})\b
+        | \bpin[\ \-]?code\s*(?:[:=]|\s+is\b)?\s*(\d{4})\b
+        | (?-i:\bPIN)\s+(\d{4,8})\b",
+    group: 1,
+    score: 0.85,
+    negative_context: &[],
+    examples: &[
+        ("my login is maria.s and my pin is 4821", "4821"),
+        ("PIN: 0815", "0815"),
+        ("new SIM PIN 1234, PUK 12345678", "1234"),
+        ("PIN-Nummer: 5823", "5823"),
+        ("my pin code is 9031", "9031"),
+    ],
+    counter_examples: &[
+        "Pin code: 110001, New Delhi",
+        "connect pin 3 to ground",
+        "pin 1234 to the board",
+        "PIN 12",
     ],
     ..PatternSpec::BASE
 };
