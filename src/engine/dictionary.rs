@@ -22,6 +22,8 @@ pub struct DictionarySpec {
     pub score: f32,
     /// Words near a hit that raise confidence.
     pub context: &'static [&'static str],
+    /// Check of the text around a hit, `(text, span)`: `false` drops it.
+    pub surroundings: Option<fn(&str, ByteSpan) -> bool>,
 }
 
 /// Countries, US states, regions, capitals and large cities.
@@ -33,6 +35,7 @@ pub const LOCATIONS: DictionarySpec = DictionarySpec {
     context: &[
         "in", "from", "to", "near", "city", "country", "born", "lives", "visit",
     ],
+    surroundings: None,
 };
 
 /// International bodies, large companies, news agencies.
@@ -50,6 +53,7 @@ pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
         "firm",
         "group",
     ],
+    surroundings: None,
 };
 
 /// Nationalities and religious groups (Presidio's NRP).
@@ -66,7 +70,42 @@ pub const NATIONALITIES: DictionarySpec = DictionarySpec {
         "faith",
         "religion",
     ],
+    surroundings: Some(not_a_language),
 };
+
+/// Words before a nationality that make it a language: "reply in Spanish.", "translate
+/// this into French", "she speaks Turkish".
+const BEFORE_A_LANGUAGE: &[&str] = &[
+    "speak",
+    "speaks",
+    "speaking",
+    "spoke",
+    "learn",
+    "learning",
+    "fluent",
+    "native",
+    "translate",
+    "translated",
+    "translating",
+];
+
+/// Whether a nationality is a people, not a language. Masking the language of "Translate
+/// to Spanish" or "Reply in French." takes the point out of a prompt. "in", "into", "to"
+/// and "from" mark a language only at the end of a phrase: "in Spanish waters" stays.
+fn not_a_language(text: &str, span: ByteSpan) -> bool {
+    let before = text[..span.start]
+        .split_whitespace()
+        .next_back()
+        .unwrap_or("");
+    let before = before.to_ascii_lowercase();
+    let phrase_ends = text[span.end..]
+        .chars()
+        .next()
+        .is_none_or(|c| matches!(c, '.' | ',' | '!' | '?' | ';' | ':' | ')' | '"' | '\n'));
+    let language = BEFORE_A_LANGUAGE.contains(&before.as_str())
+        || (phrase_ends && matches!(before.as_str(), "in" | "into" | "to" | "from"));
+    !language
+}
 
 /// Suffixes that extend a nationality into one span ("Turkish national").
 const NATIONALITY_SUFFIXES: &[&str] = &[" national", " nationals", " citizen", " citizens"];
@@ -78,6 +117,7 @@ struct Entry {
     label: Label,
     score: f32,
     context: &'static [&'static str],
+    surroundings: Option<fn(&str, ByteSpan) -> bool>,
     /// Exact spelling required (built-in lists); otherwise any case (deny list).
     text: Option<String>,
     proof: Proof,
@@ -128,6 +168,7 @@ impl DictionaryRecognizer {
                         label,
                         score: spec.score,
                         context: spec.context,
+                        surroundings: spec.surroundings,
                         text: Some(form),
                         proof: Proof::None,
                     });
@@ -150,6 +191,7 @@ impl DictionaryRecognizer {
                 label: *label,
                 score: 1.0,
                 context: &[],
+                surroundings: None,
                 text: None,
                 proof: Proof::Listed,
             });
@@ -213,7 +255,7 @@ impl Recognizer for DictionaryRecognizer {
                     continue;
                 }
             }
-            if !whole_word(text, span) {
+            if !whole_word(text, span) || entry.surroundings.is_some_and(|ok| !ok(text, span)) {
                 continue;
             }
             out.push(Candidate {
@@ -250,6 +292,27 @@ mod tests {
             ]
         );
         assert!(found("londoner turkey china Londonderry").is_empty());
+    }
+
+    #[test]
+    fn a_language_is_no_nationality() {
+        for text in [
+            "Translate to Spanish: hola",
+            "Reply in French.",
+            "translate this into German, please",
+            "She speaks Turkish at home.",
+        ] {
+            assert!(found(text).is_empty(), "{text}");
+        }
+        for (text, nationality) in [
+            ("a Spanish citizen", "Spanish citizen"),
+            ("in Spanish waters", "Spanish"),
+            ("He is Turkish.", "Turkish"),
+            // Court judgments count a language among what identifies someone.
+            ("presented in the Swedish language", "Swedish"),
+        ] {
+            assert_eq!(found(text), vec![(nationality.into(), "NRP")], "{text}");
+        }
     }
 
     #[test]

@@ -213,16 +213,19 @@ fn is_identifier_cue(text: &str, span: ByteSpan) -> bool {
 }
 
 /// Whether a value with a digit follows an identifier's name, after separators and
-/// at most one "no." / "number" / "is" (" no 10000000146", ": 659…", " number 943 …").
+/// at most one "no." / "number" / "is" in a few languages (" no 10000000146", ": 659…",
+/// " number 943 …", " es 12345678Z").
 fn labels_a_value(after: &str) -> bool {
     let separators = [' ', '\t', ':', '=', '#', '-', '.'];
     let mut rest = after.trim_start_matches(separators);
     let word_len = rest
         .find(|c: char| !c.is_alphabetic())
         .unwrap_or(rest.len());
-    if ["no", "nr", "number", "is"]
-        .iter()
-        .any(|w| rest[..word_len].eq_ignore_ascii_case(w))
+    if [
+        "no", "nr", "number", "nummer", "numero", "número", "is", "es", "est", "ist", "è", "é",
+    ]
+    .iter()
+    .any(|w| rest[..word_len].eq_ignore_ascii_case(w))
     {
         rest = rest[word_len..].trim_start_matches(separators);
     }
@@ -735,6 +738,11 @@ mod tests {
         assert_eq!(shaped("ABN 51 824 753 556", "ABN", "ORGANIZATION"), None);
         assert_eq!(
             shaped("NHS number 943 476 5919", "NHS", "ORGANIZATION"),
+            None
+        );
+        assert_eq!(shaped("mi DNI es 12345678Z", "DNI", "LOCATION"), None);
+        assert_eq!(
+            shaped("my WhatsApp is +44 7700 900456", "WhatsApp", "ORGANIZATION"),
             None
         );
         // Without a value after it, or as part of a longer name, it stays.

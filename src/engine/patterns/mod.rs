@@ -191,12 +191,11 @@ pub static ALL: &[&PatternSpec] = &[
 ];
 
 /// Labels whose context words are no identifier's name: words of time ("summer",
-/// "since"), of places ("london", "address") and of phones and case files ("call", "and"),
-/// which a name or a place may well be.
+/// "since"), of places ("london", "address") and of case files ("and", "appeal"), which
+/// a name or a place may well be.
 const CUES_OF_NO_IDENTIFIER: &[&str] = &[
     "DATE_TIME",
     "CASE_NUMBER",
-    "PHONE_NUMBER",
     "IP_ADDRESS",
     "MAC_ADDRESS",
     "UK_POSTCODE",
