@@ -15,6 +15,7 @@ pub mod patterns;
 mod public_bodies;
 pub mod recognizer;
 pub mod resolve;
+mod technologies;
 pub mod validators;
 
 use std::fmt;
@@ -285,7 +286,9 @@ impl Engine {
                 let mut found = resolve::resolve(text, found, threshold);
                 // After overlaps are settled, so that "Turkish" of a dropped
                 // "Turkish Government" does not come back as a nationality.
-                found.retain(|d| !public_bodies::names_no_one(text, d));
+                found.retain(|d| {
+                    !public_bodies::names_no_one(text, d) && !technologies::names_no_one(text, d)
+                });
                 aliases::with_aliases(text, resolve::merge_adjacent(text, found))
             })
             .collect())
