@@ -7,6 +7,9 @@
 //! "turkey" and "china" are rarely places). The configured deny list uses the same kind,
 //! case-insensitive and validated.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::{context, BuildError, Candidate, Proof, Recognizer};
@@ -89,19 +92,59 @@ const BEFORE_A_LANGUAGE: &[&str] = &[
     "translating",
 ];
 
+/// Words that join or qualify the languages of a list: "into German, French and
+/// Japanese", "learn Mandarin Chinese".
+const WITHIN_A_LIST_OF_LANGUAGES: &[&str] = &[
+    "and",
+    "or",
+    "&",
+    "mandarin",
+    "cantonese",
+    "simplified",
+    "traditional",
+    "standard",
+    "modern",
+    "classical",
+];
+
+/// Every nationality of the list, in lower case.
+static NATIONALITY_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    entries(NATIONALITIES.words)
+        .map(str::to_ascii_lowercase)
+        .collect()
+});
+
+/// Whether `word` (lower case) is a nationality or joins a list of them.
+fn within_a_list(word: &str) -> bool {
+    NATIONALITY_WORDS.contains(word) || WITHIN_A_LIST_OF_LANGUAGES.contains(&word)
+}
+
 /// Whether a nationality is a people, not a language. Masking the language of "Translate
 /// to Spanish" or "Reply in French." takes the point out of a prompt. "in", "into", "to"
 /// and "from" mark a language only at the end of a phrase: "in Spanish waters" stays.
+/// The other languages of a list count as part of it: "into German, French and Japanese."
 fn not_a_language(text: &str, span: ByteSpan) -> bool {
     let before = text[..span.start]
         .split_whitespace()
-        .next_back()
-        .unwrap_or("");
-    let before = before.to_ascii_lowercase();
-    let phrase_ends = text[span.end..]
-        .chars()
-        .next()
-        .is_none_or(|c| matches!(c, '.' | ',' | '!' | '?' | ';' | ':' | ')' | '"' | '\n'));
+        .rev()
+        .map(|w| w.trim_end_matches(',').to_ascii_lowercase())
+        .find(|w| !within_a_list(w))
+        .unwrap_or_default();
+    let ends = |c: char| matches!(c, '.' | ',' | '!' | '?' | ';' | ':' | ')' | '"' | '\n');
+    let after = &text[span.end..];
+    let mut phrase_ends = after.chars().next().is_none_or(ends);
+    if !phrase_ends {
+        for word in after.split_whitespace() {
+            let bare = word.trim_end_matches(ends);
+            if !within_a_list(&bare.to_ascii_lowercase()) {
+                break;
+            }
+            if bare.len() < word.len() {
+                phrase_ends = true;
+                break;
+            }
+        }
+    }
     let language = BEFORE_A_LANGUAGE.contains(&before.as_str())
         || (phrase_ends && matches!(before.as_str(), "in" | "into" | "to" | "from"));
     !language
@@ -301,6 +344,8 @@ mod tests {
             "Reply in French.",
             "translate this into German, please",
             "She speaks Turkish at home.",
+            "Translate \"good morning\" into German, French and Japanese.",
+            "the best way to learn Mandarin Chinese in 6 months",
         ] {
             assert!(found(text).is_empty(), "{text}");
         }
@@ -308,6 +353,7 @@ mod tests {
             ("a Spanish citizen", "Spanish citizen"),
             ("in Spanish waters", "Spanish"),
             ("He is Turkish.", "Turkish"),
+            ("into German cuisine", "German"),
             // Court judgments count a language among what identifies someone.
             ("presented in the Swedish language", "Swedish"),
         ] {
