@@ -1202,6 +1202,84 @@ pub(super) const STREET_ADDRESS_NORTH: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Characters that never begin a Chinese place name but often stand right before one
+/// ("他住在北京市…", "地址是…"): a place name's run of Han characters may not take them in.
+macro_rules! zh_place {
+    () => {
+        r"[\p{Han}--[住在于是的到址我他她你们送寄家为从请]]"
+    };
+}
+
+/// Chinese street addresses: province, city and district when given, then the road and
+/// its number (`北京市朝阳区建国路88号`, `上海市浦东新区世纪大道100号2单元301室`). The
+/// number with 号 after a road, street or lane word is the grammar's anchor.
+pub(super) const STREET_ADDRESS_ZH: PatternSpec = PatternSpec {
+    name: "street_address_zh",
+    label: "ADDRESS",
+    prefilter: Some(r"[0-9]号"),
+    regex: concat!(
+        r"(?x)(?:",
+        zh_place!(),
+        r"{2,7}(?:省|自治区))?(?:",
+        zh_place!(),
+        r"{1,6}市)?(?:",
+        zh_place!(),
+        r"{1,6}(?:区|县|镇|乡))?",
+        zh_place!(),
+        r"{1,10}(?:路|街|大道|道|巷|胡同)[0-9]{1,5}号
+        (?:院|楼)?(?:[0-9]{1,3}(?:号楼|栋|幢|座))?(?:[0-9]{1,3}单元)?(?:[0-9]{1,5}(?:室|房))?"
+    ),
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        (
+            "陈静薇住在北京市朝阳区建国路88号。",
+            "北京市朝阳区建国路88号",
+        ),
+        (
+            "地址：上海市浦东新区世纪大道100号2单元301室",
+            "上海市浦东新区世纪大道100号2单元301室",
+        ),
+    ],
+    counter_examples: &["第3号文件", "88号"],
+    ..PatternSpec::BASE
+};
+
+/// Japanese addresses: the postcode after 〒 when given, prefecture, city or ward, town,
+/// then block numbers in 丁目/番/号 or with hyphens (`〒100-0001 東京都千代田区千代田1-1`,
+/// `大阪府大阪市北区梅田3丁目1番1号`).
+pub(super) const STREET_ADDRESS_JA: PatternSpec = PatternSpec {
+    name: "street_address_ja",
+    label: "ADDRESS",
+    prefilter: Some(r"(?:都|道|府|県)"),
+    regex: r"(?x)
+        (?:〒\s?[0-9０-９]{3}[\-－][0-9０-９]{4}\s*)?
+        (?:東京都|北海道|京都府|大阪府|\p{Han}{2,3}県)
+        [\p{Han}\p{Katakana}\p{Hiragana}]{1,8}?(?:市|区|町|村|郡)
+        [\p{Han}\p{Katakana}\p{Hiragana}]{0,10}?
+        [0-9０-９]{1,4}(?:丁目|[\-－‐−])
+        [0-9０-９]{1,4}(?:番地?|[\-－‐−])?
+        (?:[0-9０-９]{1,4}号?)?",
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        (
+            "住所は東京都千代田区千代田1-1です。",
+            "東京都千代田区千代田1-1",
+        ),
+        (
+            "大阪府大阪市北区梅田3丁目1番1号",
+            "大阪府大阪市北区梅田3丁目1番1号",
+        ),
+        (
+            "〒100-0001 東京都千代田区千代田1-1 山田太郎様",
+            "〒100-0001 東京都千代田区千代田1-1",
+        ),
+    ],
+    counter_examples: &["東京都の人口は1400万人です。"],
+    ..PatternSpec::BASE
+};
+
 /// Post-office boxes: `PO Box 123`, `P.O. Box 4471`, `Post Office Box 9`, `Postfach 10 20 30`,
 /// with the city, state and ZIP that follow in the US form. A box number is where
 /// someone's mail goes, as a street address is.

@@ -83,6 +83,8 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::STREET_ADDRESS_FR,
     &generic::STREET_ADDRESS_SOUTH,
     &generic::STREET_ADDRESS_NORTH,
+    &generic::STREET_ADDRESS_ZH,
+    &generic::STREET_ADDRESS_JA,
     &generic::PO_BOX,
     &generic::US_CITY_STATE_ZIP,
     &generic::UK_POSTCODE,
