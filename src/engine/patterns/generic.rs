@@ -1280,6 +1280,32 @@ pub(super) const STREET_ADDRESS_JA: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Korean road-name addresses: province or city when given, the district (구, 군 or 시),
+/// then the road (로, 길) and its number (`서울특별시 강남구 테헤란로 123`, `부산 해운대구
+/// 센텀중앙로 79`). The district is required: 로 alone is also the particle "by, to"
+/// ("버스로 3시간").
+pub(super) const STREET_ADDRESS_KO: PatternSpec = PatternSpec {
+    name: "street_address_ko",
+    label: "ADDRESS",
+    prefilter: Some(r"(?:구|군|시)\s"),
+    regex: r"(?x)
+        (?:\p{Hangul}{2,6}(?:특별시|광역시|특별자치시|특별자치도|도|시)?\s+)?
+        \p{Hangul}{1,6}(?:구|군|시)\s+
+        \p{Hangul}{1,12}(?:[0-9]{1,3}번?)?(?:로|길)(?:\s?[0-9]{1,3}번?길)?
+        \s?[0-9]{1,4}(?:-[0-9]{1,4})?\b",
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        (
+            "주소: 서울특별시 강남구 테헤란로 123, 5층",
+            "서울특별시 강남구 테헤란로 123",
+        ),
+        ("부산 해운대구 센텀중앙로 79", "부산 해운대구 센텀중앙로 79"),
+    ],
+    counter_examples: &["버스로 3시간 걸려요", "서울시 인구는 900만 명"],
+    ..PatternSpec::BASE
+};
+
 /// Post-office boxes: `PO Box 123`, `P.O. Box 4471`, `Post Office Box 9`, `Postfach 10 20 30`,
 /// with the city, state and ZIP that follow in the US form. A box number is where
 /// someone's mail goes, as a street address is.

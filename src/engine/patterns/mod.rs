@@ -85,6 +85,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::STREET_ADDRESS_NORTH,
     &generic::STREET_ADDRESS_ZH,
     &generic::STREET_ADDRESS_JA,
+    &generic::STREET_ADDRESS_KO,
     &generic::PO_BOX,
     &generic::US_CITY_STATE_ZIP,
     &generic::UK_POSTCODE,
