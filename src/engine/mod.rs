@@ -9,6 +9,7 @@ pub mod context;
 pub mod custom;
 pub mod dictionary;
 pub mod fields;
+mod identifier_names;
 pub mod names;
 pub mod ner;
 pub mod patterns;
@@ -287,7 +288,9 @@ impl Engine {
                 // After overlaps are settled, so that "Turkish" of a dropped
                 // "Turkish Government" does not come back as a nationality.
                 found.retain(|d| {
-                    !public_bodies::names_no_one(text, d) && !technologies::names_no_one(text, d)
+                    !public_bodies::names_no_one(text, d)
+                        && !technologies::names_no_one(text, d)
+                        && !identifier_names::names_no_one(text, d)
                 });
                 aliases::with_aliases(text, resolve::merge_adjacent(text, found))
             })

@@ -92,6 +92,35 @@ fn units_stay_with_their_address_a_url_keeps_its_query_and_european_dates_and_ph
     );
 }
 
+/// A prompt keeps its subject (a language, a technology, the name of an identifier)
+/// while the values go: the identifiers, a PIN, a user name told in prose, Chinese and
+/// Korean street addresses.
+#[test]
+fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Translate to Spanish: Hola, mi DNI es 12345678Z.",
+            "Explain TCP vs UDP, then deploy Kafka on Kubernetes with Helm.",
+            "Steuer-ID: 65929970489, TC kimlik no 10000000146, ABN 51 824 753 556",
+            "my login is maria.s and my pin is 4821",
+            "陈静薇住在北京市朝阳区建国路88号。 주소: 서울특별시 강남구 테헤란로 123"
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Translate to Spanish: Hola, mi DNI es [ES_NIF_1].",
+            "Explain TCP vs UDP, then deploy Kafka on Kubernetes with Helm.",
+            "Steuer-ID: [DE_TAX_ID_1], TC kimlik no [TR_NATIONAL_ID_1], ABN [AU_ABN_1]",
+            "my login is [PERSON_1] and my pin is [PASSWORD_1]",
+            "陈静薇住在[ADDRESS_1]。 주소: [ADDRESS_2]"
+        ])
+    );
+}
+
 #[test]
 fn empty_text_list_gives_empty_results() {
     let s = TestServer::default();

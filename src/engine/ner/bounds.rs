@@ -6,12 +6,10 @@
 //! clinical shorthand or a drug before its dose as a name, a blood pressure as a date).
 //! Each rule is measured with `anonymizer eval` on every dev set (README, "Detection").
 
-use crate::engine::context::{ceil_boundary, floor_boundary};
 use crate::engine::names::{
     is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_dose_unit,
     is_given_name, is_institution_ending, is_monarch, is_office,
 };
-use crate::engine::patterns::identifier_cues;
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
 
@@ -34,11 +32,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         return None;
     }
     let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
-    if named
-        && (is_clinical_shorthand_only(text, span)
-            || before_a_dose(text, span)
-            || is_identifier_cue(text, span))
-    {
+    if named && (is_clinical_shorthand_only(text, span) || before_a_dose(text, span)) {
         return None;
     }
     if label.as_str() == "DATE_TIME"
@@ -186,52 +180,6 @@ fn before_a_dose(text: &str, span: ByteSpan) -> bool {
         unit
     };
     is_amount && is_dose_unit(unit.trim_end_matches([',', '.', ';']))
-}
-
-/// How far around a span an identifier's name that holds it may reach, in bytes.
-const CUE_REACH: usize = 40;
-
-/// Whether `span` lies inside an identifier's name that labels the value right after it
-/// ("Steuer" of "Steuer-ID: 65929970489", "ABN" of "ABN 51 824 753 556", "NHS" of "NHS
-/// number 943 476 5919"): a model tags such a capitalised name as a person, place or
-/// organisation now and then; it names no one. The names are the identifier patterns'
-/// context words ([`identifier_cues`]); "ABN AMRO" or "NHS" without a number stay.
-fn is_identifier_cue(text: &str, span: ByteSpan) -> bool {
-    let start = floor_boundary(text, span.start.saturating_sub(CUE_REACH));
-    let end = ceil_boundary(text, (span.end + CUE_REACH).min(text.len()));
-    identifier_cues()
-        .find_overlapping_iter(&text[start..end])
-        .any(|m| {
-            let (cue_start, cue_end) = (start + m.start(), start + m.end());
-            let alnum_at = |at: Option<char>| at.is_some_and(char::is_alphanumeric);
-            cue_start <= span.start
-                && span.end <= cue_end
-                && !alnum_at(text[..cue_start].chars().next_back())
-                && !alnum_at(text[cue_end..].chars().next())
-                && labels_a_value(&text[cue_end..])
-        })
-}
-
-/// Whether a value with a digit follows an identifier's name, after separators and
-/// at most one "no." / "number" / "is" in a few languages (" no 10000000146", ": 659…",
-/// " number 943 …", " es 12345678Z").
-fn labels_a_value(after: &str) -> bool {
-    let separators = [' ', '\t', ':', '=', '#', '-', '.'];
-    let mut rest = after.trim_start_matches(separators);
-    let word_len = rest
-        .find(|c: char| !c.is_alphabetic())
-        .unwrap_or(rest.len());
-    if [
-        "no", "nr", "number", "nummer", "numero", "número", "is", "es", "est", "ist", "è", "é",
-    ]
-    .iter()
-    .any(|w| rest[..word_len].eq_ignore_ascii_case(w))
-    {
-        rest = rest[word_len..].trim_start_matches(separators);
-    }
-    rest.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
-        .next()
-        .is_some_and(|value| value.bytes().any(|b| b.is_ascii_digit()))
 }
 
 /// Whether `span` is the value of a vital sign or lab ("INR 1.1", "BP 12/8"): a model
@@ -721,42 +669,6 @@ mod tests {
             shape(caps, ByteSpan::new(0, caps.len()), person),
             Some(ByteSpan::new(3, caps.len()))
         );
-    }
-
-    #[test]
-    fn the_name_of_an_identifier_before_its_value_names_no_one() {
-        let shaped = |text: &str, part: &str, label: &str| {
-            let s = text.find(part).unwrap();
-            shape(
-                text,
-                ByteSpan::new(s, s + part.len()),
-                Label::builtin(label),
-            )
-        };
-        assert_eq!(shaped("Steuer-ID: 65929970489", "Steuer", "PERSON"), None);
-        assert_eq!(shaped("TC kimlik no 10000000146", "kimlik", "PERSON"), None);
-        assert_eq!(shaped("ABN 51 824 753 556", "ABN", "ORGANIZATION"), None);
-        assert_eq!(
-            shaped("NHS number 943 476 5919", "NHS", "ORGANIZATION"),
-            None
-        );
-        assert_eq!(shaped("mi DNI es 12345678Z", "DNI", "LOCATION"), None);
-        assert_eq!(
-            shaped("my WhatsApp is +44 7700 900456", "WhatsApp", "ORGANIZATION"),
-            None
-        );
-        // Without a value after it, or as part of a longer name, it stays.
-        for (text, part) in [
-            ("She works for the NHS in Leeds.", "NHS"),
-            ("ABN AMRO 51 824 753 556", "ABN AMRO"),
-            ("Steuer-ID: unbekannt", "Steuer"),
-            ("Peter Pan 2", "Peter Pan"),
-        ] {
-            assert!(
-                shaped(text, part, "ORGANIZATION").is_some(),
-                "{part} in {text}"
-            );
-        }
     }
 
     #[test]

@@ -39,10 +39,6 @@ mod secrets;
 mod uk;
 mod us;
 
-use std::sync::LazyLock;
-
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-
 use super::PatternSpec;
 
 /// All built-in pattern recognizers.
@@ -192,36 +188,6 @@ pub static ALL: &[&PatternSpec] = &[
     &secrets::PIN,
     &secrets::CONNECTION_STRING,
 ];
-
-/// Labels whose context words are no identifier's name: words of time ("summer",
-/// "since"), of places ("london", "address") and of case files ("and", "appeal"), which
-/// a name or a place may well be.
-const CUES_OF_NO_IDENTIFIER: &[&str] = &[
-    "DATE_TIME",
-    "CASE_NUMBER",
-    "IP_ADDRESS",
-    "MAC_ADDRESS",
-    "UK_POSTCODE",
-    "DE_PLZ",
-];
-
-/// The names of identifiers ("steuer-id", "abn", "tc kimlik", "nhs number"): the context
-/// words of every identifier pattern, one case-insensitive automaton, built once.
-pub fn identifier_cues() -> &'static AhoCorasick {
-    static CUES: LazyLock<AhoCorasick> = LazyLock::new(|| {
-        let words: Vec<&str> = ALL
-            .iter()
-            .filter(|spec| !CUES_OF_NO_IDENTIFIER.contains(&spec.label))
-            .flat_map(|spec| spec.context.iter().copied())
-            .collect();
-        AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .build(words)
-            .expect("a few hundred short words build an automaton")
-    });
-    &CUES
-}
 
 #[cfg(test)]
 mod tests {
