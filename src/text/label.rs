@@ -83,6 +83,11 @@ labels! {
     "DE_TAX_ID" ["DE_STEUER_ID"] true "German tax identification numbers";
     "FR_NIR" ["FR_SSN"] true "French social security numbers (NIR)";
     "PL_PESEL" ["PESEL"] true "Polish PESEL numbers";
+    "PL_NIP" ["NIP"] true "Polish tax identification numbers (NIP, checksum)";
+    "NL_BSN" ["BSN"] true "Dutch citizen service numbers (BSN, eleven-test)";
+    "CH_AHV" ["AHV", "AVS"] true "Swiss social security numbers (AHV/AVS, EAN-13 check)";
+    "BR_CPF" ["CPF"] true "Brazilian individual taxpayer numbers (CPF, checksum)";
+    "CN_RESIDENT_ID" [] true "Chinese resident identity card numbers (checksum)";
     "ES_PASSPORT" [] true "Spanish passport numbers (needs context)";
     "FI_PERSONAL_IDENTITY_CODE" ["FI_HETU"] true "Finnish personal identity codes (henkilötunnus)";
     "IT_DRIVER_LICENSE" [] true "Italian driving licence numbers (needs context)";

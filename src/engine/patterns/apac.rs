@@ -218,3 +218,30 @@ pub(super) const PH_TIN: PatternSpec = PatternSpec {
     counter_examples: &["123-456-782", "TIN 123-456-783"],
     ..PatternSpec::BASE
 };
+
+/// Chinese resident identity number: 18 characters with the holder's birth date inside
+/// and a MOD 11-2 check character (`11010519491231002X`). Context-free: a random
+/// 18-digit number passes the region digit, a 19xx/20xx date and the check about once in
+/// 20,000, and Chinese context words are glued to the words around them ("我的身份证号"),
+/// where a whole-word context match cannot see them.
+pub(super) const CN_RESIDENT_ID: PatternSpec = PatternSpec {
+    name: "cn_resident_id",
+    label: "CN_RESIDENT_ID",
+    regex: r"\b[1-8]\d{16}[\dXx]\b",
+    score: 0.6,
+    validate: Some(apac::cn_resident_id),
+    proof: Proof::Checksum,
+    context: &[
+        "身份证",
+        "身份证号",
+        "身份证号码",
+        "resident id",
+        "chinese id",
+    ],
+    examples: &[
+        ("我的身份证号是11010519491231002X。", "11010519491231002X"),
+        ("ID 11010519491231002X", "11010519491231002X"),
+    ],
+    counter_examples: &["110105194912310021", "order 110105194913310029"],
+    ..PatternSpec::BASE
+};

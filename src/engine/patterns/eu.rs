@@ -288,3 +288,91 @@ pub(super) const SE_ORGANISATIONSNUMMER: PatternSpec = PatternSpec {
     counter_examples: &["556036-0793", "5560360793", "orgnr 556036-0794"],
     ..PatternSpec::BASE
 };
+
+const NL_BSN_CONTEXT: &[&str] = &[
+    "bsn",
+    "burgerservicenummer",
+    "sofinummer",
+    "sofi-nummer",
+    "citizen service number",
+];
+
+/// Dutch burgerservicenummer: nine digits (`111222333`, `1112.22.333`), eleven-test.
+/// Context-gated: one in eleven nine-digit numbers passes, and nine digits are
+/// everywhere (phones, order numbers).
+pub(super) const NL_BSN: PatternSpec = PatternSpec {
+    name: "nl_bsn",
+    label: "NL_BSN",
+    regex: r"\b(?:\d{9}|\d{4}\.\d{2}\.\d{3})\b",
+    score: 0.3,
+    validate: Some(eu::nl_bsn),
+    proof: Proof::Checksum,
+    context: NL_BSN_CONTEXT,
+    examples: &[
+        ("Mijn BSN is 111222333.", "111222333"),
+        ("burgerservicenummer: 1234.56.782", "1234.56.782"),
+    ],
+    counter_examples: &["111222333", "BSN 111222334"],
+    ..PatternSpec::BASE
+};
+
+const CH_AHV_CONTEXT: &[&str] = &[
+    "ahv",
+    "avs",
+    "ahv-nr",
+    "ahv-nummer",
+    "numéro avs",
+    "sozialversicherungsnummer",
+];
+
+/// Swiss AHV/AVS number in its dotted layout (`756.9217.0769.85`): context-free, since
+/// the country code 756 and the 3-4-4-2 dots are the number's own, and the EAN-13 check
+/// passes one in ten.
+pub(super) const CH_AHV: PatternSpec = PatternSpec {
+    name: "ch_ahv",
+    label: "CH_AHV",
+    regex: r"\b756\.\d{4}\.\d{4}\.\d{2}\b",
+    score: 0.8,
+    validate: Some(eu::ch_ahv),
+    proof: Proof::Checksum,
+    context: CH_AHV_CONTEXT,
+    examples: &[
+        ("AHV-Nr. 756.9217.0769.85", "756.9217.0769.85"),
+        ("756.9217.0769.85", "756.9217.0769.85"),
+    ],
+    counter_examples: &["756.9217.0769.84"],
+    ..PatternSpec::BASE
+};
+
+/// The AHV number without dots (`7569217076985`): only with context, as any thirteen
+/// digits starting 756 would pass one time in ten.
+pub(super) const CH_AHV_COMPACT: PatternSpec = PatternSpec {
+    name: "ch_ahv_compact",
+    label: "CH_AHV",
+    regex: r"\b756\d{10}\b",
+    score: 0.35,
+    validate: Some(eu::ch_ahv),
+    proof: Proof::Checksum,
+    context: CH_AHV_CONTEXT,
+    examples: &[("numéro AVS 7569217076985", "7569217076985")],
+    counter_examples: &["7569217076985", "AHV 7569217076984"],
+    ..PatternSpec::BASE
+};
+
+/// Polish NIP: ten digits, bare or in the 3-3-2-2 and 3-2-2-3 groups, weighted mod-11
+/// check. Context-gated: about one in eleven ten-digit numbers passes.
+pub(super) const PL_NIP: PatternSpec = PatternSpec {
+    name: "pl_nip",
+    label: "PL_NIP",
+    regex: r"\b(?:\d{3}-\d{3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}-\d{3}|\d{10})\b",
+    score: 0.3,
+    validate: Some(eu::pl_nip),
+    proof: Proof::Checksum,
+    context: &["nip", "numer nip", "numer identyfikacji podatkowej"],
+    examples: &[
+        ("tel. +48 22 123 45 67, NIP 123-456-32-18", "123-456-32-18"),
+        ("NIP: 1234563218", "1234563218"),
+    ],
+    counter_examples: &["123-456-32-18", "NIP 123-456-32-19"],
+    ..PatternSpec::BASE
+};

@@ -26,6 +26,7 @@
 //! in national formats, dates, addresses and amounts stay `Proof::None`, since where
 //! they end is a guess. `\b` and `\d` are compiled as ASCII classes (see `recognizer.rs`).
 
+mod americas;
 mod apac;
 mod clinical;
 mod de;
@@ -126,6 +127,10 @@ pub static ALL: &[&PatternSpec] = &[
     &eu::DE_TAX_ID,
     &eu::FR_NIR,
     &eu::PL_PESEL,
+    &eu::PL_NIP,
+    &eu::NL_BSN,
+    &eu::CH_AHV,
+    &eu::CH_AHV_COMPACT,
     &eu::ES_PASSPORT,
     &eu::FI_PERSONAL_IDENTITY_CODE,
     &eu::IT_DRIVER_LICENSE,
@@ -159,6 +164,9 @@ pub static ALL: &[&PatternSpec] = &[
     &apac::AU_TFN,
     &apac::AU_MEDICARE,
     &apac::CA_SIN,
+    &apac::CN_RESIDENT_ID,
+    &americas::BR_CPF,
+    &americas::BR_CPF_BARE,
     &apac::AU_ABN,
     &apac::AU_ABN_BARE,
     &apac::AU_ACN,

@@ -4,7 +4,8 @@
 //! ABN (ABR "ABN format": first digit − 1, weights 10,1,3,…,19, mod 89) and ACN (ASIC:
 //! weights 8…1, complement mod 10), Singapore UEN (ACRA: three formats, weighted mod-11
 //! check letters), Thai national id (DOPA: weights 13…2, (11 − sum mod 11) mod 10) and
-//! Philippine TIN (BIR, as Presidio checks it: weights 9…2 over eight digits, mod 11).
+//! Philippine TIN (BIR, as Presidio checks it: weights 9…2 over eight digits, mod 11) and
+//! the Chinese resident identity number (GB 11643: a birth date inside, MOD 11-2).
 
 use super::digits;
 
@@ -142,9 +143,40 @@ pub fn ph_tin(s: &str) -> bool {
     d[..8].iter().zip(W).map(|(x, w)| x * w).sum::<u32>() % 11 == d[8]
 }
 
+/// Chinese resident identity number (GB 11643-1999): a region code (first digit 1–8),
+/// the birth date `YYYYMMDD` (1900–2099), a sequence number, and an ISO 7064 MOD 11-2
+/// check character (`X` for 10).
+pub fn cn_resident_id(s: &str) -> bool {
+    const W: [u32; 17] = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+    const CHECK: &[u8; 11] = b"10X98765432";
+    let b = s.as_bytes();
+    if b.len() != 18 || !b[..17].iter().all(u8::is_ascii_digit) || !(b'1'..=b'8').contains(&b[0]) {
+        return false;
+    }
+    let n = |r: std::ops::Range<usize>| b[r].iter().fold(0u32, |a, c| a * 10 + u32::from(c - b'0'));
+    let sum: u32 = b[..17]
+        .iter()
+        .zip(W)
+        .map(|(c, w)| u32::from(c - b'0') * w)
+        .sum();
+    (19..=20).contains(&n(6..8))
+        && super::month_day(n(10..12), n(12..14))
+        && CHECK[(sum % 11) as usize] == b[17].to_ascii_uppercase()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checks_chinese_resident_ids() {
+        assert!(cn_resident_id("11010519491231002X"));
+        assert!(cn_resident_id("11010519491231002x"));
+        assert!(!cn_resident_id("110105194912310021"));
+        // A date no calendar has, and a region code of 9.
+        assert!(!cn_resident_id("11010519491331002X"));
+        assert!(!cn_resident_id("91010519491231002X"));
+    }
 
     #[test]
     fn checks_nrics() {

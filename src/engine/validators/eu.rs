@@ -166,9 +166,62 @@ pub fn fi_hetu(s: &str) -> bool {
         && CHECK[((n(0..6) * 1000 + individual) % 31) as usize] == b[10]
 }
 
+/// Dutch burgerservicenummer: nine digits, the "elfproef" (weights 9…2 and −1, sum a
+/// multiple of 11, not 0).
+pub fn nl_bsn(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 9 {
+        return false;
+    }
+    let sum: i64 = d[..8]
+        .iter()
+        .zip((2..=9).rev())
+        .map(|(x, w)| i64::from(*x) * w)
+        .sum::<i64>()
+        - i64::from(d[8]);
+    sum > 0 && sum % 11 == 0
+}
+
+/// Swiss AHV/AVS number: 13 digits starting 756 (the country), EAN-13 check digit
+/// (weights 1, 3 alternating from the left).
+pub fn ch_ahv(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 13 || d[..3] != [7, 5, 6] {
+        return false;
+    }
+    let sum: u32 = d[..12]
+        .iter()
+        .enumerate()
+        .map(|(i, x)| if i % 2 == 0 { *x } else { x * 3 })
+        .sum();
+    (10 - sum % 10) % 10 == d[12]
+}
+
+/// Polish NIP (tax identification number): ten digits, weights 6-5-7-2-3-4-5-6-7, sum
+/// mod 11 is the last digit (10 never is).
+pub fn pl_nip(s: &str) -> bool {
+    const W: [u32; 9] = [6, 5, 7, 2, 3, 4, 5, 6, 7];
+    let d = digits(s);
+    if d.len() != 10 || d.iter().all(|x| *x == d[0]) {
+        return false;
+    }
+    let sum: u32 = d[..9].iter().zip(W).map(|(x, w)| x * w).sum();
+    sum % 11 == d[9]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checks_dutch_swiss_and_polish_numbers() {
+        assert!(nl_bsn("111222333") && nl_bsn("1234.56.782"));
+        assert!(!nl_bsn("111222334") && !nl_bsn("000000000") && !nl_bsn("12345678"));
+        assert!(ch_ahv("756.9217.0769.85") && ch_ahv("7569217076985"));
+        assert!(!ch_ahv("756.9217.0769.84") && !ch_ahv("757.9217.0769.85"));
+        assert!(pl_nip("123-456-32-18") && pl_nip("1234563218"));
+        assert!(!pl_nip("123-456-32-19") && !pl_nip("0000000000"));
+    }
 
     #[test]
     fn checks_italian_fiscal_codes() {

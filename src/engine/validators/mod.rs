@@ -4,6 +4,7 @@
 //! ceiling and makes the span exact).
 
 pub mod aba;
+pub mod americas;
 pub mod apac;
 pub mod base58check;
 pub mod bech32;

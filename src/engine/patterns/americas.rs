@@ -1,0 +1,43 @@
+//! Identifiers of the Americas outside the US and Canada.
+
+use crate::engine::validators::americas;
+use crate::engine::{PatternSpec, Proof};
+
+const BR_CPF_CONTEXT: &[&str] = &[
+    "cpf",
+    "cadastro de pessoas físicas",
+    "cadastro de pessoa física",
+];
+
+/// Brazilian CPF in its own layout (`529.982.247-25`): context-free, since the 3-3-3-2
+/// dots and dash are the CPF's, and both check digits must pass (one in a hundred).
+pub(super) const BR_CPF: PatternSpec = PatternSpec {
+    name: "br_cpf",
+    label: "BR_CPF",
+    regex: r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
+    score: 0.7,
+    validate: Some(americas::br_cpf),
+    proof: Proof::Checksum,
+    context: BR_CPF_CONTEXT,
+    examples: &[
+        ("Meu CPF é 529.982.247-25.", "529.982.247-25"),
+        ("529.982.247-25", "529.982.247-25"),
+    ],
+    counter_examples: &["529.982.247-26", "111.111.111-11"],
+    ..PatternSpec::BASE
+};
+
+/// The CPF as eleven bare digits: only with context (phone numbers with their area code
+/// are eleven digits in Brazil).
+pub(super) const BR_CPF_BARE: PatternSpec = PatternSpec {
+    name: "br_cpf_bare",
+    label: "BR_CPF",
+    regex: r"\b\d{11}\b",
+    score: 0.3,
+    validate: Some(americas::br_cpf),
+    proof: Proof::Checksum,
+    context: BR_CPF_CONTEXT,
+    examples: &[("CPF: 52998224725", "52998224725")],
+    counter_examples: &["52998224725", "CPF: 52998224726"],
+    ..PatternSpec::BASE
+};
