@@ -7,9 +7,6 @@
 //! "turkey" and "china" are rarely places). The configured deny list uses the same kind,
 //! case-insensitive and validated.
 
-use std::collections::HashSet;
-use std::sync::LazyLock;
-
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::{context, BuildError, Candidate, Proof, Recognizer};
@@ -25,8 +22,6 @@ pub struct DictionarySpec {
     pub score: f32,
     /// Words near a hit that raise confidence.
     pub context: &'static [&'static str],
-    /// Check of the text around a hit, `(text, span)`: `false` drops it.
-    pub surroundings: Option<fn(&str, ByteSpan) -> bool>,
 }
 
 /// Countries, US states, regions, capitals and large cities.
@@ -38,7 +33,6 @@ pub const LOCATIONS: DictionarySpec = DictionarySpec {
     context: &[
         "in", "from", "to", "near", "city", "country", "born", "lives", "visit",
     ],
-    surroundings: None,
 };
 
 /// International bodies, large companies, news agencies.
@@ -56,7 +50,6 @@ pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
         "firm",
         "group",
     ],
-    surroundings: None,
 };
 
 /// Nationalities and religious groups (Presidio's NRP).
@@ -73,82 +66,7 @@ pub const NATIONALITIES: DictionarySpec = DictionarySpec {
         "faith",
         "religion",
     ],
-    surroundings: Some(not_a_language),
 };
-
-/// Words before a nationality that make it a language: "reply in Spanish.", "translate
-/// this into French", "she speaks Turkish".
-const BEFORE_A_LANGUAGE: &[&str] = &[
-    "speak",
-    "speaks",
-    "speaking",
-    "spoke",
-    "learn",
-    "learning",
-    "fluent",
-    "native",
-    "translate",
-    "translated",
-    "translating",
-];
-
-/// Words that join or qualify the languages of a list: "into German, French and
-/// Japanese", "learn Mandarin Chinese".
-const WITHIN_A_LIST_OF_LANGUAGES: &[&str] = &[
-    "and",
-    "or",
-    "&",
-    "mandarin",
-    "cantonese",
-    "simplified",
-    "traditional",
-    "standard",
-    "modern",
-    "classical",
-];
-
-/// Every nationality of the list, in lower case.
-static NATIONALITY_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    entries(NATIONALITIES.words)
-        .map(str::to_ascii_lowercase)
-        .collect()
-});
-
-/// Whether `word` (lower case) is a nationality or joins a list of them.
-fn within_a_list(word: &str) -> bool {
-    NATIONALITY_WORDS.contains(word) || WITHIN_A_LIST_OF_LANGUAGES.contains(&word)
-}
-
-/// Whether a nationality is a people, not a language. Masking the language of "Translate
-/// to Spanish" or "Reply in French." takes the point out of a prompt. "in", "into", "to"
-/// and "from" mark a language only at the end of a phrase: "in Spanish waters" stays.
-/// The other languages of a list count as part of it: "into German, French and Japanese."
-fn not_a_language(text: &str, span: ByteSpan) -> bool {
-    let before = text[..span.start]
-        .split_whitespace()
-        .rev()
-        .map(|w| w.trim_end_matches(',').to_ascii_lowercase())
-        .find(|w| !within_a_list(w))
-        .unwrap_or_default();
-    let ends = |c: char| matches!(c, '.' | ',' | '!' | '?' | ';' | ':' | ')' | '"' | '\n');
-    let after = &text[span.end..];
-    let mut phrase_ends = after.chars().next().is_none_or(ends);
-    if !phrase_ends {
-        for word in after.split_whitespace() {
-            let bare = word.trim_end_matches(ends);
-            if !within_a_list(&bare.to_ascii_lowercase()) {
-                break;
-            }
-            if bare.len() < word.len() {
-                phrase_ends = true;
-                break;
-            }
-        }
-    }
-    let language = BEFORE_A_LANGUAGE.contains(&before.as_str())
-        || (phrase_ends && matches!(before.as_str(), "in" | "into" | "to" | "from"));
-    !language
-}
 
 /// Suffixes that extend a nationality into one span ("Turkish national").
 const NATIONALITY_SUFFIXES: &[&str] = &[" national", " nationals", " citizen", " citizens"];
@@ -160,7 +78,6 @@ struct Entry {
     label: Label,
     score: f32,
     context: &'static [&'static str],
-    surroundings: Option<fn(&str, ByteSpan) -> bool>,
     /// Exact spelling required (built-in lists); otherwise any case (deny list).
     text: Option<String>,
     proof: Proof,
@@ -211,7 +128,6 @@ impl DictionaryRecognizer {
                         label,
                         score: spec.score,
                         context: spec.context,
-                        surroundings: spec.surroundings,
                         text: Some(form),
                         proof: Proof::None,
                     });
@@ -234,7 +150,6 @@ impl DictionaryRecognizer {
                 label: *label,
                 score: 1.0,
                 context: &[],
-                surroundings: None,
                 text: None,
                 proof: Proof::Listed,
             });
@@ -298,7 +213,7 @@ impl Recognizer for DictionaryRecognizer {
                     continue;
                 }
             }
-            if !whole_word(text, span) || entry.surroundings.is_some_and(|ok| !ok(text, span)) {
+            if !whole_word(text, span) {
                 continue;
             }
             out.push(Candidate {
@@ -335,30 +250,6 @@ mod tests {
             ]
         );
         assert!(found("londoner turkey china Londonderry").is_empty());
-    }
-
-    #[test]
-    fn a_language_is_no_nationality() {
-        for text in [
-            "Translate to Spanish: hola",
-            "Reply in French.",
-            "translate this into German, please",
-            "She speaks Turkish at home.",
-            "Translate \"good morning\" into German, French and Japanese.",
-            "the best way to learn Mandarin Chinese in 6 months",
-        ] {
-            assert!(found(text).is_empty(), "{text}");
-        }
-        for (text, nationality) in [
-            ("a Spanish citizen", "Spanish citizen"),
-            ("in Spanish waters", "Spanish"),
-            ("He is Turkish.", "Turkish"),
-            ("into German cuisine", "German"),
-            // Court judgments count a language among what identifies someone.
-            ("presented in the Swedish language", "Swedish"),
-        ] {
-            assert_eq!(found(text), vec![(nationality.into(), "NRP")], "{text}");
-        }
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod custom;
 pub mod dictionary;
 pub mod fields;
 mod identifier_names;
+mod languages;
 pub mod names;
 pub mod ner;
 pub mod patterns;
@@ -291,6 +292,7 @@ impl Engine {
                     !public_bodies::names_no_one(text, d)
                         && !technologies::names_no_one(text, d)
                         && !identifier_names::names_no_one(text, d)
+                        && !languages::names_no_one(text, d)
                 });
                 aliases::with_aliases(text, resolve::merge_adjacent(text, found))
             })
