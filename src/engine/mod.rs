@@ -289,16 +289,25 @@ impl Engine {
                 // After overlaps are settled, so that "Turkish" of a dropped
                 // "Turkish Government" does not come back as a nationality.
                 found.retain(|d| {
-                    !public_bodies::names_no_one(text, d)
-                        && !technologies::names_no_one(text, d)
-                        && !identifier_names::names_no_one(text, d)
-                        && !languages::names_no_one(text, d)
+                    !NAMES_NO_ONE
+                        .iter()
+                        .any(|names_no_one| names_no_one(text, d))
                 });
                 aliases::with_aliases(text, resolve::merge_adjacent(text, found))
             })
             .collect())
     }
 }
+
+/// Checks of a resolved detection that find it names no one although a tier read it as
+/// a name, a place or a people: a public body, a technology, an identifier's name, a
+/// language. Adding one is a module with a `names_no_one` and a row here.
+const NAMES_NO_ONE: &[fn(&str, &Detection) -> bool] = &[
+    public_bodies::names_no_one,
+    technologies::names_no_one,
+    identifier_names::names_no_one,
+    languages::names_no_one,
+];
 
 #[cfg(test)]
 pub(crate) mod tests;
