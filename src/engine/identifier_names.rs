@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::context::{ceil_boundary, floor_boundary};
-use super::{patterns, Detection, Proof};
+use super::{droppable, patterns, Detection};
 use crate::text::ByteSpan;
 
 /// Labels whose context words are no identifier's name: words of time ("summer",
@@ -47,12 +47,7 @@ const REACH: usize = 40;
 /// Whether `detection` (in `text`) is a person, place or organisation that lies inside
 /// an identifier's name followed by its value. Spans the deny list names are kept.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
-    if detection.proof == Proof::Listed
-        || !matches!(
-            detection.label.as_str(),
-            "PERSON" | "ORGANIZATION" | "LOCATION"
-        )
-    {
+    if !droppable(detection, &["PERSON", "ORGANIZATION", "LOCATION"]) {
         return false;
     }
     let ByteSpan { start, end } = detection.span;
@@ -94,18 +89,11 @@ fn a_value_follows(after: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::Label;
+    use crate::engine::tests::detection_at;
+    use crate::engine::Proof;
 
     fn dropped(text: &str, part: &str, label: &str) -> bool {
-        let start = text.find(part).expect("part is in text");
-        let d = Detection {
-            span: ByteSpan::new(start, start + part.len()),
-            label: Label::builtin(label),
-            score: 0.9,
-            alternative: None,
-            proof: Proof::None,
-        };
-        names_no_one(text, &d)
+        names_no_one(text, &detection_at(text, part, label, Proof::None))
     }
 
     #[test]

@@ -6,18 +6,13 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::{dictionary, Detection, Proof};
+use super::{dictionary, droppable, Detection};
 use crate::text::ByteSpan;
 
 /// Whether `detection` (in `text`) is a nationality word read as a language. Spans the
 /// deny list names are kept.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
-    if detection.proof == Proof::Listed
-        || !matches!(
-            detection.label.as_str(),
-            "NRP" | "LOCATION" | "PERSON" | "ORGANIZATION"
-        )
-    {
+    if !droppable(detection, &["NRP", "LOCATION", "PERSON", "ORGANIZATION"]) {
         return false;
     }
     let Some(word) = text.get(detection.span.start..detection.span.end) else {
@@ -130,18 +125,11 @@ fn is_a_language(text: &str, span: ByteSpan) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::Label;
+    use crate::engine::tests::detection_at;
+    use crate::engine::Proof;
 
     fn dropped(text: &str, part: &str, label: &str) -> bool {
-        let start = text.rfind(part).expect("part is in text");
-        let d = Detection {
-            span: ByteSpan::new(start, start + part.len()),
-            label: Label::builtin(label),
-            score: 0.9,
-            alternative: None,
-            proof: Proof::None,
-        };
-        names_no_one(text, &d)
+        names_no_one(text, &detection_at(text, part, label, Proof::None))
     }
 
     #[test]

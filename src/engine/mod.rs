@@ -309,5 +309,11 @@ const NAMES_NO_ONE: &[fn(&str, &Detection) -> bool] = &[
     languages::names_no_one,
 ];
 
+/// Whether `detection` carries one of `labels` and is no phrase of the operator's deny
+/// list, which a filter of [`NAMES_NO_ONE`] never drops.
+fn droppable(detection: &Detection, labels: &[&str]) -> bool {
+    detection.proof != Proof::Listed && labels.contains(&detection.label.as_str())
+}
+
 #[cfg(test)]
 pub(crate) mod tests;

@@ -75,20 +75,12 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::Label;
+    use crate::engine::tests::detection_at;
 
     /// Whether `part`, labelled `label` and backed by `proof` where it stands in `text`,
     /// names no one.
     fn dropped_as(text: &str, part: &str, label: &str, proof: Proof) -> bool {
-        let start = text.find(part).expect("part is in text");
-        let d = Detection {
-            span: ByteSpan::new(start, start + part.len()),
-            label: Label::builtin(label),
-            score: 0.9,
-            alternative: None,
-            proof,
-        };
-        names_no_one(text, &d)
+        names_no_one(text, &detection_at(text, part, label, proof))
     }
 
     fn dropped(text: &str, part: &str, label: &str) -> bool {

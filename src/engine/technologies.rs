@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::{dictionary, Detection, Proof};
+use super::{dictionary, droppable, Detection};
 
 /// Every listed name, as listed and in capitals.
 static TECHNOLOGIES: LazyLock<HashSet<String>> = LazyLock::new(|| {
@@ -21,12 +21,7 @@ static TECHNOLOGIES: LazyLock<HashSet<String>> = LazyLock::new(|| {
 /// Whether `detection` (in `text`) is a technology read as a person, place or
 /// organisation.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
-    if detection.proof == Proof::Listed
-        || !matches!(
-            detection.label.as_str(),
-            "PERSON" | "ORGANIZATION" | "LOCATION"
-        )
-    {
+    if !droppable(detection, &["PERSON", "ORGANIZATION", "LOCATION"]) {
         return false;
     }
     let Some(span) = text.get(detection.span.start..detection.span.end) else {
@@ -38,18 +33,11 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::{ByteSpan, Label};
+    use crate::engine::tests::detection_at;
+    use crate::engine::Proof;
 
     fn dropped_as(text: &str, part: &str, label: &str, proof: Proof) -> bool {
-        let start = text.find(part).expect("part is in text");
-        let d = Detection {
-            span: ByteSpan::new(start, start + part.len()),
-            label: Label::builtin(label),
-            score: 0.9,
-            alternative: None,
-            proof,
-        };
-        names_no_one(text, &d)
+        names_no_one(text, &detection_at(text, part, label, proof))
     }
 
     #[test]

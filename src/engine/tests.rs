@@ -6,6 +6,18 @@ use super::*;
 use crate::text::LabelSet;
 
 /// What `engine` finds in `text` for `labels` at 0.5: (text, label) pairs in order.
+/// A detection of `part` (its first occurrence in `text`), for the filters' tests.
+pub(crate) fn detection_at(text: &str, part: &str, label: &str, proof: Proof) -> Detection {
+    let start = text.find(part).expect("part is in text");
+    Detection {
+        span: crate::text::ByteSpan::new(start, start + part.len()),
+        label: crate::text::Label::builtin(label),
+        score: 0.9,
+        alternative: None,
+        proof,
+    }
+}
+
 fn found<'t>(engine: &Engine, text: &'t str, labels: &LabelSet) -> Vec<(&'t str, &'static str)> {
     engine
         .detect(text, labels, 0.5)
