@@ -29,11 +29,15 @@ const NOT_IDENTIFIERS: &[&str] = &[
 
 /// The context words of every identifier pattern, one case-insensitive automaton.
 static NAMES: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    let words: Vec<&str> = patterns::ALL
+    let mut words: Vec<&str> = patterns::ALL
         .iter()
         .filter(|spec| !NOT_IDENTIFIERS.contains(&spec.label))
         .flat_map(|spec| spec.context.iter().copied())
         .collect();
+    // Several identifiers share a name ("passport"); overlapping search would report it
+    // once per copy.
+    words.sort_unstable();
+    words.dedup();
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::Standard)

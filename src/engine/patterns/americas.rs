@@ -3,12 +3,6 @@
 use crate::engine::validators::americas;
 use crate::engine::{PatternSpec, Proof};
 
-const BR_CPF_CONTEXT: &[&str] = &[
-    "cpf",
-    "cadastro de pessoas físicas",
-    "cadastro de pessoa física",
-];
-
 /// Brazilian CPF in its own layout (`529.982.247-25`): context-free, since the 3-3-3-2
 /// dots and dash are the CPF's, and both check digits must pass (one in a hundred).
 pub(super) const BR_CPF: PatternSpec = PatternSpec {
@@ -18,7 +12,11 @@ pub(super) const BR_CPF: PatternSpec = PatternSpec {
     score: 0.7,
     validate: Some(americas::br_cpf),
     proof: Proof::Checksum,
-    context: BR_CPF_CONTEXT,
+    context: &[
+        "cpf",
+        "cadastro de pessoas físicas",
+        "cadastro de pessoa física",
+    ],
     examples: &[
         ("Meu CPF é 529.982.247-25.", "529.982.247-25"),
         ("529.982.247-25", "529.982.247-25"),
@@ -31,13 +29,9 @@ pub(super) const BR_CPF: PatternSpec = PatternSpec {
 /// are eleven digits in Brazil).
 pub(super) const BR_CPF_BARE: PatternSpec = PatternSpec {
     name: "br_cpf_bare",
-    label: "BR_CPF",
     regex: r"\b\d{11}\b",
     score: 0.3,
-    validate: Some(americas::br_cpf),
-    proof: Proof::Checksum,
-    context: BR_CPF_CONTEXT,
     examples: &[("CPF: 52998224725", "52998224725")],
     counter_examples: &["52998224725", "CPF: 52998224726"],
-    ..PatternSpec::BASE
+    ..BR_CPF
 };

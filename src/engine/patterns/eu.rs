@@ -316,15 +316,6 @@ pub(super) const NL_BSN: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-const CH_AHV_CONTEXT: &[&str] = &[
-    "ahv",
-    "avs",
-    "ahv-nr",
-    "ahv-nummer",
-    "numéro avs",
-    "sozialversicherungsnummer",
-];
-
 /// Swiss AHV/AVS number in its dotted layout (`756.9217.0769.85`): context-free, since
 /// the country code 756 and the 3-4-4-2 dots are the number's own, and the EAN-13 check
 /// passes one in ten.
@@ -335,7 +326,14 @@ pub(super) const CH_AHV: PatternSpec = PatternSpec {
     score: 0.8,
     validate: Some(eu::ch_ahv),
     proof: Proof::Checksum,
-    context: CH_AHV_CONTEXT,
+    context: &[
+        "ahv",
+        "avs",
+        "ahv-nr",
+        "ahv-nummer",
+        "numéro avs",
+        "sozialversicherungsnummer",
+    ],
     examples: &[
         ("AHV-Nr. 756.9217.0769.85", "756.9217.0769.85"),
         ("756.9217.0769.85", "756.9217.0769.85"),
@@ -348,15 +346,11 @@ pub(super) const CH_AHV: PatternSpec = PatternSpec {
 /// digits starting 756 would pass one time in ten.
 pub(super) const CH_AHV_COMPACT: PatternSpec = PatternSpec {
     name: "ch_ahv_compact",
-    label: "CH_AHV",
     regex: r"\b756\d{10}\b",
     score: 0.35,
-    validate: Some(eu::ch_ahv),
-    proof: Proof::Checksum,
-    context: CH_AHV_CONTEXT,
     examples: &[("numéro AVS 7569217076985", "7569217076985")],
     counter_examples: &["7569217076985", "AHV 7569217076984"],
-    ..PatternSpec::BASE
+    ..CH_AHV
 };
 
 /// Polish NIP: ten digits, bare or in the 3-3-2-2 and 3-2-2-3 groups, weighted mod-11

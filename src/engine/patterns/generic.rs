@@ -163,6 +163,13 @@ macro_rules! user_name_capture {
     };
 }
 
+/// The words that name a user name: `user`, `username`, `login`, `screen name`, `nick`.
+macro_rules! user_name_cue {
+    () => {
+        r"(?: user(?:[\ _\-]?name)? | login | screen[\ _\-]?name | nick(?:name)? )"
+    };
+}
+
 /// A user name after its cue in prose, forms and auth logs: `Username: mlopez`,
 /// `login = k_mensah`, sshd's `Failed password for invalid user jdoe42 from …`. It names
 /// its owner as a handle does, so it is a PERSON. Without a colon or `=`, only in the
@@ -173,9 +180,9 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
     name: "cued_username",
     label: "PERSON",
     regex: concat!(
-        r#"(?ix)
-        \b(?: user(?:[\ _\-]?name)? | login | screen[\ _\-]?name | nick(?:name)? )
-        \s*[:=]\s*["']?"#,
+        r"(?ix)\b",
+        user_name_cue!(),
+        r#"\s*[:=]\s*["']?"#,
         user_name_capture!(),
         r"| \b(?:invalid|illegal)\s+user\s+",
         user_name_capture!(),
@@ -218,10 +225,9 @@ pub(super) const CUED_USERNAME_PROSE: PatternSpec = PatternSpec {
     name: "cued_username_prose",
     label: "PERSON",
     regex: concat!(
-        r#"(?ix)
-        \b(?: my | your | his | her | their | our )\s+
-        (?: user(?:[\ _\-]?name)? | login | screen[\ _\-]?name | nick(?:name)? | handle )
-        \s+is\s+["'“]?"#,
+        r"(?ix)\b(?: my | your | his | her | their | our )\s+(?:",
+        user_name_cue!(),
+        r#" | handle )\s+is\s+["'“]?"#,
         user_name_capture!()
     ),
     group: 1,
@@ -1251,7 +1257,7 @@ pub(super) const STREET_ADDRESS_ZH: PatternSpec = PatternSpec {
 pub(super) const STREET_ADDRESS_JA: PatternSpec = PatternSpec {
     name: "street_address_ja",
     label: "ADDRESS",
-    prefilter: Some(r"(?:都|道|府|県)"),
+    prefilter: Some(r"(?:東京都|北海道|京都府|大阪府|県)"),
     regex: r"(?x)
         (?:〒\s?[0-9０-９]{3}[\-－][0-9０-９]{4}\s*)?
         (?:東京都|北海道|京都府|大阪府|\p{Han}{2,3}県)

@@ -153,7 +153,7 @@ pub fn cn_resident_id(s: &str) -> bool {
     if b.len() != 18 || !b[..17].iter().all(u8::is_ascii_digit) || !(b'1'..=b'8').contains(&b[0]) {
         return false;
     }
-    let n = |r: std::ops::Range<usize>| b[r].iter().fold(0u32, |a, c| a * 10 + u32::from(c - b'0'));
+    let n = |r: std::ops::Range<usize>| super::number(&b[r]);
     let sum: u32 = b[..17]
         .iter()
         .zip(W)

@@ -159,7 +159,7 @@ pub fn fi_hetu(s: &str) -> bool {
     {
         return false;
     }
-    let n = |r: std::ops::Range<usize>| b[r].iter().fold(0u32, |a, c| a * 10 + u32::from(c - b'0'));
+    let n = |r: std::ops::Range<usize>| super::number(&b[r]);
     let individual = n(7..10);
     super::month_day(n(2..4), n(0..2))
         && (2..=899).contains(&individual)

@@ -34,6 +34,11 @@ fn digits(s: &str) -> Vec<u32> {
         .collect()
 }
 
+/// The number written by ASCII digits `b` (the caller has checked they are digits).
+fn number(b: &[u8]) -> u32 {
+    b.iter().fold(0, |a, c| a * 10 + u32::from(c - b'0'))
+}
+
 /// A month 1–12 and a day that month can have (29 February allowed: the year is often
 /// two digits or absent).
 fn month_day(month: u32, day: u32) -> bool {
