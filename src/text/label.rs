@@ -32,6 +32,7 @@ labels! {
     "ADDRESS" ["STREET_ADDRESS"] true "Street addresses and postcodes";
     "DATE_TIME" ["DATE", "TIME", "DATETIME", "DOB"] true "Dates, dates of birth and times";
     "AGE" [] true "Ages of people";
+    "OCCUPATION" ["PROFESSION", "JOB_TITLE"] true "A person's occupation, where the text says it is theirs";
     "EMAIL_ADDRESS" ["EMAIL"] true "E-mail addresses, including obfuscated forms";
     "PHONE_NUMBER" ["PHONE", "PH_MOBILE_NUMBER", "TR_PHONE_NUMBER"] true "Telephone numbers, international and national formats";
     "URL" [] true "Web addresses";

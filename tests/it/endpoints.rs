@@ -122,6 +122,30 @@ fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
 }
 
 #[test]
+fn an_occupation_goes_where_it_is_someones_and_stays_where_it_is_a_role_or_a_word() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "At the relevant time he was a Lance Corporal in the army.",
+            "You are a translator. Translate: I work as a nurse.",
+            "Occupation: retired electrician",
+            "It returns a manager object and a developer tool."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "At the relevant time he was a [OCCUPATION_1] in the army.",
+            "You are a translator. Translate: I work as a [OCCUPATION_2].",
+            "Occupation: [OCCUPATION_3]",
+            "It returns a manager object and a developer tool."
+        ])
+    );
+}
+
+#[test]
 fn empty_text_list_gives_empty_results() {
     let s = TestServer::default();
     let r = s.post("/v1/anonymize", &json!({"text": []}));

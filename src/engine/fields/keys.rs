@@ -229,6 +229,18 @@ pub(super) const AGE: KeyFamily = KeyFamily {
     counter_examples: &[("max_age=3600 status=200", "3600")],
 };
 
+pub(super) const OCCUPATION: KeyFamily = KeyFamily {
+    name: "occupation",
+    role: Role::Personal("OCCUPATION"),
+    keys: "occupation profession jobtitle",
+    last_words: "occupation profession",
+    examples: &[(
+        r#"{"job_title": "night nurse", "level": "info"}"#,
+        "night nurse",
+    )],
+    counter_examples: &[("job_id=77 status=200", "77")],
+};
+
 pub(super) const PLACE: KeyFamily = KeyFamily {
     name: "place",
     role: Role::Personal("LOCATION"),
@@ -409,6 +421,7 @@ pub static ALL: &[&KeyFamily] = &[
     &BANK_ACCOUNT,
     &SSN,
     &AGE,
+    &OCCUPATION,
     &PLACE,
     &EMPLOYER,
     &PASSWORD,

@@ -36,6 +36,7 @@ mod generic;
 mod india;
 mod korea;
 mod mea;
+mod occupation;
 mod secrets;
 mod uk;
 mod us;
@@ -76,6 +77,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::DURATION,
     &generic::MONEY,
     &generic::AGE,
+    &occupation::OCCUPATION,
     &generic::STREET_ADDRESS,
     &generic::STREET_ADDRESS_FR,
     &generic::STREET_ADDRESS_SOUTH,

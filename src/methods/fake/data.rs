@@ -111,6 +111,20 @@ pub const STREETS: &[&str] = &[
 /// Street types.
 pub const STREET_TYPES: &[&str] = &["Street", "Road", "Avenue", "Lane", "Drive", "Way", "Close"];
 
+/// Occupations, one word each, common enough to point at no one.
+pub const OCCUPATIONS: &[&str] = &[
+    "teacher",
+    "nurse",
+    "engineer",
+    "accountant",
+    "electrician",
+    "clerk",
+    "driver",
+    "cook",
+    "technician",
+    "consultant",
+];
+
 /// City names: common, many-times-reused names, so none points at one real place.
 pub const CITIES: &[&str] = &[
     "Springfield",
@@ -215,6 +229,7 @@ mod tests {
             STREETS,
             STREET_TYPES,
             CITIES,
+            OCCUPATIONS,
             COMPANY_NAMES,
             COMPANY_KINDS,
         ] {

@@ -36,6 +36,7 @@ pub fn candidate(label: Label, original: &str, rng: &mut StdRng, date_offset_day
         "IP_ADDRESS" => ip(original, rng),
         "URL" => url(original, rng),
         "AGE" => age(original, rng),
+        "OCCUPATION" => pick(data::OCCUPATIONS, rng).to_owned(),
         _ => generic::shape(original, rng),
     };
     keep_case(original, fake)

@@ -1,0 +1,219 @@
+//! A person's occupation, where the sentence says it is theirs: "she is a primary school
+//! teacher", "worked as a lorry driver", "Mr K., a retired non-commissioned officer",
+//! `Occupation: electrician`. Court judgments (TAB's `DEM`) and clinical de-identification
+//! (i2b2's `PROFESSION`) both count it as identifying: with a town and an age it often
+//! names one person.
+//!
+//! A job word alone says nothing about anyone ("ask a lawyer", "how to become a nurse"),
+//! so the regex requires a cue that ties it to a person: a copula with an article, `as`
+//! after a verb of working, an apposition, or a form field. "You are a translator" is a
+//! role given to a model, not a fact about a person: `are` is no cue.
+
+use crate::engine::PatternSpec;
+use crate::text::ByteSpan;
+
+/// The occupation words, longest forms first where one extends another (a macro, so that
+/// the regex is one literal). Left out: words that are mostly something else after "is a"
+/// ("pilot" project, "major" problem, "general" rule, chemical "agent", "principal"
+/// reason) and public offices (minister, prosecutor), which name a post, not a person's
+/// trade.
+macro_rules! occupation_words {
+    () => {
+        r"(?:primary|secondary|high)\s+school\s+teacher|school\s*teacher|head\s*teacher|teacher
+        |headmaster|headmistress|professor|lecturer|tutor|librarian
+        |lawyer|advocate|solicitor|barrister|attorney|notary|paralegal|legal\s+secretary|bailiff
+        |judge|magistrate
+        |medical\s+practitioner|general\s+practitioner|nurse\s+practitioner|registered\s+nurse
+        |nursing\s+assistant|physician|doctor|surgeon|nurse|midwife|dentist|pharmacist
+        |psychiatrist|psychologist|psychotherapist|physiotherapist|therapist|paramedic
+        |veterinarian|radiographer|optician|anaesthetist|anesthesiologist|cardiologist
+        |oncologist|paediatrician|pediatrician|radiologist|neurologist|gynaecologist
+        |gynecologist|dermatologist|lab\s+technician|pharmacy\s+technician|carer|care\s+worker
+        |software\s+(?:engineer|developer)|web\s+developer|data\s+scientist|programmer|developer
+        |engineer|technician|electrician|plumber|carpenter|mechanic|bricklayer|builder|welder
+        |plasterer|roofer|architect|surveyor
+        |accountant|bookkeeper|auditor|actuary|economist|financial\s+analyst|analyst
+        |investment\s+banker|banker|bank\s+clerk|stockbroker|insurance\s+(?:broker|agent)|broker
+        |underwriter|estate\s+agent|travel\s+agent
+        |chief\s+executive(?:\s+officer)?|managing\s+director|director
+        |(?:project|product|sales|office|account|store|restaurant|hotel)\s+manager|manager
+        |businessman|businesswoman|entrepreneur|shopkeeper|shop\s+assistant|salesman|saleswoman
+        |sales\s+representative|cashier|clerk|secretary|receptionist|consultant|trader|merchant
+        |civil\s+servant|public\s+servant|police\s+officer|policeman|policewoman|detective
+        |housing\s+officer|customs\s+officer|prison\s+officer|tax\s+inspector|security\s+guard
+        |prison\s+guard|border\s+guard|warder|watchman|firefighter|fireman
+        |soldier|conscript|sergeant|lance\s+corporal|corporal|captain|lieutenant|colonel
+        |non[\-‑]commissioned\s+officer|officer
+        |journalist|reporter|editor[\-‑]in[\-‑]chief|editor|publisher|writer|author|novelist|poet
+        |ballet\s+dancer|dancer|artist|painter|sculptor|musician|singer|composer|actor|actress
+        |photographer|spokesman|spokeswoman|spokesperson|translator|interpreter
+        |farmer|fisherman|shepherd|forester|gardener|miner|labourer|laborer
+        |(?:factory|construction|farm|social|warehouse)\s+worker
+        |(?:lorry|truck|taxi|bus|delivery|forklift)\s+driver|driver|sailor|seaman
+        |flight\s+attendant|stewardess|chef|cook|waiter|waitress|bartender|cleaner|housekeeper
+        |caretaker|janitor|nanny|childminder|hairdresser|barber|tailor|baker|butcher|postman
+        |courier|student|pupil|researcher|research\s+assistant|scientist|chemist|biologist
+        |physicist|mathematician|priest|imam|rabbi|pastor|vicar|monk|nun|diplomat|ambassador
+        |mayor|councillor|politician|athlete|footballer|housewife|homemaker|pensioner
+        |(?:primary\s+|main\s+|sole\s+)?breadwinner"
+    };
+}
+
+/// Occupations after a cue that ties them to a person. The span is the occupation with
+/// its modifiers ("retired non-commissioned officer", "local authority housing officer"),
+/// not the article, so "she was a [OCCUPATION_1]" still reads.
+pub(super) const OCCUPATION: PatternSpec = PatternSpec {
+    name: "occupation",
+    label: "OCCUPATION",
+    regex: concat!(
+        r"(?ix)
+        (?: \b(?: is | was | been | became | i['’]m | i\s+am | (?:he|she)['’]s )
+              \s+ (?:also\s+|now\s+|still\s+)? (?:an?|the) \s+
+              (?:\d{1,3}[\s\-]*(?:years?|yrs?)[\s\-]*old\s+)?
+          | \b(?: works? | worked | working | employed | hired | trained | qualified | served
+              | serves | serving | job | career | retired | practi[sc]ed | practi[sc]ing )
+              \s+ as \s+ (?:an?\s+)?
+          | \b(?: post | position | job ) \s+ of \s+ an? \s+
+          | ,\s+ an? \s+
+          | \b(?: occupation | profession | job\s+title ) \s* [:\-] \s* (?:an?\s+)? )
+        ( (?: (?: retired | former | senior | junior | chief | head | local | private
+                | assistant | deputy | trainee | qualified | self[\-‑]employed | freelance
+                | part[\-‑]time | full[\-‑]time | licensed | certified | unemployed
+                | local\s+authority | municipal | district | hospital | army | military
+                | university ) \s+ )*
+          (?:",
+        occupation_words!(),
+        r")(?:e?s)? )\b"
+    ),
+    group: 1,
+    score: 0.6,
+    surroundings: Some(ends_the_phrase),
+    negative_context: &[],
+    examples: &[
+        (
+            "the applicant, a primary school teacher, was",
+            "primary school teacher",
+        ),
+        (
+            "At the relevant time he was a Lance Corporal in",
+            "Lance Corporal",
+        ),
+        (
+            "Mrs W. had been employed as a local authority housing officer.",
+            "local authority housing officer",
+        ),
+        (
+            "he was also the Chief Executive Officer",
+            "Chief Executive Officer",
+        ),
+        ("she was the primary breadwinner", "primary breadwinner"),
+        (
+            "sat an exam for the post of a private security guard",
+            "private security guard",
+        ),
+        (
+            "the applicant is a retired non-commissioned officer",
+            "retired non-commissioned officer",
+        ),
+        ("I'm a software engineer at a bank", "software engineer"),
+        ("Occupation: retired electrician", "retired electrician"),
+        ("He works as a lorry driver.", "lorry driver"),
+        (
+            "SOCIAL HISTORY: PATIENT IS A RETIRED FIREFIGHTER",
+            "RETIRED FIREFIGHTER",
+        ),
+        ("Jane Roe, an analyst at a bank, said", "analyst"),
+        (
+            "The patient is a 45 year old retired firefighter.",
+            "retired firefighter",
+        ),
+    ],
+    counter_examples: &[
+        "You are a translator. Translate the text below.",
+        "Act as a senior software engineer and review this.",
+        "how to become a nurse in Canada",
+        "ask a lawyer before you sign",
+        "this is a pilot project",
+        "it is a major problem",
+        "the doctor said so",
+        "she is an advocate of free trade",
+        "it returns a manager object, a driver handle and a client",
+        "Our product is a developer tool for data scientists.",
+        "bring a pen, a teacher's guide and a ruler",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// Keeps an occupation only where the phrase ends at it: the next word must be one that
+/// can follow a person's job ("a nurse at", "a teacher who", "a driver, …"). A job word
+/// before a noun is that noun's modifier, not anyone's trade ("a driver handle", "a
+/// developer tool", "a teacher's guide"); a supporter is no advocate ("an advocate of free
+/// trade").
+fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
+    const FOLLOWERS: &[&str] = &[
+        "at",
+        "in",
+        "for",
+        "with",
+        "and",
+        "or",
+        "of",
+        "from",
+        "who",
+        "whose",
+        "which",
+        "that",
+        "since",
+        "by",
+        "on",
+        "to",
+        "but",
+        "when",
+        "while",
+        "where",
+        "until",
+        "before",
+        "after",
+        "during",
+        "living",
+        "based",
+        "practising",
+        "practicing",
+        "working",
+        "employed",
+        "was",
+        "is",
+        "had",
+        "has",
+        "he",
+        "she",
+        "himself",
+        "herself",
+        "myself",
+        "then",
+        "now",
+        "so",
+        "as",
+        "named",
+        "called",
+        "there",
+        "here",
+        "too",
+        "also",
+    ];
+    let after = &text[span.end..];
+    if after.starts_with("'s") || after.starts_with("’s") {
+        return false;
+    }
+    let rest = after.trim_start_matches([' ', '\t']);
+    let next: &str = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    let word = &text[span.start..span.end];
+    if word.eq_ignore_ascii_case("advocate") && next.eq_ignore_ascii_case("of") {
+        return false;
+    }
+    // Punctuation, a line end, or a capitalised word (a name, a new sentence) ends it.
+    !rest.starts_with(char::is_lowercase) || FOLLOWERS.contains(&next)
+}
