@@ -117,6 +117,8 @@ labels! {
     "SG_NRIC" ["SG_NRIC_FIN"] true "Singapore NRIC/FIN numbers";
     "CRYPTO_WALLET" ["CRYPTO"] true "Bitcoin and Ethereum wallet addresses";
     "VIN" [] true "Vehicle identification numbers";
+    "DEVICE_ID" ["SERIAL_NUMBER", "IMEI"] true "Device serial numbers and identifiers after their cue (S/N, IMEI, UDI)";
+    "LICENSE_PLATE" ["VEHICLE_PLATE"] true "Vehicle licence plates of any country after their cue";
     "CASE_NUMBER" ["CASE_ID"] true "Court case, application and file numbers (needs context)";
     "MONEY" ["AMOUNT"] true "Sums of money with a currency";
     "UUID" [] false "UUIDs (off by default: usually not personal)";

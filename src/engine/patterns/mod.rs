@@ -29,6 +29,7 @@
 mod americas;
 mod apac;
 mod clinical;
+mod cued;
 mod de;
 mod eu;
 mod finance;
@@ -92,6 +93,9 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::CASE_NUMBER,
     &generic::CASE_NUMBER_LIST,
     &generic::VIN,
+    &cued::DEVICE_ID,
+    &cued::IMEI,
+    &cued::LICENSE_PLATE,
     // finance
     &finance::CREDIT_CARD,
     &finance::CARD_SECURITY_CODE,
