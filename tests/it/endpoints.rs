@@ -146,6 +146,28 @@ fn an_occupation_goes_where_it_is_someones_and_stays_where_it_is_a_role_or_a_wor
 }
 
 #[test]
+fn names_and_phones_in_chinese_japanese_and_korean_go_beside_their_cue() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "我叫王小明，今年30岁。联系人：张三电话13812345678",
+            "田中さんは明日来ます。皆さん、お客様へ。",
+            "홍길동 씨는 서울에 삽니다. 고객님 안녕하세요."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "我叫[PERSON_1]，今年30岁。联系人：[PERSON_2]电话[PHONE_NUMBER_1]",
+            "[PERSON_3]さんは明日来ます。皆さん、お客様へ。",
+            "[PERSON_4] 씨는 서울에 삽니다. 고객님 안녕하세요."
+        ])
+    );
+}
+
+#[test]
 fn empty_text_list_gives_empty_results() {
     let s = TestServer::default();
     let r = s.post("/v1/anonymize", &json!({"text": []}));

@@ -28,6 +28,7 @@
 
 mod americas;
 mod apac;
+mod cjk;
 mod clinical;
 mod cued;
 mod de;
@@ -69,6 +70,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::PHONE_UK_MOBILE,
     &generic::PHONE_FR,
     &generic::PHONE_IN_BR,
+    &cjk::PHONE_CN,
     &generic::DATE_ISO,
     &generic::DATE_NUMERIC,
     &generic::DATE_WRITTEN,
@@ -83,9 +85,12 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::STREET_ADDRESS_FR,
     &generic::STREET_ADDRESS_SOUTH,
     &generic::STREET_ADDRESS_NORTH,
-    &generic::STREET_ADDRESS_ZH,
-    &generic::STREET_ADDRESS_JA,
-    &generic::STREET_ADDRESS_KO,
+    &cjk::STREET_ADDRESS_ZH,
+    &cjk::STREET_ADDRESS_JA,
+    &cjk::STREET_ADDRESS_KO,
+    &cjk::PERSON_ZH,
+    &cjk::PERSON_JA,
+    &cjk::PERSON_KO,
     &generic::PO_BOX,
     &generic::US_CITY_STATE_ZIP,
     &generic::UK_POSTCODE,

@@ -139,10 +139,10 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
 /// nurses" and "a member of the teachers' union" name no one's job.
 fn no_function_word(phrase: &str) -> bool {
     const NOT_MODIFIERS: &[&str] = &[
-        "a", "an", "the", "of", "and", "or", "to", "in", "for", "with", "on", "at", "by",
-        "from", "as", "my", "his", "her", "their", "our", "your", "its", "this", "that", "who",
-        "not", "no", "very", "few", "couple", "lot", "lots", "number", "group", "team", "bunch",
-        "fan", "member", "friend", "kind", "sort", "type", "like", "than", "is", "was",
+        "a", "an", "the", "of", "and", "or", "to", "in", "for", "with", "on", "at", "by", "from",
+        "as", "my", "his", "her", "their", "our", "your", "its", "this", "that", "who", "not",
+        "no", "very", "few", "couple", "lot", "lots", "number", "group", "team", "bunch", "fan",
+        "member", "friend", "kind", "sort", "type", "like", "than", "is", "was",
     ];
     phrase
         .split_whitespace()

@@ -1,0 +1,401 @@
+//! Chinese, Japanese and Korean: street addresses, personal names and Chinese mobile
+//! numbers. The model reads English, so in these scripts the rules are all there is.
+//! Words are not separated by spaces here, so context words cannot be found as whole
+//! words (`context.rs`): each pattern's regex carries its own cue, and a name is taken
+//! only beside one (a cue such as 我叫 or 姓名：, or an honorific such as 先生, さん, 씨)
+//! and only when it opens with a common surname (Chinese, Korean) or is no kinship or
+//! role word (Japanese, whose names have no closed surname list).
+
+use crate::engine::PatternSpec;
+
+/// Characters that never begin a Chinese place name but often stand right before one
+/// ("他住在北京市…", "地址是…"): a place name's run of Han characters may not take them in.
+macro_rules! zh_place {
+    () => {
+        r"[\p{Han}--[住在于是的到址我他她你们送寄家为从请]]"
+    };
+}
+
+/// Chinese street addresses: province, city and district when given, then the road and
+/// its number (`北京市朝阳区建国路88号`, `上海市浦东新区世纪大道100号2单元301室`). The
+/// number with 号 after a road, street or lane word is the grammar's anchor.
+pub(super) const STREET_ADDRESS_ZH: PatternSpec = PatternSpec {
+    name: "street_address_zh",
+    label: "ADDRESS",
+    prefilter: Some(r"[0-9]号"),
+    regex: concat!(
+        r"(?x)(?:",
+        zh_place!(),
+        r"{2,7}(?:省|自治区))?(?:",
+        zh_place!(),
+        r"{1,6}市)?(?:",
+        zh_place!(),
+        r"{1,6}(?:区|县|镇|乡))?",
+        zh_place!(),
+        r"{1,10}(?:路|街|大道|道|巷|胡同)[0-9]{1,5}号
+        (?:院|楼)?(?:[0-9]{1,3}(?:号楼|栋|幢|座))?(?:[0-9]{1,3}单元)?(?:[0-9]{1,5}(?:室|房))?"
+    ),
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        (
+            "陈静薇住在北京市朝阳区建国路88号。",
+            "北京市朝阳区建国路88号",
+        ),
+        (
+            "地址：上海市浦东新区世纪大道100号2单元301室",
+            "上海市浦东新区世纪大道100号2单元301室",
+        ),
+    ],
+    counter_examples: &["第3号文件", "88号"],
+    ..PatternSpec::BASE
+};
+
+/// Japanese addresses: the postcode after 〒 when given, prefecture, city or ward, town,
+/// then block numbers in 丁目/番/号 or with hyphens (`〒100-0001 東京都千代田区千代田1-1`,
+/// `大阪府大阪市北区梅田3丁目1番1号`).
+pub(super) const STREET_ADDRESS_JA: PatternSpec = PatternSpec {
+    name: "street_address_ja",
+    label: "ADDRESS",
+    prefilter: Some(r"(?:東京都|北海道|京都府|大阪府|県)"),
+    regex: r"(?x)
+        (?:〒\s?[0-9０-９]{3}[\-－][0-9０-９]{4}\s*)?
+        (?:東京都|北海道|京都府|大阪府|\p{Han}{2,3}県)
+        [\p{Han}\p{Katakana}\p{Hiragana}]{1,8}?(?:市|区|町|村|郡)
+        [\p{Han}\p{Katakana}\p{Hiragana}]{0,10}?
+        [0-9０-９]{1,4}(?:丁目|[\-－‐−])
+        [0-9０-９]{1,4}(?:番地?|[\-－‐−])?
+        (?:[0-9０-９]{1,4}号?)?",
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        (
+            "住所は東京都千代田区千代田1-1です。",
+            "東京都千代田区千代田1-1",
+        ),
+        (
+            "大阪府大阪市北区梅田3丁目1番1号",
+            "大阪府大阪市北区梅田3丁目1番1号",
+        ),
+        (
+            "〒100-0001 東京都千代田区千代田1-1 山田太郎様",
+            "〒100-0001 東京都千代田区千代田1-1",
+        ),
+    ],
+    counter_examples: &["東京都の人口は1400万人です。"],
+    ..PatternSpec::BASE
+};
+
+/// Korean road-name addresses: province or city when given, the district (구, 군 or 시),
+/// then the road (로, 길) and its number (`서울특별시 강남구 테헤란로 123`, `부산 해운대구
+/// 센텀중앙로 79`). The district is required: 로 alone is also the particle "by, to"
+/// ("버스로 3시간").
+pub(super) const STREET_ADDRESS_KO: PatternSpec = PatternSpec {
+    name: "street_address_ko",
+    label: "ADDRESS",
+    prefilter: Some(r"(?:구|군|시)\s"),
+    regex: r"(?x)
+        (?:\p{Hangul}{2,6}(?:특별시|광역시|특별자치시|특별자치도|도|시)?\s+)?
+        \p{Hangul}{1,6}(?:구|군|시)\s+
+        \p{Hangul}{1,12}(?:[0-9]{1,3}번?)?(?:로|길)(?:\s?[0-9]{1,3}번?길)?
+        \s?[0-9]{1,4}(?:-[0-9]{1,4})?\b",
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        (
+            "주소: 서울특별시 강남구 테헤란로 123, 5층",
+            "서울특별시 강남구 테헤란로 123",
+        ),
+        ("부산 해운대구 센텀중앙로 79", "부산 해운대구 센텀중앙로 79"),
+    ],
+    counter_examples: &["버스로 3시간 걸려요", "서울시 인구는 900만 명"],
+    ..PatternSpec::BASE
+};
+
+/// Common Chinese surnames (the hundred most frequent less those that are everyday
+/// function words: 于, 向, 任, 万, 付), and the compound ones: a character class body and
+/// an alternation, for `concat!`.
+macro_rules! zh_surname {
+    () => {
+        r"(?:欧阳|司马|诸葛|上官|司徒|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵钱严覃武戴莫孔汤])"
+    };
+}
+
+/// A character of a Chinese given name: any Han character but the function words and
+/// the first characters of the words that follow names (先生, 女士, 电话, 手机, 今年, 住在),
+/// so that a name stops before them.
+macro_rules! zh_given {
+    () => {
+        r"[\p{Han}--[的是在了和与及或我你他她们先女电手今住叫名姓]]"
+    };
+}
+
+/// Chinese names beside their cue: after 我叫, 名叫, 姓名：, 联系人：, 患者：, … (the name,
+/// then punctuation or a word that follows names), or before an honorific (王先生,
+/// 李老师, 张医生). The honorific form takes the surname alone too, as "Mr Wang" does.
+pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
+    name: "person_zh",
+    label: "PERSON",
+    prefilter: Some(
+        r"我叫|名叫|叫做|名字是|姓名|联系人|收件人|收货人|患者|病人|客户|申请人|负责人|经办人|签名|先生|女士|小姐|老师|医生|教授|律师|经理|同学",
+    ),
+    regex: concat!(
+        r"(?x)
+        (?: (?:我叫|名叫|叫做|名字是) \s*
+          | (?:姓名|联系人|收件人|收货人|患者|病人|客户|申请人|负责人|经办人|签名) \s* [:：] \s* )
+        (",
+        zh_surname!(),
+        zh_given!(),
+        r"{1,2})
+        (?: [\s，,。.!！?？:：;；、)）] | $ | 电话 | 手机 | 的 | 今年 | 住 | 在 | 是 | 先生 | 女士 )
+      | (",
+        zh_surname!(),
+        zh_given!(),
+        r"{0,2}) (?:先生|女士|小姐|老师|医生|教授|律师|经理|同学)"
+    ),
+    group: 1,
+    score: 0.75,
+    negative_context: &[],
+    examples: &[
+        ("我叫王小明，今年30岁，住在上海。", "王小明"),
+        ("联系人：张三电话13812345678", "张三"),
+        ("请转告李老师明天上课。", "李"),
+        ("患者：陈静薇，女，45岁。", "陈静薇"),
+        ("欧阳娜娜女士您好", "欧阳娜娜"),
+    ],
+    counter_examples: &[
+        "我是高中生。",
+        "他是一位好老师。",
+        "患者高血压",
+        "谢谢你",
+        "地方政府",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// Words that stand where a Japanese name would, before さん or 様: kinship, roles,
+/// "everyone", "customer", "god" (お母さん, 皆様, お客様, 神様, 店長さん, ユーザー様).
+const NOT_JA_NAMES: &[&str] = &[
+    "皆",
+    "客",
+    "母",
+    "父",
+    "兄",
+    "姉",
+    "弟",
+    "妹",
+    "奥",
+    "神",
+    "娘",
+    "息子",
+    "旦那",
+    "主人",
+    "彼",
+    "彼女",
+    "誰",
+    "患者",
+    "担当",
+    "担当者",
+    "店員",
+    "社員",
+    "職員",
+    "医者",
+    "王",
+    "殿",
+    "赤",
+    "子",
+    "親",
+    "祖父",
+    "祖母",
+    "叔父",
+    "叔母",
+    "伯父",
+    "伯母",
+    "隣",
+    "大家",
+    "管理人",
+    "運転手",
+    "看護師",
+    "部長",
+    "課長",
+    "社長",
+    "係長",
+    "店長",
+    "院長",
+    "会長",
+    "議長",
+    "監督",
+    "選手",
+    "嬢",
+    "家族",
+    "猫",
+    "犬",
+    "孫",
+    "様",
+    "方",
+    "ママ",
+    "パパ",
+    "ユーザー",
+    "オーナー",
+    "ゲスト",
+    "スタッフ",
+    "メンバー",
+    "ドライバー",
+    "パート",
+    "アルバイト",
+    "お客",
+    "先生",
+    "皆様",
+];
+
+/// Japanese names before an honorific: 田中さん, 山田太郎様, 鈴木先生, マイクさん. Japanese
+/// names have no closed surname list, so any run of kanji (or of katakana, for foreign
+/// names) before さん, 様, 氏, 先生, くん or ちゃん counts, unless it is a kinship or role
+/// word (`NOT_JA_NAMES`). Kanji written right before the name join it ("明日田中さん"):
+/// without a dictionary there is no telling where the name starts, and the privacy-safe
+/// error is to take too much.
+pub(super) const PERSON_JA: PatternSpec = PatternSpec {
+    name: "person_ja",
+    label: "PERSON",
+    prefilter: Some(r"さん|様|さま|氏|先生|くん|ちゃん"),
+    regex: r"(?x)
+        ( \p{Han}{1,4} (?:[\ 　]?\p{Han}{1,3})? | [\p{Katakana}ー]{2,8} )
+        (?:さん|様|さま|氏|先生|くん|ちゃん)",
+    group: 1,
+    score: 0.75,
+    validate: Some(ja_name),
+    negative_context: &[],
+    examples: &[
+        ("田中さんは明日来ます。", "田中"),
+        ("山田太郎様、ご注文ありがとうございます。", "山田太郎"),
+        ("マイクさんに聞いて", "マイク"),
+        ("鈴木先生の授業", "鈴木"),
+    ],
+    counter_examples: &[
+        "皆さん、お客様、お母さんへ。",
+        "神様、お願い",
+        "店長さんに伝えます",
+    ],
+    ..PatternSpec::BASE
+};
+
+fn ja_name(s: &str) -> bool {
+    !NOT_JA_NAMES.contains(&s)
+}
+
+/// Common Korean surnames: a character class body.
+macro_rules! ko_surname {
+    () => {
+        r"[김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄변채원천방공현함염여추도소석선설마길연위표명기반라왕금옥육인맹제모탁국어은편용예경봉]"
+    };
+}
+
+/// Words before 님 or 씨 that open with a surname's syllable but are roles: 고객님
+/// (customer), 간호사님 (nurse), 선생님, 사장님, 교수님, 회원님, 부모님, 하나님.
+const NOT_KO_NAMES: &[&str] = &[
+    "고객",
+    "간호사",
+    "선생",
+    "사장",
+    "교수",
+    "회원",
+    "부모",
+    "하나",
+    "기사",
+    "원장",
+    "회장",
+    "부장",
+    "과장",
+    "차장",
+    "대리",
+    "이사",
+    "대표",
+    "실장",
+    "소장",
+    "반장",
+    "총장",
+    "주인",
+    "환자",
+    "의사",
+    "박사",
+    "작가",
+    "감독",
+    "선수",
+    "공주",
+    "왕자",
+    "손님",
+    "형님",
+    "장모",
+    "장인",
+    "이모",
+    "고모",
+    "삼촌",
+    "사모",
+    "동생",
+    "선배",
+    "후배",
+    "여러분",
+    "수박",
+];
+
+/// Korean names: after 이름, 성함 or 성명 (with or without a colon), or before 씨 or 님
+/// (홍길동 씨, 김민수님). Two to four syllables opening with a common surname, not a role
+/// word (`NOT_KO_NAMES`).
+pub(super) const PERSON_KO: PatternSpec = PatternSpec {
+    name: "person_ko",
+    label: "PERSON",
+    prefilter: Some(r"이름|성함|성명|씨|님"),
+    regex: concat!(
+        r"(?x)
+        (?:이름|성함|성명) (?:은|는|이|:|：)? \s* (",
+        ko_surname!(),
+        r"\p{Hangul}{1,3}) (?:[\s,.。]|$|입니다|이에요|예요|이고|님|씨)
+      | (",
+        ko_surname!(),
+        r"\p{Hangul}{1,3}) \s? (?:씨|님)"
+    ),
+    group: 1,
+    score: 0.75,
+    validate: Some(ko_name),
+    negative_context: &[],
+    examples: &[
+        ("홍길동 씨는 서울에 삽니다.", "홍길동"),
+        ("고객님, 이름: 김민수", "김민수"),
+        ("제 성함은 박지성입니다", "박지성"),
+        ("이서연님 안녕하세요", "이서연"),
+    ],
+    counter_examples: &[
+        "고객님 안녕하세요",
+        "선생님께 여쭤보세요",
+        "하나님의 은혜",
+        "아저씨",
+    ],
+    ..PatternSpec::BASE
+};
+
+fn ko_name(s: &str) -> bool {
+    !NOT_KO_NAMES.contains(&s)
+}
+
+/// Chinese mobile numbers after their cue: `手机：13812345678`, `电话 138-1234-5678`,
+/// `微信15912345678`. Eleven digits from 13 to 19; without a cue an eleven-digit number
+/// is as often an id or a count, so the regex requires one (context words are not found
+/// inside Chinese text, which has no spaces).
+pub(super) const PHONE_CN: PatternSpec = PatternSpec {
+    name: "phone_cn",
+    label: "PHONE_NUMBER",
+    prefilter: Some(r"手机|电话|联系|微信|致电|拨打"),
+    regex: r"(?x)
+        (?:手机|电话|联系|微信|致电|拨打) [^0-9\n]{0,6}?
+        (1[3-9][0-9](?:[0-9]{8}|[\ \-][0-9]{4}[\ \-][0-9]{4}))\b",
+    group: 1,
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        ("联系人：张三电话13812345678", "13812345678"),
+        ("手机号码：159-1234-5678。", "159-1234-5678"),
+        ("请致电 186 0000 1234", "186 0000 1234"),
+    ],
+    counter_examples: &["订单号13812345678", "手机型号 12345678901"],
+    ..PatternSpec::BASE
+};
