@@ -9,6 +9,7 @@ pub mod context;
 pub mod custom;
 pub mod dictionary;
 pub mod fields;
+mod greetings;
 mod identifier_names;
 mod languages;
 pub mod names;
@@ -301,12 +302,13 @@ impl Engine {
 
 /// Checks of a resolved detection that find it names no one although a tier read it as
 /// a name, a place or a people: a public body, a technology, an identifier's name, a
-/// language. Adding one is a module with a `names_no_one` and a row here.
+/// language, a greeting. Adding one is a module with a `names_no_one` and a row here.
 const NAMES_NO_ONE: &[fn(&str, &Detection) -> bool] = &[
     public_bodies::names_no_one,
     technologies::names_no_one,
     identifier_names::names_no_one,
     languages::names_no_one,
+    greetings::names_no_one,
 ];
 
 /// Whether `detection` carries one of `labels` and is no phrase of the operator's deny

@@ -1,0 +1,62 @@
+//! Greetings and thanks name no one: "Xin chào", "Merhaba" or "Selamat pagi" open a
+//! message in Vietnamese, Turkish or Indonesian, and a model trained on English news
+//! reads them as names. A span that is exactly one listed greeting (`lists/greetings.txt`),
+//! in any case, is dropped: "Hola Maria" and "Merhaba Ayşe" keep their names. Spans the
+//! operator's deny list names are kept.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use super::{dictionary, droppable, Detection};
+
+/// Every listed greeting, lower-cased.
+static GREETINGS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    dictionary::entries(include_str!("lists/greetings.txt"))
+        .map(str::to_lowercase)
+        .collect()
+});
+
+/// Whether `detection` (in `text`) is a greeting read as a person, place or organisation.
+pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
+    if !droppable(detection, &["PERSON", "ORGANIZATION", "LOCATION"]) {
+        return false;
+    }
+    text.get(detection.span.start..detection.span.end)
+        .is_some_and(|span| GREETINGS.contains(&span.to_lowercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tests::detection_at;
+    use crate::engine::Proof;
+
+    #[test]
+    fn a_greeting_read_as_a_name_names_no_one() {
+        let text = "Xin chào, tôi muốn hỏi. MERHABA! Selamat pagi, saya mau tanya.";
+        for part in ["Xin chào", "MERHABA", "Selamat pagi"] {
+            let d = detection_at(text, part, "PERSON", Proof::None);
+            assert!(names_no_one(text, &d), "{part}");
+        }
+    }
+
+    #[test]
+    fn a_name_after_a_greeting_and_listed_phrases_are_kept() {
+        let text = "Merhaba Ayşe, hola from Hola Labs";
+        let d = detection_at(text, "Merhaba Ayşe", "PERSON", Proof::None);
+        assert!(!names_no_one(text, &d));
+        let d = detection_at(text, "Merhaba", "PERSON", Proof::Listed);
+        assert!(!names_no_one(text, &d));
+        let d = detection_at(text, "hola", "DATE_TIME", Proof::None);
+        assert!(!names_no_one(text, &d));
+    }
+
+    #[test]
+    fn no_greeting_is_a_given_name() {
+        let given: HashSet<String> = dictionary::entries(include_str!("lists/given_names.txt"))
+            .map(str::to_lowercase)
+            .collect();
+        let clash: Vec<_> = GREETINGS.iter().filter(|g| given.contains(*g)).collect();
+        assert!(clash.is_empty(), "{clash:?}");
+    }
+}
