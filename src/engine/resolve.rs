@@ -332,11 +332,12 @@ fn named_after_place(organization: &str) -> bool {
         .is_some_and(is_institution_head)
 }
 
-/// Whether `next` is a degree or licence written after the person `prev` ("Vance, M.D."),
-/// which a model may read as a place or an organisation.
+/// Whether `next` is a degree or licence written after the person `prev` ("Vance, M.D.",
+/// and in signatures without the comma: "Yolanda H Ulmer MD on …"), which a model may read
+/// as a place or an organisation.
 fn credential_after_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
     prev.label.as_str() == "PERSON"
-        && matches!(gap, ", " | ",")
+        && matches!(gap, ", " | "," | " ")
         && matches!(next.label.as_str(), "LOCATION" | "ORGANIZATION")
         && is_credential_word(&text[next.span.start..next.span.end])
 }
@@ -456,7 +457,7 @@ mod tests {
 
     #[test]
     fn a_degree_after_a_name_is_no_place_but_a_state_after_a_city_stays() {
-        let text = "Ian Vance, MD and Ana Ruiz, M.D.; Baltimore, MD";
+        let text = "Ian Vance, MD and Ana Ruiz, M.D.; Baltimore, MD; Yolanda Ulmer MD";
         assert_eq!(
             settled(
                 text,
@@ -467,13 +468,16 @@ mod tests {
                     at(text, "M.D.", "ORGANIZATION", 0.6, Proof::None),
                     at(text, "Baltimore", "LOCATION", 0.9, Proof::None),
                     cand(45, 47, "LOCATION", 0.6, Proof::None),
+                    at(text, "Yolanda Ulmer", "PERSON", 0.9, Proof::None),
+                    cand(63, 65, "LOCATION", 0.6, Proof::None),
                 ],
             ),
             [
                 ("Ian Vance", "PERSON"),
                 ("Ana Ruiz", "PERSON"),
                 ("Baltimore", "LOCATION"),
-                ("MD", "LOCATION")
+                ("MD", "LOCATION"),
+                ("Yolanda Ulmer", "PERSON")
             ]
         );
     }
