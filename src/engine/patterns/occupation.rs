@@ -6,7 +6,7 @@
 //!
 //! A job word alone says nothing about anyone ("ask a lawyer", "how to become a nurse"),
 //! so the regex requires a cue that ties it to a person: a copula with an article, `as`
-//! after a verb of working, an apposition, or a form field. "You are a translator" is a
+//! after a verb of working, an apposition, "retired" or "former", or a form field. "You are a translator" is a
 //! role given to a model, not a fact about a person: `are` is no cue.
 
 use crate::engine::PatternSpec;
@@ -65,6 +65,7 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
               \s+ as \s+ (?:an?\s+)?
           | \b(?: post | position | job ) \s+ of \s+ an? \s+
           | ,\s+ an? \s+
+          | \b(?: retired | former ) \s+
           | \b(?: occupation | profession | job\s+title ) \s* [:\-] \s* (?:an?\s+)? )
         # up to three words before the job word: retired, school bus, local authority housing
         ( (?: [a-z][a-z\-‑]* \s+ ){0,3}
@@ -111,6 +112,7 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
             "RETIRED FIREFIGHTER",
         ),
         ("Jane Roe, an analyst at a bank, said", "analyst"),
+        ("a 93 year old widower, retired machinist at a plant", "machinist"),
         (
             "The patient is a 45 year old retired firefighter.",
             "retired firefighter",
