@@ -7,6 +7,7 @@
 //! role word (Japanese, whose names have no closed surname list).
 
 use crate::engine::PatternSpec;
+use crate::text::ByteSpan;
 
 /// Characters that never begin a Chinese place name but often stand right before one
 /// ("他住在北京市…", "地址是…"): a place name's run of Han characters may not take them in.
@@ -174,78 +175,19 @@ pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
 };
 
 /// Words that stand where a Japanese name would, before さん or 様: kinship, roles,
-/// "everyone", "customer", "god" (お母さん, 皆様, お客様, 神様, 店長さん, ユーザー様).
+/// "everyone", "customer", "god" (お母さん, 皆様, お客様, 神様, 店長さん, ユーザー様), and the
+/// first kanji of words written with 様 (同様, 多様, 仕様, 模様).
+#[rustfmt::skip]
 const NOT_JA_NAMES: &[&str] = &[
-    "皆",
-    "客",
-    "母",
-    "父",
-    "兄",
-    "姉",
-    "弟",
-    "妹",
-    "奥",
-    "神",
-    "娘",
-    "息子",
-    "旦那",
-    "主人",
-    "彼",
-    "彼女",
-    "誰",
-    "患者",
-    "担当",
-    "担当者",
-    "店員",
-    "社員",
-    "職員",
-    "医者",
-    "王",
-    "殿",
-    "赤",
-    "子",
-    "親",
-    "祖父",
-    "祖母",
-    "叔父",
-    "叔母",
-    "伯父",
-    "伯母",
-    "隣",
-    "大家",
-    "管理人",
-    "運転手",
-    "看護師",
-    "部長",
-    "課長",
-    "社長",
-    "係長",
-    "店長",
-    "院長",
-    "会長",
-    "議長",
-    "監督",
-    "選手",
-    "嬢",
-    "家族",
-    "猫",
-    "犬",
-    "孫",
-    "様",
-    "方",
-    "ママ",
-    "パパ",
-    "ユーザー",
-    "オーナー",
-    "ゲスト",
-    "スタッフ",
-    "メンバー",
-    "ドライバー",
-    "パート",
-    "アルバイト",
-    "お客",
-    "先生",
-    "皆様",
+    "皆", "客", "母", "父", "兄", "姉", "弟", "妹", "奥", "神", "娘", "息子", "旦那",
+    "主人", "彼", "彼女", "誰", "患者", "担当", "担当者", "店員", "社員", "職員", "医者",
+    "王", "殿", "赤", "子", "親", "祖父", "祖母", "叔父", "叔母", "伯父", "伯母", "隣",
+    "大家", "管理人", "運転手", "看護師", "部長", "課長", "社長", "係長", "店長", "院長",
+    "会長", "議長", "監督", "選手", "嬢", "家族", "猫", "犬", "孫", "様", "方", "ママ",
+    "パパ", "ユーザー", "オーナー", "ゲスト", "スタッフ", "メンバー", "ドライバー",
+    "パート", "アルバイト", "お客", "先生", "皆様",
+    // words written with 様 ("similarly", "various", "specification", "pattern", …)
+    "同", "多", "仕", "模", "異", "一", "左", "貴", "有", "無", "文", "紋", "図", "今",
 ];
 
 /// Japanese names before an honorific: 田中さん, 山田太郎様, 鈴木先生, マイクさん. Japanese
@@ -264,6 +206,7 @@ pub(super) const PERSON_JA: PatternSpec = PatternSpec {
     group: 1,
     score: 0.75,
     validate: Some(ja_name),
+    surroundings: Some(ja_honorific_is_no_word),
     negative_context: &[],
     examples: &[
         ("田中さんは明日来ます。", "田中"),
@@ -275,12 +218,23 @@ pub(super) const PERSON_JA: PatternSpec = PatternSpec {
         "皆さん、お客様、お母さんへ。",
         "神様、お願い",
         "店長さんに伝えます",
+        "同様に、仕様書の模様を確認",
+        "申込者氏名を記入",
     ],
     ..PatternSpec::BASE
 };
 
 fn ja_name(s: &str) -> bool {
     !NOT_JA_NAMES.contains(&s)
+}
+
+/// The honorific after the name is no word of its own: 氏名 ("full name", as in 申込者氏名),
+/// 様子 ("look"), 様々 ("various").
+fn ja_honorific_is_no_word(text: &str, span: ByteSpan) -> bool {
+    let after = &text[span.end..];
+    !["氏名", "様子", "様々"]
+        .iter()
+        .any(|w| after.starts_with(w))
 }
 
 /// Common Korean surnames: a character class body.
@@ -292,50 +246,16 @@ macro_rules! ko_surname {
 
 /// Words before 님 or 씨 that open with a surname's syllable but are roles: 고객님
 /// (customer), 간호사님 (nurse), 선생님, 사장님, 교수님, 회원님, 부모님, 하나님.
+#[rustfmt::skip]
 const NOT_KO_NAMES: &[&str] = &[
-    "고객",
-    "간호사",
-    "선생",
-    "사장",
-    "교수",
-    "회원",
-    "부모",
-    "하나",
-    "기사",
-    "원장",
-    "회장",
-    "부장",
-    "과장",
-    "차장",
-    "대리",
-    "이사",
-    "대표",
-    "실장",
-    "소장",
-    "반장",
-    "총장",
-    "주인",
-    "환자",
-    "의사",
-    "박사",
-    "작가",
-    "감독",
-    "선수",
-    "공주",
-    "왕자",
-    "손님",
-    "형님",
-    "장모",
-    "장인",
-    "이모",
-    "고모",
-    "삼촌",
-    "사모",
-    "동생",
-    "선배",
-    "후배",
-    "여러분",
+    "고객", "간호사", "선생", "사장", "교수", "회원", "부모", "하나", "기사", "원장",
+    "회장", "부장", "과장", "차장", "대리", "이사", "대표", "실장", "소장", "반장", "총장",
+    "주인", "환자", "의사", "박사", "작가", "감독", "선수", "공주", "왕자", "손님", "형님",
+    "장모", "장인", "이모", "고모", "삼촌", "사모", "동생", "선배", "후배", "여러분",
     "수박",
+    // people by what they do here, as customer messages address them (이용자님)
+    "이용자", "구매자", "신청자", "지원자", "주문자", "예약자", "구독자", "방문자",
+    "소비자", "신청인", "민원인", "이용객", "여행객", "고양이", "강아지",
 ];
 
 /// Korean names: after 이름, 성함 or 성명 (with or without a colon), or before 씨 or 님
@@ -369,6 +289,7 @@ pub(super) const PERSON_KO: PatternSpec = PatternSpec {
         "선생님께 여쭤보세요",
         "하나님의 은혜",
         "아저씨",
+        "이용자님, 구매자님께 안내드립니다",
     ],
     ..PatternSpec::BASE
 };

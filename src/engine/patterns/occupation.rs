@@ -112,7 +112,10 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
             "RETIRED FIREFIGHTER",
         ),
         ("Jane Roe, an analyst at a bank, said", "analyst"),
-        ("a 93 year old widower, retired machinist at a plant", "machinist"),
+        (
+            "a 93 year old widower, retired machinist at a plant",
+            "machinist",
+        ),
         (
             "The patient is a 45 year old retired firefighter.",
             "retired firefighter",
