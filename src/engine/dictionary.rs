@@ -52,7 +52,7 @@ pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
     ],
 };
 
-/// Nationalities and religious groups (Presidio's NRP).
+/// Nationalities, ethnic and religious groups (Presidio's NRP).
 pub const NATIONALITIES: DictionarySpec = DictionarySpec {
     name: "nationalities",
     label: "NRP",

@@ -28,7 +28,7 @@ labels! {
     "PERSON" ["PER", "NAME"] true "Names of people";
     "ORGANIZATION" ["ORG", "COMPANY"] true "Companies, agencies, institutions";
     "LOCATION" ["LOC", "GPE", "CITY", "COUNTRY"] true "Cities, regions, countries";
-    "NRP" ["NATIONALITY", "RELIGION"] true "Nationalities and religious groups";
+    "NRP" ["NATIONALITY", "RELIGION"] true "Nationalities, ethnic and religious groups";
     "ADDRESS" ["STREET_ADDRESS"] true "Street addresses and postcodes";
     "DATE_TIME" ["DATE", "TIME", "DATETIME", "DOB"] true "Dates, dates of birth and times";
     "AGE" [] true "Ages of people";
