@@ -11,12 +11,15 @@ use regex::Regex;
 use crate::text::ByteSpan;
 
 /// A timestamp as loggers print it (ISO-8601 to the second, Python's `,123`, syslog's
-/// `Mar 14 09:30:00`, nginx's, epoch seconds or milliseconds).
+/// `Mar 14 09:30:00`, nginx's, Tomcat's `14-Mar-2024 09:30:00.123`, log4j's `14 Mar 2024
+/// 09:30:00,123`, klog's `I0314 09:30:00.123456`, epoch seconds or milliseconds).
 const TIMESTAMP: &str = r"(?:
     \d{4}-\d{2}-\d{2}[T\ ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+\-]\d{2}:?\d{2})?
   | \d{4}/\d{2}/\d{2}\ \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
   | (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?
   | \d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}:\d{2}:\d{2}:\d{2}(?:\ [+\-]\d{4})?
+  | \d{2}[-\ ](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[-\ ]\d{4}\ \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
+  | [IWEF]\d{4}\ \d{2}:\d{2}:\d{2}\.\d{6}(?:\ +\d+\ [^\s:\]]+:\d+\])?
   | 1\d{9}(?:\d{3})?(?:\.\d{1,9})?
 )";
 
@@ -132,6 +135,22 @@ mod tests {
                 "14/Mar/2024:09:30:00 +0000",
                 "4bf92f3577b34da6"
             ]
+        );
+    }
+
+    #[test]
+    fn java_and_kubernetes_log_headers_are_machinery() {
+        assert_eq!(
+            found("14-Mar-2024 09:30:00.123 INFO [main] Server startup for Ana"),
+            ["14-Mar-2024 09:30:00.123 INFO [main]"]
+        );
+        assert_eq!(
+            found("14 Mar 2024 09:30:00,123 ERROR Ana"),
+            ["14 Mar 2024 09:30:00,123 ERROR"]
+        );
+        assert_eq!(
+            found("I0314 09:30:00.123456       1 controller.go:123] synced Ana"),
+            ["I0314 09:30:00.123456       1 controller.go:123]"]
         );
     }
 

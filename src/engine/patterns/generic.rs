@@ -817,7 +817,7 @@ pub(super) const DATE_NUMERIC: PatternSpec = PatternSpec {
 };
 
 /// Written dates: `3 March 2024`, `3rd of March, 2024`, `March 3rd, 2024`, `Mar. 3 2024`,
-/// `July 2000`, `12 November`.
+/// `July 2000`, `12 November`, `03-Jan-2091`, `2091-Jan-03`.
 pub(super) const DATE_WRITTEN: PatternSpec = PatternSpec {
     name: "date_written",
     label: "DATE_TIME",
@@ -828,6 +828,9 @@ pub(super) const DATE_WRITTEN: PatternSpec = PatternSpec {
            (?:,?\s+\d{4})?
          | (?:January|February|March|April|May|June|July|August|September|October|November|December|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?
            (?:\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|,?\s+\d{4})
+         # dashed, as charts and forms print them: 03-Jan-2091, 14-MAR-24, 2091-Jan-03
+         | \d{1,2}-(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-(?:\d{4}|\d{2})
+         | \d{4}-(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-\d{1,2}
         )\b",
     score: 0.8,
     validate: Some(written_date),
@@ -839,16 +842,34 @@ pub(super) const DATE_WRITTEN: PatternSpec = PatternSpec {
         ("in July 2000 he", "July 2000"),
         ("the 3rd of March, 2024", "3rd of March, 2024"),
         ("On 12 November the Court", "12 November"),
+        ("Seen on 03-Jan-2091 in clinic", "03-Jan-2091"),
+        ("ADMITTED 14-MAR-24", "14-MAR-24"),
+        ("born 03-Jan-91", "03-Jan-91"),
+        ("Seen on 2091-Jan-03.", "2091-Jan-03"),
     ],
-    counter_examples: &["you may 2 go", "a march of 3000 people", "March 45 things"],
+    counter_examples: &[
+        "you may 2 go",
+        "a march of 3000 people",
+        "March 45 things",
+        "sku 40-DEC-77",
+    ],
     ..PatternSpec::BASE
 };
 
 fn written_date(s: &str) -> bool {
-    // Day, if any, in 1..=31; a year, if any, in 1000..=2199.
-    s.split(|c: char| !c.is_ascii_digit())
+    // Day, if any, in 1..=31; a year, if any, in 1000..=2199; the dashed form's last part
+    // may be a two-digit year (03-Jan-91).
+    let parts: Vec<&str> = s
+        .split(|c: char| !c.is_ascii_digit())
         .filter(|p| !p.is_empty())
-        .all(|p| match (p.len(), p.parse::<u32>()) {
+        .collect();
+    let two_digit_year =
+        s.contains('-') && parts.len() == 2 && parts[0].len() <= 2 && parts[1].len() == 2;
+    parts
+        .iter()
+        .enumerate()
+        .all(|(i, p)| match (p.len(), p.parse::<u32>()) {
+            (2, Ok(_)) if two_digit_year && i == 1 => true,
             (1 | 2, Ok(d)) => (1..=31).contains(&d),
             (4, Ok(y)) => (1000..=2199).contains(&y),
             _ => false,
