@@ -12,7 +12,8 @@ use crate::text::ByteSpan;
 
 /// A timestamp as loggers print it (ISO-8601 to the second, Python's `,123`, syslog's
 /// `Mar 14 09:30:00`, nginx's, Tomcat's `14-Mar-2024 09:30:00.123`, log4j's `14 Mar 2024
-/// 09:30:00,123`, klog's `I0314 09:30:00.123456`, epoch seconds or milliseconds).
+/// 09:30:00,123`, klog's `I0314 09:30:00.123456`, Apache's error log's `Thu Mar 14
+/// 09:30:00.123456 2024`, epoch seconds or milliseconds).
 const TIMESTAMP: &str = r"(?:
     \d{4}-\d{2}-\d{2}[T\ ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+\-]\d{2}:?\d{2})?
   | \d{4}/\d{2}/\d{2}\ \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
@@ -20,6 +21,7 @@ const TIMESTAMP: &str = r"(?:
   | \d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}:\d{2}:\d{2}:\d{2}(?:\ [+\-]\d{4})?
   | \d{2}[-\ ](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[-\ ]\d{4}\ \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
   | [IWEF]\d{4}\ \d{2}:\d{2}:\d{2}\.\d{6}(?:\ +\d+\ [^\s:\]]+:\d+\])?
+  | (?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\ (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?\ \d{4}
   | 1\d{9}(?:\d{3})?(?:\.\d{1,9})?
 )";
 
@@ -42,6 +44,8 @@ fn header_regex() -> String {
           | (?:<\d{{1,3}}>)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{{2}}:\d{{2}}:\d{{2}}\ \S+\ [^\s\[:]+(?:\[\d+\])?:
             # a text log line: TIMESTAMP (bracketed or not) then header tokens
           | [\[(]?{TIMESTAMP}[\])]?:?(?:[\ \t]+{HEADER_TOKEN})*
+            # Ruby's Logger (Rails): I, [TIMESTAMP #PID]  INFO -- progname:
+          | [DIWEFA],\ \[{TIMESTAMP}\ \#\d+\]\s+[A-Z]+\ --\ [^:\n]{{0,64}}:
         )"
     )
 }
@@ -139,7 +143,7 @@ mod tests {
     }
 
     #[test]
-    fn java_and_kubernetes_log_headers_are_machinery() {
+    fn java_ruby_apache_and_kubernetes_log_headers_are_machinery() {
         assert_eq!(
             found("14-Mar-2024 09:30:00.123 INFO [main] Server startup for Ana"),
             ["14-Mar-2024 09:30:00.123 INFO [main]"]
@@ -151,6 +155,14 @@ mod tests {
         assert_eq!(
             found("I0314 09:30:00.123456       1 controller.go:123] synced Ana"),
             ["I0314 09:30:00.123456       1 controller.go:123]"]
+        );
+        assert_eq!(
+            found("I, [2024-03-14T09:30:00.123456 #1234]  INFO -- : Started GET for Ana"),
+            ["I, [2024-03-14T09:30:00.123456 #1234]  INFO -- :"]
+        );
+        assert_eq!(
+            found("[Thu Mar 14 09:30:00.123456 2024] [core:error] [pid 1234] Ana"),
+            ["[Thu Mar 14 09:30:00.123456 2024] [core:error]"]
         );
     }
 

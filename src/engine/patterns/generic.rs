@@ -171,7 +171,8 @@ macro_rules! user_name_cue {
 }
 
 /// A user name after its cue in prose, forms and auth logs: `Username: mlopez`,
-/// `login = k_mensah`, sshd's `Failed password for invalid user jdoe42 from …`. It names
+/// `login = k_mensah`, sshd's `Failed password for invalid user jdoe42 from …` and
+/// `Accepted publickey for jdoe from …`, MySQL's `user 'jdoe'@'10.0.0.1'`. It names
 /// its owner as a handle does, so it is a PERSON. Without a colon or `=`, only in the
 /// phrasings of auth logs ("invalid user X", "for user X from" an address). Not
 /// `Proof::Grammar`: in `User: Ana Ruiz` the model's longer "Ana Ruiz" should win over the
@@ -188,7 +189,15 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
         user_name_capture!(),
         r"| \bfor\s+user\s+",
         user_name_capture!(),
-        r"\s+from\s+[0-9a-fA-F:.]*[0-9]"
+        r"\s+from\s+[0-9a-fA-F:.]*[0-9]
+        # sshd's accepted and failed logins of valid users
+        | \b(?:password|publickey|keyboard-interactive(?:/pam)?|hostbased)\s+for\s+",
+        user_name_capture!(),
+        r"\s+from\s+[0-9a-fA-F:.]*[0-9]
+        # MySQL's account notation: Access denied for user 'jdoe'@'10.0.0.1'
+        | \buser\s+'",
+        user_name_capture!(),
+        r"'@"
     ),
     group: 1,
     score: 0.8,
@@ -204,9 +213,19 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
         ("Login = k_mensah", "k_mensah"),
         ("Login failed for user mlopez from 10.1.2.3", "mlopez"),
         ("sshd[9]: Invalid user oracle2 from 10.0.0.9", "oracle2"),
+        (
+            "sshd[123]: Accepted publickey for jdoe from 10.0.0.1 port 22 ssh2",
+            "jdoe",
+        ),
+        (
+            "Access denied for user 'jdoe'@'10.0.0.1' (using password: YES)",
+            "jdoe",
+        ),
     ],
     counter_examples: &[
         "Failed password for root from 10.0.0.4",
+        "Accepted publickey for root from 10.0.0.4 port 22",
+        "Access denied for user 'root'@'localhost'",
         "login: failed",
         "user: admin",
         "the user interface is slow",
