@@ -136,87 +136,60 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
         "it returns a manager object, a driver handle and a client",
         "Our product is a developer tool for data scientists.",
         "bring a pen, a teacher's guide and a ruler",
+        "The assistant is a helpful tutor for students.",
+        "This bot is a travel agent.",
     ],
     ..PatternSpec::BASE
 };
 
-/// The words before the job word must describe it: "a few doctors", "a fan of the
-/// nurses" and "a member of the teachers' union" name no one's job.
+/// Words that, before a job word, say it is no one's job: "a few doctors", "a fan of the
+/// nurses", "a member of the teachers' union".
+#[rustfmt::skip]
+const NOT_MODIFIERS: &[&str] = &[
+    "a", "an", "the", "of", "and", "or", "to", "in", "for", "with", "on", "at", "by", "from",
+    "as", "my", "his", "her", "their", "our", "your", "its", "this", "that", "who", "not",
+    "no", "very", "few", "couple", "lot", "lots", "number", "group", "team", "bunch", "fan",
+    "member", "friend", "kind", "sort", "type", "like", "than", "is", "was",
+];
+
+/// Words that can follow a person's job: "a nurse at", "a teacher who", "a driver since".
+#[rustfmt::skip]
+const FOLLOWERS: &[&str] = &[
+    "at", "in", "for", "with", "and", "or", "of", "from", "who", "whose", "which", "that",
+    "since", "by", "on", "to", "but", "when", "while", "where", "until", "before", "after",
+    "during", "living", "based", "practising", "practicing", "working", "employed", "was",
+    "is", "had", "has", "he", "she", "himself", "herself", "myself", "then", "now", "so",
+    "as", "named", "called", "there", "here", "too", "also",
+];
+
+/// Subjects that are a model or a bot, not a person: "the assistant is a helpful tutor",
+/// "this bot is a travel agent" set a role, as "You are a translator" does.
+#[rustfmt::skip]
+const MODEL_SUBJECTS: &[&str] = &[
+    "assistant", "bot", "chatbot", "model", "ai", "gpt", "llm", "agent", "persona", "claude",
+    "chatgpt",
+];
+
+/// The words before the job word must describe it (no word of `NOT_MODIFIERS`).
 fn no_function_word(phrase: &str) -> bool {
-    const NOT_MODIFIERS: &[&str] = &[
-        "a", "an", "the", "of", "and", "or", "to", "in", "for", "with", "on", "at", "by", "from",
-        "as", "my", "his", "her", "their", "our", "your", "its", "this", "that", "who", "not",
-        "no", "very", "few", "couple", "lot", "lots", "number", "group", "team", "bunch", "fan",
-        "member", "friend", "kind", "sort", "type", "like", "than", "is", "was",
-    ];
     phrase
         .split_whitespace()
         .all(|w| !NOT_MODIFIERS.iter().any(|n| n.eq_ignore_ascii_case(w)))
 }
 
-/// Keeps an occupation only where the phrase ends at it: the next word must be one that
-/// can follow a person's job ("a nurse at", "a teacher who", "a driver, …"). A job word
-/// before a noun is that noun's modifier, not anyone's trade ("a driver handle", "a
-/// developer tool", "a teacher's guide"); a supporter is no advocate ("an advocate of free
-/// trade").
+/// Keeps an occupation only where it is a person's and the phrase ends at it. The next
+/// word must be one that can follow a person's job (`FOLLOWERS`), punctuation, a line
+/// end or a capitalised word: a job word before a noun is that noun's modifier, not
+/// anyone's trade ("a driver handle", "a developer tool", "a teacher's guide"), and a
+/// supporter is no advocate ("an advocate of free trade"). The words just before the cue
+/// must not make it a model's role (`MODEL_SUBJECTS`).
 fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
-    const FOLLOWERS: &[&str] = &[
-        "at",
-        "in",
-        "for",
-        "with",
-        "and",
-        "or",
-        "of",
-        "from",
-        "who",
-        "whose",
-        "which",
-        "that",
-        "since",
-        "by",
-        "on",
-        "to",
-        "but",
-        "when",
-        "while",
-        "where",
-        "until",
-        "before",
-        "after",
-        "during",
-        "living",
-        "based",
-        "practising",
-        "practicing",
-        "working",
-        "employed",
-        "was",
-        "is",
-        "had",
-        "has",
-        "he",
-        "she",
-        "himself",
-        "herself",
-        "myself",
-        "then",
-        "now",
-        "so",
-        "as",
-        "named",
-        "called",
-        "there",
-        "here",
-        "too",
-        "also",
-    ];
     let after = &text[span.end..];
     if after.starts_with("'s") || after.starts_with("’s") {
         return false;
     }
     let rest = after.trim_start_matches([' ', '\t']);
-    let next: &str = rest
+    let next = rest
         .split(|c: char| !c.is_alphanumeric())
         .next()
         .unwrap_or("");
@@ -224,6 +197,16 @@ fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
     if word.eq_ignore_ascii_case("advocate") && next.eq_ignore_ascii_case("of") {
         return false;
     }
-    // Punctuation, a line end, or a capitalised word (a name, a new sentence) ends it.
-    !rest.starts_with(char::is_lowercase) || FOLLOWERS.contains(&next)
+    let ends = !rest.starts_with(char::is_lowercase) || FOLLOWERS.contains(&next);
+    ends && !a_models_role(&text[..span.start])
+}
+
+/// Whether one of the four words before the occupation is a model or bot (`MODEL_SUBJECTS`).
+fn a_models_role(before: &str) -> bool {
+    before
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(4)
+        .any(|w| MODEL_SUBJECTS.iter().any(|m| m.eq_ignore_ascii_case(w)))
 }
