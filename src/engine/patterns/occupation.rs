@@ -51,7 +51,9 @@ macro_rules! occupation_words {
 
 /// Occupations after a cue that ties them to a person. The span is the occupation with
 /// its modifiers ("retired non-commissioned officer", "local authority housing officer"),
-/// not the article, so "she was a [OCCUPATION_1]" still reads.
+/// not the article, so "she was a [OCCUPATION_1]" still reads. The cue is strong evidence,
+/// so the score (as `AGE`'s) beats a model's less sure "person" on the same word ("a
+/// widower, retired machinist").
 pub(super) const OCCUPATION: PatternSpec = PatternSpec {
     name: "occupation",
     label: "OCCUPATION",
@@ -74,7 +76,7 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
         r")(?:e?s)? )\b"
     ),
     group: 1,
-    score: 0.6,
+    score: 0.85,
     validate: Some(no_function_word),
     surroundings: Some(ends_the_phrase),
     negative_context: &[],
