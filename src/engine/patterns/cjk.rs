@@ -114,8 +114,7 @@ pub(super) const STREET_ADDRESS_KO: PatternSpec = PatternSpec {
 };
 
 /// Common Chinese surnames (the hundred most frequent less those that are everyday
-/// function words: 于, 向, 任, 万, 付), and the compound ones: a character class body and
-/// an alternation, for `concat!`.
+/// function words: 于, 向, 任, 万, 付) and the compound ones, as one group for `concat!`.
 macro_rules! zh_surname {
     () => {
         r"(?:欧阳|司马|诸葛|上官|司徒|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵钱严覃武戴莫孔汤])"

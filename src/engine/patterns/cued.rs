@@ -2,9 +2,10 @@
 //! plate (of any country) are whatever their maker or registry chose, so only the cue in
 //! front of them tells. Both are among HIPAA's eighteen Safe Harbor identifiers ("device
 //! identifiers and serial numbers", "vehicle identifiers … including license plate
-//! numbers"). The regex requires the cue (an IMEI also has its Luhn digit). A serial's cue fixes its span (`Grammar`), as
-//! for medical record numbers; a plate stays a guess below the plate formats we can
-//! check (UK, TR, IN, …), which keep their own labels where both read the same plate.
+//! numbers"). The regex requires the cue (an IMEI also has its Luhn digit). A serial's
+//! cue fixes its span (`Grammar`), as for medical record numbers; a plate stays a guess
+//! below the plate formats we can check (UK, TR, IN, …), which keep their own labels
+//! where both read the same plate.
 
 use crate::engine::validators::luhn;
 use crate::engine::{PatternSpec, Proof};
