@@ -121,6 +121,25 @@ macro_rules! zh_surname {
     };
 }
 
+/// The cues of a Chinese name, each one home for its pattern and its prefilter: the
+/// phrases that say a name ("我叫"), the form fields before one ("姓名："), and the
+/// honorifics after one ("先生").
+macro_rules! zh_name_said {
+    () => {
+        r"(?:我叫|名叫|叫做|名字是)"
+    };
+}
+macro_rules! zh_name_field {
+    () => {
+        r"(?:姓名|联系人|收件人|收货人|患者|病人|客户|申请人|负责人|经办人|签名)"
+    };
+}
+macro_rules! zh_honorific {
+    () => {
+        r"(?:先生|女士|小姐|老师|医生|教授|律师|经理|同学)"
+    };
+}
+
 /// A character of a Chinese given name: any Han character but the function words and
 /// the first characters of the words that follow names (先生, 女士, 电话, 手机, 今年, 住在),
 /// so that a name stops before them.
@@ -136,14 +155,19 @@ macro_rules! zh_given {
 pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
     name: "person_zh",
     label: "PERSON",
-    prefilter: Some(
-        r"我叫|名叫|叫做|名字是|姓名|联系人|收件人|收货人|患者|病人|客户|申请人|负责人|经办人|签名|先生|女士|小姐|老师|医生|教授|律师|经理|同学",
-    ),
+    prefilter: Some(concat!(
+        zh_name_said!(),
+        "|",
+        zh_name_field!(),
+        "|",
+        zh_honorific!()
+    )),
     regex: concat!(
-        r"(?x)
-        (?: (?:我叫|名叫|叫做|名字是) \s*
-          | (?:姓名|联系人|收件人|收货人|患者|病人|客户|申请人|负责人|经办人|签名) \s* [:：] \s* )
-        (",
+        r"(?x)(?:",
+        zh_name_said!(),
+        r"\s* | ",
+        zh_name_field!(),
+        r"\s* [:：] \s* ) (",
         zh_surname!(),
         zh_given!(),
         r"{1,2})
@@ -151,7 +175,8 @@ pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
       | (",
         zh_surname!(),
         zh_given!(),
-        r"{0,2}) (?:先生|女士|小姐|老师|医生|教授|律师|经理|同学)"
+        r"{0,2})",
+        zh_honorific!()
     ),
     group: 1,
     score: 0.75,
@@ -189,6 +214,13 @@ const NOT_JA_NAMES: &[&str] = &[
     "同", "多", "仕", "模", "異", "一", "左", "貴", "有", "無", "文", "紋", "図", "今",
 ];
 
+/// The honorifics after a Japanese name, for the pattern and its prefilter.
+macro_rules! ja_honorific {
+    () => {
+        r"(?:さん|様|さま|氏|先生|くん|ちゃん)"
+    };
+}
+
 /// Japanese names before an honorific: 田中さん, 山田太郎様, 鈴木先生, マイクさん. Japanese
 /// names have no closed surname list, so any run of kanji (or of katakana, for foreign
 /// names) before さん, 様, 氏, 先生, くん or ちゃん counts, unless it is a kinship or role
@@ -198,10 +230,11 @@ const NOT_JA_NAMES: &[&str] = &[
 pub(super) const PERSON_JA: PatternSpec = PatternSpec {
     name: "person_ja",
     label: "PERSON",
-    prefilter: Some(r"さん|様|さま|氏|先生|くん|ちゃん"),
-    regex: r"(?x)
-        ( \p{Han}{1,4} (?:[\ 　]?\p{Han}{1,3})? | [\p{Katakana}ー]{2,8} )
-        (?:さん|様|さま|氏|先生|くん|ちゃん)",
+    prefilter: Some(ja_honorific!()),
+    regex: concat!(
+        r"(?x)( \p{Han}{1,4} (?:[\ 　]?\p{Han}{1,3})? | [\p{Katakana}ー]{2,8} )",
+        ja_honorific!()
+    ),
     group: 1,
     score: 0.75,
     validate: Some(ja_name),
@@ -257,21 +290,36 @@ const NOT_KO_NAMES: &[&str] = &[
     "소비자", "신청인", "민원인", "이용객", "여행객", "고양이", "강아지",
 ];
 
+/// The words before a Korean name ("이름") and the honorifics after one ("씨"), for the
+/// pattern and its prefilter.
+macro_rules! ko_name_cue {
+    () => {
+        r"(?:이름|성함|성명)"
+    };
+}
+macro_rules! ko_honorific {
+    () => {
+        r"(?:씨|님)"
+    };
+}
+
 /// Korean names: after 이름, 성함 or 성명 (with or without a colon), or before 씨 or 님
 /// (홍길동 씨, 김민수님). Two to four syllables opening with a common surname, not a role
 /// word (`NOT_KO_NAMES`).
 pub(super) const PERSON_KO: PatternSpec = PatternSpec {
     name: "person_ko",
     label: "PERSON",
-    prefilter: Some(r"이름|성함|성명|씨|님"),
+    prefilter: Some(concat!(ko_name_cue!(), "|", ko_honorific!())),
     regex: concat!(
-        r"(?x)
-        (?:이름|성함|성명) (?:은|는|이|:|：)? \s* (",
+        r"(?x)",
+        ko_name_cue!(),
+        r"(?:은|는|이|:|：)? \s* (",
         ko_surname!(),
         r"\p{Hangul}{1,3}) (?:[\s,.。]|$|입니다|이에요|예요|이고|님|씨)
       | (",
         ko_surname!(),
-        r"\p{Hangul}{1,3}) \s? (?:씨|님)"
+        r"\p{Hangul}{1,3}) \s?",
+        ko_honorific!()
     ),
     group: 1,
     score: 0.75,
@@ -297,6 +345,13 @@ fn ko_name(s: &str) -> bool {
     !NOT_KO_NAMES.contains(&s)
 }
 
+/// The words before a Chinese phone number, for the pattern and its prefilter.
+macro_rules! zh_phone_cue {
+    () => {
+        r"(?:手机|电话|联系|微信|致电|拨打)"
+    };
+}
+
 /// Chinese mobile numbers after their cue: `手机：13812345678`, `电话 138-1234-5678`,
 /// `微信15912345678`. Eleven digits from 13 to 19; without a cue an eleven-digit number
 /// is as often an id or a count, so the regex requires one (context words are not found
@@ -304,10 +359,12 @@ fn ko_name(s: &str) -> bool {
 pub(super) const PHONE_CN: PatternSpec = PatternSpec {
     name: "phone_cn",
     label: "PHONE_NUMBER",
-    prefilter: Some(r"手机|电话|联系|微信|致电|拨打"),
-    regex: r"(?x)
-        (?:手机|电话|联系|微信|致电|拨打) [^0-9\n]{0,6}?
-        (1[3-9][0-9](?:[0-9]{8}|[\ \-][0-9]{4}[\ \-][0-9]{4}))\b",
+    prefilter: Some(zh_phone_cue!()),
+    regex: concat!(
+        r"(?x)",
+        zh_phone_cue!(),
+        r"[^0-9\n]{0,6}? (1[3-9][0-9](?:[0-9]{8}|[\ \-][0-9]{4}[\ \-][0-9]{4}))\b"
+    ),
     group: 1,
     score: 0.8,
     negative_context: &[],

@@ -187,11 +187,8 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
         user_name_capture!(),
         r"| \b(?:invalid|illegal)\s+user\s+",
         user_name_capture!(),
-        r"| \bfor\s+user\s+",
-        user_name_capture!(),
-        r"\s+from\s+[0-9a-fA-F:.]*[0-9]
-        # sshd's accepted and failed logins of valid users
-        | \b(?:password|publickey|keyboard-interactive(?:/pam)?|hostbased)\s+for\s+",
+        // "for user X from" an address, and sshd's logins of valid users
+        r"| \b(?:for\s+user|(?:password|publickey|keyboard-interactive(?:/pam)?|hostbased)\s+for)\s+",
         user_name_capture!(),
         r"\s+from\s+[0-9a-fA-F:.]*[0-9]
         # MySQL's account notation: Access denied for user 'jdoe'@'10.0.0.1'
