@@ -119,6 +119,8 @@ labels! {
     "VIN" [] true "Vehicle identification numbers";
     "DEVICE_ID" ["SERIAL_NUMBER", "IMEI"] true "Device serial numbers and identifiers after their cue (S/N, IMEI, UDI)";
     "LICENSE_PLATE" ["VEHICLE_PLATE"] true "Vehicle licence plates of any country after their cue";
+    "ACCOUNT_NUMBER" ["ACCT"] true "Account numbers after their cue (Acct #, account no.)";
+    "LICENSE_NUMBER" ["LICENCE_NUMBER", "CERTIFICATE_NUMBER"] true "Licence and certificate numbers after their cue (License No., Lic #)";
     "CASE_NUMBER" ["CASE_ID"] true "Court case, application and file numbers (needs context)";
     "MONEY" ["AMOUNT"] true "Sums of money with a currency";
     "UUID" [] false "UUIDs (off by default: usually not personal)";

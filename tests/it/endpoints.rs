@@ -168,6 +168,33 @@ fn names_and_phones_in_chinese_japanese_and_korean_go_beside_their_cue() {
 }
 
 #[test]
+fn a_notes_account_licence_and_accession_numbers_go_beside_their_cue() {
+    // The default config, model included: the possessive is the model's boundary to fix.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Patient: ESPINOZA, FRANK   MRN: 0417284   Acct#: 2291-004-33",
+            "Health plan ID: BCBS 88301934-02. License No. 0049288. Specimen accession S22-04819.",
+            "She is in her 80s. Dr. Fitzgerald's office (tel 781.555.0122) will call. PCP fax 617-555-0188.",
+            "Driver's License No. D1234567; account for 4000 users; in the 80s."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Patient: [PERSON_1]   MRN: [MEDICAL_RECORD_NUMBER_1]   Acct#: [ACCOUNT_NUMBER_1]",
+            "Health plan ID: BCBS [HEALTH_PLAN_NUMBER_1]. License No. [LICENSE_NUMBER_1]. Specimen accession [MEDICAL_RECORD_NUMBER_2].",
+            "She is in her [AGE_1]. [PERSON_2]'s office (tel [PHONE_NUMBER_1]) will call. PCP fax [PHONE_NUMBER_2].",
+            "Driver's License No. [US_DRIVER_LICENSE_1]; account for 4000 users; in the 80s."
+        ])
+    );
+}
+
+#[test]
 fn empty_text_list_gives_empty_results() {
     let s = TestServer::default();
     let r = s.post("/v1/anonymize", &json!({"text": []}));

@@ -17,11 +17,17 @@ use crate::text::{ByteSpan, Label};
 /// nothing is left of it (a lone ".") or it names no one (a lone "M.D.").
 pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let span = close_bracket(text, trim_loose_punctuation(text, span)?);
+    if after_possessive(text, span) {
+        return None;
+    }
     let span = match label.as_str() {
         "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
         "PERSON" => with_given_name(
             text,
-            with_regnal_number(text, without_rank(text, without_chatter(text, span)?)),
+            with_regnal_number(
+                text,
+                without_rank(text, without_chatter(text, before_possessive(text, span))?),
+            ),
         ),
         _ => span,
     };
@@ -221,6 +227,30 @@ fn close_bracket(text: &str, span: ByteSpan) -> ByteSpan {
         return ByteSpan::new(span.start, span.end + (rest.len() - after.len()) + 1);
     }
     span
+}
+
+/// Whether `span` starts on the "s" of a possessive ("Fitzgerald's office" tagged as a
+/// person and then "s office" as an organisation): a fragment of the words after a name,
+/// which names nothing.
+fn after_possessive(text: &str, span: ByteSpan) -> bool {
+    let inner = &text[span.start..span.end];
+    let possessive_s = inner == "s" || inner == "S" || inner.starts_with("s ");
+    possessive_s && text[..span.start].ends_with(['\'', '\u{2019}'])
+}
+
+/// A person's span cut before a possessive and what follows it ("Dr. Fitzgerald's office"
+/// → "Dr. Fitzgerald"): a model carries a name on across "'s" now and then, and no
+/// person's name goes on past one. Organisations keep theirs ("St. Mary's Hospital").
+fn before_possessive(text: &str, span: ByteSpan) -> ByteSpan {
+    let inner = &text[span.start..span.end];
+    let cut = ["'s ", "\u{2019}s "]
+        .iter()
+        .filter_map(|p| inner.find(p))
+        .min();
+    match cut.map(|at| inner[..at].trim_end().len()) {
+        Some(end) if end > 0 => ByteSpan::new(span.start, span.start + end),
+        _ => span,
+    }
 }
 
 /// A person's span without the office or role that opens it ("Bishop Desmond Tutu" →
@@ -596,6 +626,37 @@ mod tests {
         );
         assert_eq!(split("Unit 4/12 Elm St", "LOCATION"), ["Unit 4/12 Elm St"]);
         assert_eq!(split("Ana Ruiz &", "PERSON"), ["Ana Ruiz &"]);
+    }
+
+    #[test]
+    fn a_person_ends_before_a_possessive_and_what_follows_one_is_no_entity() {
+        fn shaped<'t>(text: &'t str, entity: &str, label: &str) -> Option<&'t str> {
+            let start = text.find(entity).expect("entity in text");
+            let span = ByteSpan::new(start, start + entity.len());
+            shape(text, span, Label::builtin(label)).map(|s| &text[s.start..s.end])
+        }
+        let text = "Dr. Fitzgerald's office (tel 781.555.0122) will call.";
+        assert_eq!(
+            shaped(text, "Dr. Fitzgerald's office", "PERSON"),
+            Some("Dr. Fitzgerald")
+        );
+        assert_eq!(shaped(text, "s office", "ORGANIZATION"), None);
+        let curly = "Ana Ruiz\u{2019}s lawyer said";
+        assert_eq!(
+            shaped(curly, "Ana Ruiz\u{2019}s lawyer", "PERSON"),
+            Some("Ana Ruiz")
+        );
+        assert_eq!(
+            shaped("Bill Clinton 's aide", "Bill Clinton 's aide", "PERSON"),
+            Some("Bill Clinton")
+        );
+        // Organisations keep theirs, and a name that is only the possessive stays.
+        let hospital = "seen at St. Mary's Hospital today";
+        assert_eq!(
+            shaped(hospital, "St. Mary's Hospital", "ORGANIZATION"),
+            Some("St. Mary's Hospital")
+        );
+        assert_eq!(shaped("Macy's", "Macy's", "ORGANIZATION"), Some("Macy's"));
     }
 
     #[test]

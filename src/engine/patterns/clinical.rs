@@ -43,7 +43,8 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
 /// plan ID 4492-118-09`, `Member ID: XQH448821903`, `policy no. AB-1234567`): one of
 /// HIPAA's eighteen identifiers, numbered by each insurer its own way, so only the cue
 /// tells (the regex enforces it) and the cue fixes the span (`Grammar`). At least four
-/// digits: "member id pending" is no number.
+/// digits: "member id pending" is no number. A payer's abbreviation between cue and
+/// number is left out of the span.
 pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
     name: "health_plan_number",
     label: "HEALTH_PLAN_NUMBER",
@@ -51,6 +52,7 @@ pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
         \b(?: health\s+plan(?:\s+(?:id|no\.?|number|\#))?
             | (?:member|insurance|ins\.?|subscriber|policy|beneficiary)\s+(?:id|no\.?|number|\#) )
         \s*[:\#]?\s*
+        (?:(?-i:[A-Z]{2,6})\s+)?          # the payer's abbreviation: BCBS 88301934-02
         ([A-Z0-9][A-Z0-9\-]{4,18}[A-Z0-9])\b",
     group: 1,
     score: 0.8,
@@ -62,11 +64,44 @@ pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
         ("Ins ID: XQH448821903", "XQH448821903"),
         ("Member ID JXW123456789 on file", "JXW123456789"),
         ("policy no. AB-1234567 lapsed", "AB-1234567"),
+        ("Health plan ID: BCBS 88301934-02.", "88301934-02"),
     ],
     counter_examples: &[
         "member id pending review",
         "insurance id 12",
         "policy number changes",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// A laboratory's or a visit's number after its cue: `Specimen accession S22-04819`,
+/// `Accession #: 2291-77-0045`, `encounter no. 88210394`, `requisition 40019385`. Per
+/// hospital, like record numbers, so the same label; letters allowed, at least four
+/// digits. "visit", "encounter" and "lab" need their "id"/"no."/"#" ("visit 2 weeks").
+pub(super) const ACCESSION_NUMBER: PatternSpec = PatternSpec {
+    name: "accession_number",
+    label: "MEDICAL_RECORD_NUMBER",
+    regex: r"(?ix)
+        \b(?: (?:specimen\s+)?accession(?:\s+(?:id|no\.?|number|\#))? | requisition(?:\s+(?:no\.?|number|\#))?
+            | (?:specimen|encounter|visit|lab)\s+(?:id|no\.?|number|\#) )
+        \s*[:\#]?\s*
+        ((?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,3})\b",
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(four_digits),
+    negative_context: &[],
+    examples: &[
+        ("Specimen accession S22-04819.", "S22-04819"),
+        ("Accession #: 2291-77-0045", "2291-77-0045"),
+        ("encounter no. 88210394", "88210394"),
+        ("requisition 40019385 sent", "40019385"),
+    ],
+    counter_examples: &[
+        "visit 2 weeks",
+        "accession pending",
+        "encounter 12345",
+        "lab 4021",
     ],
     ..PatternSpec::BASE
 };

@@ -1,11 +1,12 @@
-//! Identifiers with no format of their own: a device's serial number and a vehicle's
-//! plate (of any country) are whatever their maker or registry chose, so only the cue in
-//! front of them tells. Both are among HIPAA's eighteen Safe Harbor identifiers ("device
-//! identifiers and serial numbers", "vehicle identifiers … including license plate
-//! numbers"). The regex requires the cue (an IMEI also has its Luhn digit). A serial's
-//! cue fixes its span (`Grammar`), as for medical record numbers; a plate stays a guess
-//! below the plate formats we can check (UK, TR, IN, …), which keep their own labels
-//! where both read the same plate.
+//! Identifiers with no format of their own: a device's serial number, a vehicle's plate
+//! (of any country), an account number and a licence or certificate number are whatever
+//! their maker, registry or issuer chose, so only the cue in front of them tells. All
+//! are among HIPAA's eighteen Safe Harbor identifiers ("device identifiers and serial
+//! numbers", "vehicle identifiers … including license plate numbers", "account
+//! numbers", "certificate/license numbers"). The regex requires the cue (an IMEI also
+//! has its Luhn digit). The cue fixes the span (`Grammar`), as for medical record
+//! numbers, but for a plate, which stays a guess below the plate formats we can check
+//! (UK, TR, IN, …), which keep their own labels where both read the same plate.
 
 use crate::engine::validators::luhn;
 use crate::engine::{PatternSpec, Proof};
@@ -95,6 +96,90 @@ pub(super) const LICENSE_PLATE: PatternSpec = PatternSpec {
     ],
     ..PatternSpec::BASE
 };
+
+/// An account number after its cue, as bills, statements and hospital records print it:
+/// `Acct#: 2291-004-33`, `account no. 55-10293`, `Account: AC-00481`. Four or more
+/// digits, in groups or with letters, or fewer than eight in a plain run; a plain run of
+/// eight or more is a bank account's shape and stays `US_BANK_NUMBER`'s. A year or a
+/// fiscal year ("accounts 2020-21") is no account.
+pub(super) const ACCOUNT_NUMBER: PatternSpec = PatternSpec {
+    name: "account_number",
+    label: "ACCOUNT_NUMBER",
+    regex: r"(?ix)
+        \b(?: acct\.? | account ) (?:\s*(?:no\.?|number|num|\#))?
+        \s*[:\#]?\s*
+        ((?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,4})\b",
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(account_shaped),
+    negative_context: &[],
+    examples: &[
+        (
+            "Patient: ESPINOZA, FRANK   Acct#: 2291-004-33   DOB",
+            "2291-004-33",
+        ),
+        ("your account no. 55-10293 is overdue", "55-10293"),
+        ("Account: AC-00481", "AC-00481"),
+        ("ACCT 4471902", "4471902"),
+    ],
+    counter_examples: &[
+        "account 12",
+        "account number pending",
+        "the accounts 2020-21",
+        "account for 4000 users",
+        "checking account 12345678901",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// A licence or certificate number after its cue: `License No. 0049288`, `Lic #:
+/// RN-4417782`, `certificate no. BC-2291-88`, `medical licence number 123456`. A cue
+/// with its "no."/"number"/"#", and four or more digits. A driving licence's number is
+/// `US_DRIVER_LICENSE`'s and a plate `LICENSE_PLATE`'s: "driver" or "driving" near the
+/// cue takes this reading under the threshold.
+pub(super) const LICENSE_NUMBER: PatternSpec = PatternSpec {
+    name: "license_number",
+    label: "LICENSE_NUMBER",
+    regex: r"(?ix)
+        \b(?: licen[cs]e | lic\.? | certificate | cert\.? )
+        \s*(?:no\.?|number|num|\#)
+        \s*[:\#]?\s*
+        ((?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,4})\b",
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(account_shaped),
+    negative_context: &["driver", "driving", "driver's"],
+    examples: &[
+        (
+            "Health plan ID 4492. License No. 0049288. Specimen",
+            "0049288",
+        ),
+        ("Lic #: RN-4417782.", "RN-4417782"),
+        ("birth certificate no. BC-2291-88", "BC-2291-88"),
+        ("medical licence number 123456", "123456"),
+    ],
+    counter_examples: &[
+        "license number pending",
+        "Driver's License No. D1234567",
+        "licence no. 12",
+        "the license 4417782",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// Four or more digits, and not a plain run of eight or more (a bank account's shape) nor
+/// a year or fiscal year.
+fn account_shaped(s: &str) -> bool {
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    let plain = digits == s.len();
+    let year = |y: &str| y.len() == 4 && (y.starts_with("19") || y.starts_with("20"));
+    let fiscal = s
+        .split_once('-')
+        .is_some_and(|(a, b)| year(a) && b.len() == 2 && b.bytes().all(|c| c.is_ascii_digit()));
+    digits >= 4 && !(plain && (digits >= 8 || year(s))) && !fiscal
+}
 
 fn serial_shaped(s: &str) -> bool {
     s.len() >= 4 && s.bytes().filter(u8::is_ascii_digit).count() >= 2

@@ -1001,6 +1001,10 @@ pub(super) const AGE: PatternSpec = PatternSpec {
       | \((\d{1,3})\s?[MF]\)
       | \ban?\s+(\d{1,3})\s?(?-i:[MF])\b
       | \b(\d{1,3})\s?(?-i:[MF])\s+(?:with|who|presenting|presents|admitted|s/p|w/|h/o|c/o)\b
+      # an age by its decade, as notes and judgments give it: in her 80s, in his early
+      # seventies, in their mid-30s (not in the 80s, a period)
+      | \bin\s+(?:his|her|their|my|your)\s+(?:(?:early|mid|late)[\s\-])?
+        (\d0s|\d0's|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b
       # a relative's age as parents write it: my daughter emma is 14, my son turned 3;
       # only where the number ends the thought (not my son is 5 minutes away)
       | \b(?:son|daughter|kid|child|boy|girl|brother|sister|baby|grandson|granddaughter
@@ -1027,6 +1031,9 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("her son, aged nineteen, said", "nineteen"),
         ("my daughter emma is 14 and was diagnosed last year", "14"),
         ("My son just turned 3.", "3"),
+        ("She is in her 80s and lives alone", "80s"),
+        ("a man in his early seventies", "seventies"),
+        ("PT IS IN HER MID-40S", "40S"),
     ],
     counter_examples: &[
         "page 42",
@@ -1041,13 +1048,17 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "a seventy-page report",
         "my son is 5 minutes away",
         "my daughter is 2nd in her class",
+        "music in the 80s",
+        "in her 85s",
     ],
     ..PatternSpec::BASE
 };
 
-/// A number in digits must be a human age; the regex admits only number words up to 99.
+/// A number in digits must be a human age (a decade's "s" aside); the regex admits only
+/// number words up to 99.
 fn age(s: &str) -> bool {
-    !s.starts_with(|c: char| c.is_ascii_digit()) || s.parse::<u32>().is_ok_and(|a| a <= 125)
+    let number = s.trim_end_matches(['s', 'S', '\'']);
+    !s.starts_with(|c: char| c.is_ascii_digit()) || number.parse::<u32>().is_ok_and(|a| a <= 125)
 }
 
 /// English-speaking street addresses: an optional unit before (`Flat 4, 22 …`, `Unit

@@ -101,6 +101,8 @@ pub static ALL: &[&PatternSpec] = &[
     &cued::DEVICE_ID,
     &cued::IMEI,
     &cued::LICENSE_PLATE,
+    &cued::ACCOUNT_NUMBER,
+    &cued::LICENSE_NUMBER,
     // finance
     &finance::CREDIT_CARD,
     &finance::CARD_SECURITY_CODE,
@@ -126,6 +128,7 @@ pub static ALL: &[&PatternSpec] = &[
     &clinical::MEDICAL_RECORD_NUMBER,
     &clinical::HEALTH_PLAN_NUMBER,
     &clinical::PAGER,
+    &clinical::ACCESSION_NUMBER,
     &uk::UK_NHS,
     &uk::UK_NINO,
     &uk::UK_DRIVING_LICENCE,

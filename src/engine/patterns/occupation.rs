@@ -161,7 +161,8 @@ const FOLLOWERS: &[&str] = &[
     "since", "by", "on", "to", "but", "when", "while", "where", "until", "before", "after",
     "during", "living", "based", "practising", "practicing", "working", "employed", "was",
     "is", "had", "has", "he", "she", "himself", "herself", "myself", "then", "now", "so",
-    "as", "named", "called", "there", "here", "too", "also",
+    "as", "named", "called", "there", "here", "too", "also", "originally", "currently",
+    "formerly", "previously", "recently", "again",
 ];
 
 /// Subjects that are a model or a bot, not a person: "the assistant is a helpful tutor",

@@ -3,8 +3,9 @@
 use crate::engine::validators::{mod11, structure};
 use crate::engine::{PatternSpec, Proof};
 
-/// NHS number, 3-3-4, mod 11. The layout is a US phone number's, so context decides
-/// close calls.
+/// NHS number, 3-3-4, mod 11. The layout is a US phone number's (one in eleven of them
+/// passes the check), so context decides, and only words that name the NHS count: a
+/// "patient" or a "Health Center" near a US fax number says nothing of the NHS.
 pub(super) const UK_NHS: PatternSpec = PatternSpec {
     name: "uk_nhs",
     label: "UK_NHS",
@@ -12,9 +13,13 @@ pub(super) const UK_NHS: PatternSpec = PatternSpec {
     score: 0.45,
     validate: Some(mod11::nhs),
     proof: Proof::Checksum,
-    context: &["nhs", "nhs number", "nhs no", "health", "patient", "gp"],
+    context: &["nhs", "national health service", "health service", "gp"],
     examples: &[("NHS number 943 476 5919", "943 476 5919")],
-    counter_examples: &["NHS number 943 476 5918", "943 476 5919"],
+    counter_examples: &[
+        "NHS number 943 476 5918",
+        "943 476 5919",
+        "Harbor Health Center, patient fax 943 476 5919",
+    ],
     ..PatternSpec::BASE
 };
 
