@@ -17,3 +17,32 @@ fn a_json_log_line_keeps_its_timestamp_and_request_id_and_loses_the_name_and_ema
         ])
     );
 }
+
+#[test]
+fn java_headers_url_queries_and_service_accounts_are_machinery_and_users_are_not() {
+    // With the model: it read Logback's abbreviated package letters as a person's
+    // initials.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {}\n",
+        crate::support::KEY
+    ));
+    let lines = [
+        "2024-03-14 09:30:00.123  WARN 12345 --- [nio-8080-exec-3] c.e.demo.UserController : Password reset for kate",
+        "WARN 2024-03-14 09:30:00,123 [http-nio-8080-exec-3] c.e.s.UserController - Reset requested",
+        r#"time="2024-03-14T09:30:00Z" level=info msg="GET /api/v1/profile?zip=94107 200 12ms""#,
+        "Mar 14 09:30:00 web01 sshd[2231]: Failed password for invalid user oracle from 198.51.100.23 port 52814 ssh2",
+        "Mar 14 09:30:01 web01 sshd[2232]: Failed password for invalid user k_mensah from 198.51.100.23 port 52815 ssh2",
+    ];
+    let r = s.post("/v1/anonymize", &json!({ "text": lines }));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "2024-03-14 09:30:00.123  WARN 12345 --- [nio-8080-exec-3] c.e.demo.UserController : Password reset for [PERSON_1]",
+            "WARN 2024-03-14 09:30:00,123 [http-nio-8080-exec-3] c.e.s.UserController - Reset requested",
+            r#"time="2024-03-14T09:30:00Z" level=info msg="GET /api/v1/profile?zip=[ADDRESS_1] 200 12ms""#,
+            "Mar 14 09:30:00 web01 sshd[2231]: Failed password for invalid user oracle from [IP_ADDRESS_1] port 52814 ssh2",
+            "Mar 14 09:30:01 web01 sshd[2232]: Failed password for invalid user [PERSON_2] from [IP_ADDRESS_1] port 52815 ssh2",
+        ])
+    );
+}

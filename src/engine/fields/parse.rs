@@ -17,8 +17,8 @@ use crate::text::ByteSpan;
 pub struct Field {
     pub key: ByteSpan,
     pub value: ByteSpan,
-    /// An unquoted key=value value: it ends at the first space, but sloppy logs write
-    /// `customer_name=Ana Ruiz, email=…`; see [`extend_words`].
+    /// An unquoted key=value value outside a URL: it ends at the first space, but sloppy
+    /// logs write `customer_name=Ana Ruiz, email=…`; see [`extend_words`].
     pub open: bool,
 }
 
@@ -211,11 +211,14 @@ fn key_values(text: &str, out: &mut Vec<Field>) {
                             )
                     })
                     .map_or(after + window.len(), |n| after + n);
+                // A URL's query parameter (`?zip=94107 200 12ms`) ends at the space: a
+                // URL holds none.
+                let query = key_start > 0 && matches!(bytes[key_start - 1], b'?' | b'&');
                 if end > after {
                     out.push(Field {
                         key,
                         value: ByteSpan::new(after, end),
-                        open: true,
+                        open: !query,
                     });
                 }
             }

@@ -25,15 +25,37 @@ const TIMESTAMP: &str = r"(?:
   | 1\d{9}(?:\d{3})?(?:\.\d{1,9})?
 )";
 
+/// A log level, as loggers print it (a macro, so that the constants below can splice it).
+macro_rules! level {
+    () => {
+        r"(?i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRIT|CRITICAL|FATAL|ALERT|EMERG|PANIC)"
+    };
+}
+
+/// The level that opens a log line in some layouts (`WARN 2024-03-14 09:30:00,123 …`).
+const LEVEL: &str = level!();
+
 /// A token after the timestamp of a log line's header: a level, a bracketed logger or
-/// thread, a UUID, a hex id.
-const HEADER_TOKEN: &str = r"(?:
-    \[(?i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRIT|CRITICAL|FATAL|ALERT|EMERG|PANIC)\]:?
-  | (?i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRIT|CRITICAL|FATAL|ALERT|EMERG|PANIC)\b:?
+/// thread, a UUID, a hex id, a Java logger (`c.e.s.UserController`, as Logback and Spring
+/// Boot abbreviate it: its package letters read as initials), Spring Boot's pid and
+/// `---`, and the `-` or `:` before the message.
+const HEADER_TOKEN: &str = concat!(
+    r"(?:
+    \[",
+    level!(),
+    r"\]:?
+  | ",
+    level!(),
+    r"\b:?
   | \[[^\]\s]{1,64}\]:?
   | [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b
   | [0-9a-f]{8,64}\b
-)";
+  | (?:[a-z][a-z0-9_]*\.)+[A-Z][A-Za-z0-9_$]*\b:?
+  | \d{1,7}\ ---
+  | ---
+  | [\-:]
+)"
+);
 
 fn header_regex() -> String {
     format!(
@@ -42,8 +64,9 @@ fn header_regex() -> String {
             <\d{{1,3}}>1\ \S+\ \S+\ \S+\ \S+\ \S+(?:\ \[[^\s\]=\x22]+)?
             # RFC 3164: <PRI>Mmm dd hh:mm:ss HOST TAG[PID]:
           | (?:<\d{{1,3}}>)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{{2}}:\d{{2}}:\d{{2}}\ \S+\ [^\s\[:]+(?:\[\d+\])?:
-            # a text log line: TIMESTAMP (bracketed or not) then header tokens
-          | [\[(]?{TIMESTAMP}[\])]?:?(?:[\ \t]+{HEADER_TOKEN})*
+            # a text log line: TIMESTAMP (bracketed or not), or a level and then the
+            # timestamp, then header tokens
+          | (?:{LEVEL}[\ \t]+)?[\[(]?{TIMESTAMP}[\])]?:?(?:[\ \t]+{HEADER_TOKEN})*
             # Ruby's Logger (Rails): I, [TIMESTAMP #PID]  INFO -- progname:
           | [DIWEFA],\ \[{TIMESTAMP}\ \#\d+\]\s+[A-Z]+\ --\ [^:\n]{{0,64}}:
         )"
@@ -159,6 +182,14 @@ mod tests {
         assert_eq!(
             found("I, [2024-03-14T09:30:00.123456 #1234]  INFO -- : Started GET for Ana"),
             ["I, [2024-03-14T09:30:00.123456 #1234]  INFO -- :"]
+        );
+        assert_eq!(
+            found("WARN 2024-03-14 09:30:00,123 [http-nio-8080-exec-3] c.e.s.UserController - Reset for Ana"),
+            ["WARN 2024-03-14 09:30:00,123 [http-nio-8080-exec-3] c.e.s.UserController -"]
+        );
+        assert_eq!(
+            found("2024-03-14 09:30:00.123  WARN 12345 --- [nio-8080-exec-3] c.e.demo.UserController : Reset for Ana"),
+            ["2024-03-14 09:30:00.123  WARN 12345 --- [nio-8080-exec-3] c.e.demo.UserController :"]
         );
         assert_eq!(
             found("[Thu Mar 14 09:30:00.123456 2024] [core:error] [pid 1234] Ana"),

@@ -237,6 +237,14 @@ fn unquoted_addresses_take_lower_case_words_and_names_take_particles() {
 }
 
 #[test]
+fn a_url_query_value_ends_at_the_space_after_it() {
+    assert_eq!(
+        flagged(r#"msg="GET /api/v1/profile?zip=94107 200 12ms" name=Ana Ruiz"#),
+        want(&[("94107", "ADDRESS"), ("Ana Ruiz", "PERSON")])
+    );
+}
+
+#[test]
 fn a_model_email_without_an_at_sign_inside_machinery_is_dropped() {
     let text = "request_id=55abc8844ea1619dec82df1abb0ecbe1 contact=ana@example.com";
     let candidate = |s: &str| {

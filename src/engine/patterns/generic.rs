@@ -223,6 +223,7 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
         "Failed password for root from 10.0.0.4",
         "Accepted publickey for root from 10.0.0.4 port 22",
         "Access denied for user 'root'@'localhost'",
+        "sshd[2231]: Failed password for invalid user oracle from 198.51.100.23 port 52814",
         "login: failed",
         "user: admin",
         "the user interface is slow",
@@ -274,6 +275,10 @@ const NOT_USER_NAMES: &[&str] = &[
     "www-data", "postgres", "ubuntu", "ec2-user", "test", "user", "users", "null", "none",
     "unknown", "success", "successful", "failed", "failure", "true", "false", "yes", "no",
     "ok", "error", "pending", "service", "default", "required", "invalid",
+    // service accounts, which scanners try on every host ("Invalid user oracle from …")
+    "oracle", "mysql", "ftp", "ftpuser", "git", "pi", "deploy", "jenkins", "tomcat", "apache",
+    "nginx", "hadoop", "ansible", "vagrant", "centos", "debian", "azureuser", "support",
+    "operator", "backup", "postfix", "redis", "elastic", "zabbix", "nagios", "sshd", "bin",
 ];
 
 fn user_name(s: &str) -> bool {
