@@ -121,6 +121,7 @@ labels! {
     "LICENSE_PLATE" ["VEHICLE_PLATE"] true "Vehicle licence plates of any country after their cue";
     "ACCOUNT_NUMBER" ["ACCT"] true "Account numbers after their cue (Acct #, account no.)";
     "LICENSE_NUMBER" ["LICENCE_NUMBER", "CERTIFICATE_NUMBER"] true "Licence and certificate numbers after their cue (License No., Lic #)";
+    "COORDINATES" ["GPS_COORDINATES", "LAT_LONG"] true "Geographic coordinates (latitude and longitude)";
     "CASE_NUMBER" ["CASE_ID"] true "Court case, application and file numbers (needs context)";
     "MONEY" ["AMOUNT"] true "Sums of money with a currency";
     "UUID" [] false "UUIDs (off by default: usually not personal)";

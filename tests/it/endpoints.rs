@@ -195,6 +195,30 @@ fn a_notes_account_licence_and_accession_numbers_go_beside_their_cue() {
 }
 
 #[test]
+fn coordinates_go_in_prose_and_under_their_keys_but_other_decimals_stay() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "I live at 37.7749, -122.4194 if you want to visit.",
+            r#"{"user_id":77,"lat":48.858370,"lng":2.294481,"accuracy":12}"#,
+            "GPS: 40°26'46\"N 79°58'56\"W, or location=51.5074,-0.1278 status=200",
+            "The rate was 1.2345, then 2.3456; rotate 95.5° N, 10.2° E."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "I live at [COORDINATES_1] if you want to visit.",
+            r#"{"user_id":77,"lat":[COORDINATES_2],"lng":[COORDINATES_3],"accuracy":12}"#,
+            "GPS: [COORDINATES_4], or location=[COORDINATES_5] status=200",
+            "The rate was 1.2345, then 2.3456; rotate 95.5° N, 10.2° E."
+        ])
+    );
+}
+
+#[test]
 fn empty_text_list_gives_empty_results() {
     let s = TestServer::default();
     let r = s.post("/v1/anonymize", &json!({"text": []}));

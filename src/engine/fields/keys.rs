@@ -250,6 +250,22 @@ pub(super) const PLACE: KeyFamily = KeyFamily {
     counter_examples: &[("capacity=12 status=200", "12")],
 };
 
+pub(super) const COORDINATES: KeyFamily = KeyFamily {
+    name: "coordinates",
+    role: Role::Personal("COORDINATES"),
+    keys: "lat lng lon latitude longitude latlng latlon latlong geolat geolng geolon \
+        gpslat gpslng gpslon coordinates coords gpscoordinates geolocation geopoint",
+    last_words: "latitude longitude coordinates",
+    examples: &[
+        (
+            r#"{"user":"u_1","lat":48.858370,"lng":2.294481,"accuracy":12}"#,
+            "48.858370",
+        ),
+        ("ts=1710408600 gps_lon=-0.127758 level=info", "-0.127758"),
+    ],
+    counter_examples: &[("latency=12 status=200", "12")],
+};
+
 pub(super) const EMPLOYER: KeyFamily = KeyFamily {
     name: "employer",
     role: Role::Personal("ORGANIZATION"),
@@ -422,6 +438,7 @@ pub static ALL: &[&KeyFamily] = &[
     &SSN,
     &AGE,
     &OCCUPATION,
+    &COORDINATES,
     &PLACE,
     &EMPLOYER,
     &PASSWORD,

@@ -30,6 +30,7 @@ mod americas;
 mod apac;
 mod cjk;
 mod clinical;
+mod coordinates;
 mod cued;
 mod de;
 mod eu;
@@ -103,6 +104,8 @@ pub static ALL: &[&PatternSpec] = &[
     &cued::LICENSE_PLATE,
     &cued::ACCOUNT_NUMBER,
     &cued::LICENSE_NUMBER,
+    &coordinates::COORDINATES_DECIMAL,
+    &coordinates::COORDINATES_HEMISPHERE,
     // finance
     &finance::CREDIT_CARD,
     &finance::CARD_SECURITY_CODE,

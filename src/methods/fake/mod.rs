@@ -10,6 +10,7 @@ pub mod data;
 pub mod date;
 pub mod finance;
 pub mod generic;
+pub mod geo;
 pub mod phone;
 
 use rand::rngs::StdRng;
@@ -37,6 +38,7 @@ pub fn candidate(label: Label, original: &str, rng: &mut StdRng, date_offset_day
         "URL" => url(original, rng),
         "AGE" => age(original, rng),
         "OCCUPATION" => pick(data::OCCUPATIONS, rng).to_owned(),
+        "COORDINATES" => geo::coordinates(original, rng),
         _ => generic::shape(original, rng),
     };
     keep_case(original, fake)
