@@ -21,7 +21,8 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         return None;
     }
     let span = match label.as_str() {
-        "ORGANIZATION" | "LOCATION" => trim_common_edges(text, span),
+        "ORGANIZATION" => trim_common_edges(text, span),
+        "LOCATION" => without_article(text, trim_common_edges(text, span)),
         "PERSON" => with_given_name(
             text,
             with_regnal_number(
@@ -53,7 +54,8 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
 }
 
 /// What the shaped entity `span` is, where its words say better than the model's tags:
-/// a year alone is a date, not a place ("s/p CABG 2085", "moved to Boston in 2070"), and a
+/// a year alone is a date, not a place ("s/p CABG 2085", "moved to Boston in 2070"), an
+/// executive's title alone is an occupation ("Dmitri Volkov, CTO at Helix"), and a
 /// "person" ending on "Hospital" or "Inc" is an organisation.
 pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
     let inner = &text[span.start..span.end];
@@ -64,6 +66,9 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
     if named && year {
         return Label::builtin("DATE_TIME");
     }
+    if matches!(label.as_str(), "ORGANIZATION" | "PERSON") && EXECUTIVE_TITLES.contains(&inner) {
+        return Label::builtin("OCCUPATION");
+    }
     let institution = inner
         .split_whitespace()
         .next_back()
@@ -72,6 +77,36 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
         return Label::builtin("ORGANIZATION");
     }
     label
+}
+
+/// Executive titles a model tags as an organisation now and then ("CTO at Helix").
+#[rustfmt::skip]
+const EXECUTIVE_TITLES: &[&str] = &[
+    "CEO", "CTO", "CFO", "COO", "CIO", "CISO", "CMO", "CPO", "CRO", "CDO", "SVP", "EVP",
+];
+
+/// Articles that open a phrase, not a place's name: German, French, Spanish and Italian
+/// ("in der Hauptstraße 5", "en la Calle Mayor"). Particles that are part of names
+/// ("de", "van", "von") are not among them.
+#[rustfmt::skip]
+const ARTICLES: &[&str] = &[
+    "der", "die", "das", "dem", "den", "des", "la", "le", "les", "el", "los", "las", "il",
+    "lo", "gli",
+];
+
+/// A place's span without the lower-case article that opens it ("der Hauptstraße 5,
+/// 10115 Berlin" → "Hauptstraße 5, 10115 Berlin"): a model takes the article of the
+/// sentence into the place in German and Romance text.
+fn without_article(text: &str, span: ByteSpan) -> ByteSpan {
+    let inner = &text[span.start..span.end];
+    match inner.split_once(' ') {
+        Some((first, rest))
+            if ARTICLES.contains(&first) && rest.starts_with(char::is_uppercase) =>
+        {
+            ByteSpan::new(span.end - rest.len(), span.end)
+        }
+        _ => span,
+    }
 }
 
 /// The parts of a model entity that names two: a model tags a pair of people or places
@@ -626,6 +661,30 @@ mod tests {
         );
         assert_eq!(split("Unit 4/12 Elm St", "LOCATION"), ["Unit 4/12 Elm St"]);
         assert_eq!(split("Ana Ruiz &", "PERSON"), ["Ana Ruiz &"]);
+    }
+
+    #[test]
+    fn a_place_loses_the_article_of_its_sentence_and_an_executive_title_is_an_occupation() {
+        fn place(text: &str) -> Option<&str> {
+            let span = ByteSpan::new(text.find("der ").unwrap_or(0), text.len());
+            shape(text, span, Label::builtin("LOCATION")).map(|s| &text[s.start..s.end])
+        }
+        assert_eq!(
+            place("wohne in der Hauptstraße 5, 10115 Berlin"),
+            Some("Hauptstraße 5, 10115 Berlin")
+        );
+        assert_eq!(place("de Panne"), Some("de Panne"));
+        let title = "Dmitri Volkov, CTO at Helix";
+        let cto = ByteSpan::new(15, 18);
+        assert_eq!(
+            label(title, cto, Label::builtin("ORGANIZATION")).as_str(),
+            "OCCUPATION"
+        );
+        let acme = ByteSpan::new(22, 27);
+        assert_eq!(
+            label(title, acme, Label::builtin("ORGANIZATION")).as_str(),
+            "ORGANIZATION"
+        );
     }
 
     #[test]
