@@ -709,7 +709,7 @@ mod tests {
             shaped("Bill Clinton 's aide", "Bill Clinton 's aide", "PERSON"),
             Some("Bill Clinton")
         );
-        // Organisations keep theirs, and a name that is only the possessive stays.
+        // Organisations keep theirs ("St. Mary's", "Macy's").
         let hospital = "seen at St. Mary's Hospital today";
         assert_eq!(
             shaped(hospital, "St. Mary's Hospital", "ORGANIZATION"),

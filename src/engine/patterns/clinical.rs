@@ -81,11 +81,13 @@ pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
 pub(super) const ACCESSION_NUMBER: PatternSpec = PatternSpec {
     name: "accession_number",
     label: "MEDICAL_RECORD_NUMBER",
-    regex: r"(?ix)
-        \b(?: (?:specimen\s+)?accession(?:\s+(?:id|no\.?|number|\#))? | requisition(?:\s+(?:no\.?|number|\#))?
-            | (?:specimen|encounter|visit|lab)\s+(?:id|no\.?|number|\#) )
-        \s*[:\#]?\s*
-        ((?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,3})\b",
+    regex: concat!(
+        r"(?ix)
+        \b(?: (?:specimen\s+)?accession(?:\s+(?:id|no\.?|number|\#))?
+            | requisition(?:\s+(?:no\.?|number|\#))?
+            | (?:specimen|encounter|visit|lab)\s+(?:id|no\.?|number|\#) )",
+        cued_value!()
+    ),
     group: 1,
     score: 0.8,
     proof: Proof::Grammar,

@@ -105,10 +105,10 @@ pub(super) const LICENSE_PLATE: PatternSpec = PatternSpec {
 pub(super) const ACCOUNT_NUMBER: PatternSpec = PatternSpec {
     name: "account_number",
     label: "ACCOUNT_NUMBER",
-    regex: r"(?ix)
-        \b(?: acct\.? | account ) (?:\s*(?:no\.?|number|num|\#))?
-        \s*[:\#]?\s*
-        ((?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,4})\b",
+    regex: concat!(
+        r"(?ix)\b(?: acct\.? | account ) (?:\s*(?:no\.?|number|num|\#))?",
+        cued_value!()
+    ),
     group: 1,
     score: 0.8,
     proof: Proof::Grammar,
@@ -141,11 +141,10 @@ pub(super) const ACCOUNT_NUMBER: PatternSpec = PatternSpec {
 pub(super) const LICENSE_NUMBER: PatternSpec = PatternSpec {
     name: "license_number",
     label: "LICENSE_NUMBER",
-    regex: r"(?ix)
-        \b(?: licen[cs]e | lic\.? | certificate | cert\.? )
-        \s*(?:no\.?|number|num|\#)
-        \s*[:\#]?\s*
-        ((?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,4})\b",
+    regex: concat!(
+        r"(?ix)\b(?: licen[cs]e | lic\.? | certificate | cert\.? ) \s*(?:no\.?|number|num|\#)",
+        cued_value!()
+    ),
     group: 1,
     score: 0.8,
     proof: Proof::Grammar,

@@ -26,6 +26,17 @@
 //! in national formats, dates, addresses and amounts stay `Proof::None`, since where
 //! they end is a guess. `\b` and `\d` are compiled as ASCII classes (see `recognizer.rs`).
 
+/// The value after an identifier's cue (`Acct#: 2291-004-33`, `Lic #: RN-4417782`,
+/// `accession S22-04819`): an optional `:` or `#`, then a capital or a digit and letters
+/// and digits in up to five dash-joined groups, captured. A macro, so that each cued
+/// pattern can splice it into its one literal; each pattern's validator says how many
+/// digits it needs.
+macro_rules! cued_value {
+    () => {
+        r"\s*[:\#]?\s*((?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,4})\b"
+    };
+}
+
 mod americas;
 mod apac;
 mod cjk;
