@@ -1423,28 +1423,48 @@ pub(super) const DURATION: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Currency names after an amount, with up to two words naming the country or issue
+/// before them (`Swedish kronor`, `New Turkish liras`, `GDR marks`), a spelled currency
+/// code, or both (`pounds sterling (GBP)`). A macro, so that the amounts in digits and in
+/// words can splice it.
+macro_rules! currency_after {
+    () => {
+        r"(?:(?:[A-Z][a-z]+\s){0,2}(?i:pounds?|euros?|dollars?|francs?|kronor|kroner|krona
+            |liras?|lire|rupees?|yen|roubles?|rubles?|zlotys?|schillings?|forints?|korunas?
+            |lei|leva|hryvnias?|dinars?|pesos?|shekels?|drachmas?|escudos?|pesetas?
+            |guilders?|deutsche?\s?marks?)(?:\ssterling)?
+            |[A-Z][A-Za-z]+\s[Mm]arks?
+            |GBP|USD|EUR|CHF|SEK|TRY|TRL|YTL|PLN|ATS|DEM)
+          (?:\s\([A-Z]{3}\))?"
+    };
+}
+
 /// Sums of money with a currency: `GBP 268,000`, `€1,800`, `$12.50`, `292 euros`,
-/// `250,000 Swedish kronor`, `4,393 pounds sterling (GBP)`. On by default: what someone
-/// earned, paid or was awarded is a fact about them (court judgments mask it), and the
-/// proxy restores it in the answer, so a prompt loses little by the placeholder.
+/// `250,000 Swedish kronor`, `4,393 pounds sterling (GBP)`, `five hundred euros`. On by
+/// default: what someone earned, paid or was awarded is a fact about them (court
+/// judgments mask it), and the proxy restores it in the answer, so a prompt loses little
+/// by the placeholder.
 pub(super) const MONEY: PatternSpec = PatternSpec {
     name: "money",
     label: "MONEY",
-    regex: r"(?x)
+    regex: concat!(
+        r"(?x)
         (?:\b(?:approximately|about|around|some|over)\s)?
         (?:\b(?:GBP|USD|EUR|CHF|SEK|NOK|DKK|ISK|TRY|TRL|YTL|JPY|CNY|INR|AUD|CAD|NZD|PLN|RUB|UAH
           |CZK|HUF|RON|BGN|HRK|ATS|DEM|FRF|ITL|ESP|NLG|BEF|FIM|GRD|IEP|PTE|ZAR|BRL|MXN|ILS)\s?
           |[$€£¥₹])
           \d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k|mln|MLN|bln|BLN)\b)?
       | (?:\b(?:approximately|about|around|some|over)\s)?
-        \b\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?(?:\s(?:million|billion))?\s
-          (?:(?:[A-Z][a-z]+\s)?(?:pounds?|euros?|Euros?|dollars?|francs?|kronor|kroner|krona
-            |liras?|Liras?|lira|rupees?|yen|roubles?|rubles?|zlotys?|schillings?|forints?
-            |korunas?|lei|leva|hryvnias?|dinars?|pesos?|shekels?|drachmas?|escudos?|pesetas?
-            |guilders?|lire)(?:\ssterling)?
-            |[A-Z][A-Za-z]+\s[Mm]arks?
-            |GBP|USD|EUR|CHF|SEK|TRY|TRL|YTL|PLN|ATS|DEM)
-          (?:\s\([A-Z]{3}\))?",
+        \b\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?(?:\s(?:million|billion))?\s",
+        currency_after!(),
+        r"
+      # in words, as judgments write sums: five hundred euros, twenty-five thousand kronor
+      | \b(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty
+          |thirty|forty|fifty|sixty|seventy|eighty|ninety|a\s+hundred|a\s+thousand)
+        (?:(?:[\s\-]|\sand\s)(?i:one|two|three|four|five|six|seven|eight|nine|hundred
+          |thousand|million|billion)){0,6}\s",
+        currency_after!()
+    ),
     score: 0.8,
     validate: Some(money),
     negative_context: &[],
@@ -1465,6 +1485,20 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
         ("a loan of $1.5 million", "$1.5 million"),
         ("a deficit of 1.4 billion lei", "1.4 billion lei"),
         ("H1 PROFIT FIM 6.3 MLN VS 21.0 MLN", "FIM 6.3 MLN"),
+        (
+            "awarded 1,579 New Turkish liras (YTL) in damages",
+            "1,579 New Turkish liras (YTL)",
+        ),
+        (
+            "pay 33,658 Austrian Schillings (ATS)",
+            "33,658 Austrian Schillings (ATS)",
+        ),
+        ("paid 2,000 Deutschmarks and", "2,000 Deutschmarks"),
+        ("She claimed five hundred euros and", "five hundred euros"),
+        (
+            "twenty-five thousand Swedish kronor",
+            "twenty-five thousand Swedish kronor",
+        ),
     ],
     counter_examples: &[
         "we had 3 pounds of apples",
@@ -1472,6 +1506,9 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
         "she scored 80 marks",
         "page 3 Marks the spot",
         "Cr 1.2, INR 1.1. Hx of CHF",
+        "two pounds of flour",
+        "one of the euros",
+        "five Swedish schools",
     ],
     ..PatternSpec::BASE
 };
