@@ -41,7 +41,9 @@ fn part(text: &str, max: u32, rng: &mut StdRng) -> String {
         }
         let len = end - at;
         let after_dot = text[..at].ends_with('.');
-        let digits = if after_dot {
+        // Past three digits it is no degree, minute or second (a value under a `lat`
+        // key may be anything): any digits.
+        let digits = if after_dot || len > 3 {
             (0..len).map(|_| rng.gen_range(0..10)).collect()
         } else {
             let cap = if runs == 0 { max } else { 59 };
@@ -71,6 +73,16 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+
+    #[test]
+    fn any_value_under_a_coordinate_key_gets_a_fake_of_its_shape() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for original in ["12345678901234567890", "n/a", "", "-", "9.99.9,,N"] {
+            let fake = coordinates(original, &mut rng);
+            let shape = |s: &str| s.replace(|c: char| c.is_ascii_digit(), "9");
+            assert_eq!(shape(&fake), shape(original));
+        }
+    }
 
     #[test]
     fn a_fake_coordinate_keeps_its_layout_and_stays_on_earth() {
