@@ -985,10 +985,10 @@ macro_rules! age_number {
     };
 }
 
-/// Ages: `aged 42`, `age: 42`, `age of 42`, `his age is 42`, `42-year-old`, `42 years old`,
-/// `42 yo`, and the same with the number in words (`aged sixty three`, `a seventy-two-year-old
-/// man`), which judgments and dictated notes use. Only the number is the entity, so
-/// "aged [AGE_1]" still reads.
+/// Ages: `aged 42`, `age: 42`, `age of 42`, `Age 42y`, `his age is 42`, `42-year-old`,
+/// `42 years old`, `42 yr old`, `7 mos old`, `42 yo`, and the same with the number in
+/// words (`aged sixty three`, `a seventy-two-year-old man`), which judgments and dictated
+/// notes use. Only the number is the entity, so "aged [AGE_1]" still reads.
 pub(super) const AGE: PatternSpec = PatternSpec {
     name: "age",
     label: "AGE",
@@ -996,10 +996,10 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         r"(?ix)
         \b(?:aged|age(?:\s+of)?|age:|age\s+(?:is|was))\s*(",
         age_number!(),
-        r")\b
+        r")(?:\s?(?:y|yrs?)\b|\b)
       | \b(",
         age_number!(),
-        r")(?:[\s\-]years?[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
+        r")(?:[\s\-](?:years?|yrs?\.?|months?|mos?\.?)[\s\-]old|\s?yo\b|\s?y/o\b|\s?y\.o\.)
       # clinical shorthand: (29F), (81 M), a 45F, an 81M, 28M with; in capitals only,
       # since a 45 m drop is a length (a size such as 64M with a clinical word after it
       # would still read as an age)
@@ -1037,6 +1037,9 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("my daughter emma is 14 and was diagnosed last year", "14"),
         ("My son just turned 3.", "3"),
         ("She is in her 80s and lives alone", "80s"),
+        ("He is 65 yr old.", "65"),
+        ("She is 7 mos old.", "7"),
+        ("Age 65y. Sex M", "65"),
         ("a man in his early seventies", "seventies"),
         ("PT IS IN HER MID-40S", "40S"),
     ],
@@ -1054,6 +1057,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "my son is 5 minutes away",
         "my daughter is 2nd in her class",
         "music in the 80s",
+        "a 5 yr plan",
+        "page 65y",
         "in her 85s",
     ],
     ..PatternSpec::BASE
