@@ -973,15 +973,22 @@ fn time(s: &str) -> bool {
     !s.contains(':') || structure::time_of_day(s)
 }
 
+/// A number in words up to ninety-nine (`seventy-two`, `sixty three`, `nineteen`), for
+/// ages and sums; a macro, so that each pattern can splice it into its one literal.
+macro_rules! number_word {
+    () => {
+        r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)
+          (?:[\s\-](?:one|two|three|four|five|six|seven|eight|nine))?
+        | ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen
+        | one|two|three|four|five|six|seven|eight|nine"
+    };
+}
+
 /// An age's number, in digits or in words up to ninety-nine (a macro, so that both of
 /// `AGE`'s forms can splice it into one literal).
 macro_rules! age_number {
     () => {
-        r"\d{1,3}
-        | (?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)
-          (?:[\s\-](?:one|two|three|four|five|six|seven|eight|nine))?
-        | ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen
-        | one|two|three|four|five|six|seven|eight|nine"
+        concat!(r"\d{1,3} | ", number_word!())
     };
 }
 
@@ -1464,10 +1471,11 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
         currency_after!(),
         r"
       # in words, as judgments write sums: five hundred euros, twenty-five thousand kronor
-      | \b(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty
-          |thirty|forty|fifty|sixty|seventy|eighty|ninety|a\s+hundred|a\s+thousand)
-        (?:(?:[\s\-]|\sand\s)(?i:one|two|three|four|five|six|seven|eight|nine|hundred
-          |thousand|million|billion)){0,6}\s",
+      | \b(?i:a\s+hundred|a\s+thousand|",
+        number_word!(),
+        r")(?:(?:[\s\-]|\sand\s)(?i:hundred|thousand|million|billion|",
+        number_word!(),
+        r")){0,6}\s",
         currency_after!()
     ),
     score: 0.8,
