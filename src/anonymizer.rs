@@ -16,6 +16,8 @@ use crate::restore::{MapEntry, MapError, MatchMode, Restorer, TokenOpener};
 use crate::session::{SessionKey, SessionState, SessionStore, StoreHealth, StoreUnavailable};
 use crate::text::{CharIndex, CharSpan, Label, LabelSet};
 
+mod json_slot;
+
 /// Defaults applied when a request leaves an option out (from config).
 #[derive(Debug, Clone)]
 pub struct Defaults {
@@ -434,7 +436,10 @@ fn replace_once(
             let original = &text[d.span.start..d.span.end];
             let replacement = replacer.replace(memory, d.label, original)?;
             out.push_str(&text[cursor..d.span.start]);
-            out.push_str(&replacement);
+            match json_slot::fit(text, d.span, &replacement) {
+                Some(fitted) => out.push_str(&fitted),
+                None => out.push_str(&replacement),
+            }
             cursor = d.span.end;
             entities.push(Entity {
                 text_index,

@@ -46,3 +46,58 @@ fn java_headers_url_queries_and_service_accounts_are_machinery_and_users_are_not
         ])
     );
 }
+
+#[test]
+fn a_personal_number_in_a_json_line_becomes_a_string_so_the_line_still_parses() {
+    let s = TestServer::default();
+    let line = r#"{"ts":"2024-03-14T09:30:00Z","user":{"customer_name":"Ana Ruiz","age":42,"lat": 48.8566,"lng":2.3522},"ssn":123456789,"duration_ms":1984}"#;
+    let anonymize = |method: &str| {
+        let body =
+            json!({"text": [line], "anonymization_config": {"deidentification_method": method}});
+        let r = s.post("/v1/anonymize", &body);
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json()
+    };
+    let r = anonymize("REDACT");
+    let out = r["anonymized_text"][0].as_str().unwrap();
+    assert_eq!(
+        out,
+        r#"{"ts":"2024-03-14T09:30:00Z","user":{"customer_name":"[PERSON_1]","age":"[AGE_1]","lat": "[COORDINATES_1]","lng":"[COORDINATES_2]"},"ssn":"[US_SSN_1]","duration_ms":1984}"#
+    );
+    // The entity's own replacement is the placeholder; the quotes belong to the line.
+    assert_eq!(
+        r["detected_entities"][1]["anonymized_text"],
+        json!("[AGE_1]")
+    );
+    let masked = anonymize("MASK");
+    assert_eq!(
+        masked["anonymized_text"][0],
+        json!(
+            r#"{"ts":"2024-03-14T09:30:00Z","user":{"customer_name":"********","age":"**","lat": "*******","lng":"******"},"ssn":"*********","duration_ms":1984}"#
+        )
+    );
+    // A pseudonym of a number is a number, and stays bare.
+    let fake = anonymize("PSEUDONYMIZE");
+    let fake: serde_json::Value =
+        serde_json::from_str(fake["anonymized_text"][0].as_str().unwrap()).unwrap();
+    assert!(fake["user"]["age"].is_u64(), "{fake}");
+    assert!(fake["ssn"].is_u64(), "{fake}");
+    // Restored, each value comes back, as a string.
+    let map: Vec<serde_json::Value> = r["detected_entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| json!({"text": e["text"], "anonymized_text": e["anonymized_text"]}))
+        .collect();
+    let back = s.post(
+        "/v1/deanonymize",
+        &json!({"anonymized_text": [out], "entities_map": map}),
+    );
+    assert_eq!(back.status, 200, "{}", back.text);
+    assert_eq!(
+        back.json()["deanonymized_text"][0],
+        json!(
+            r#"{"ts":"2024-03-14T09:30:00Z","user":{"customer_name":"Ana Ruiz","age":"42","lat": "48.8566","lng":"2.3522"},"ssn":"123456789","duration_ms":1984}"#
+        )
+    );
+}
