@@ -142,7 +142,8 @@ pub fn parts(text: &str, span: ByteSpan, label: Label) -> Vec<ByteSpan> {
 /// Drops whitespace-separated runs without a letter or digit from both ends of a span
 /// ("Lear Corp ." → "Lear Corp", "( KDP" → "KDP"); `None` when nothing is left ("."). A
 /// model tags such stray punctuation now and then; no entity starts or ends with it.
-/// Punctuation glued to a word ("Corp.", "U.S.") stays.
+/// Punctuation glued to a word ("Corp.", "U.S.") stays, but for a closing comma, colon
+/// or semicolon, which ends a clause and no name or date ("Labs from 10/21: Cr 1.4").
 fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     let inner = text.get(span.start..span.end)?;
     // Byte ranges, inside the span, of its whitespace-separated words with a letter or digit.
@@ -155,7 +156,11 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
         });
     let (start, first_end) = kept.next()?;
     let end = kept.next_back().map_or(first_end, |(_, end)| end);
-    Some(ByteSpan::new(span.start + start, span.start + end))
+    let kept = inner[start..end].trim_end_matches([',', ':', ';']);
+    Some(ByteSpan::new(
+        span.start + start,
+        span.start + start + kept.len(),
+    ))
 }
 
 /// Whether `span` is a credential alone ("M.D.", "PA-C"): a model tags one as a
@@ -512,6 +517,9 @@ mod tests {
         assert_eq!(trim("The Oval ,"), Some("The Oval"));
         assert_eq!(trim("Lear Corp."), Some("Lear Corp."));
         assert_eq!(trim("U.S."), Some("U.S."));
+        assert_eq!(trim("10/21:"), Some("10/21"));
+        assert_eq!(trim("Ana Ruiz,"), Some("Ana Ruiz"));
+        assert_eq!(trim("11/19/2091 08:14"), Some("11/19/2091 08:14"));
         assert_eq!(trim("Élodie - Paris"), Some("Élodie - Paris"));
         assert_eq!(trim("."), None);
         assert_eq!(trim(" - "), None);

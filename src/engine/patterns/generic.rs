@@ -624,6 +624,36 @@ pub(super) const PHONE_CUED: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A North American number with its extension (`617-732-5500 x4410`, `(617) 555-0199 ext.
+/// 3`): the extension reaches one desk, so it goes with the number. The extension word
+/// makes the layout a phone's whatever its area and exchange codes.
+pub(super) const PHONE_EXTENSION: PatternSpec = PatternSpec {
+    name: "phone_extension",
+    label: "PHONE_NUMBER",
+    regex: r"(?ix)
+        (?:\b1[\s.\-])?(?:\(\d{3}\)\s?|\b\d{3}[\s.\-])\d{3}[\s.\-]\d{4}
+        ,?\s?(?:x|ext\.?|extension)\s?\d{1,6}\b",
+    score: 0.85,
+    proof: Proof::Grammar,
+    validate: Some(before_extension),
+    examples: &[
+        ("tel 617-732-5500 x4410.", "617-732-5500 x4410"),
+        ("(617) 555-0199 ext. 3 or", "(617) 555-0199 ext. 3"),
+        (
+            "Call 555-013-4477, extension 12",
+            "555-013-4477, extension 12",
+        ),
+    ],
+    counter_examples: &["ratio 1-2-3 x4", "555-0132 x12", "a 4 x 6 inch card"],
+    ..PatternSpec::BASE
+};
+
+fn before_extension(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    let number = lower.find(['x', 'e']).map_or(s, |at| &s[..at]);
+    structure::phone(number)
+}
+
 /// A national number of 9 to 12 digits in groups right after a phone word of the
 /// languages users write in (`Mi móvil: 612 345 678`, `cellulare 347 123 4567`, `Handy
 /// 0151 2345 6789`): no national layout fits them all, so the word is required, and it

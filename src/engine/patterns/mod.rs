@@ -74,6 +74,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::PHONE_INTERNATIONAL_00,
     &generic::PHONE_NANP,
     &generic::PHONE_CUED,
+    &generic::PHONE_EXTENSION,
     &generic::PHONE_CUED_NATIONAL,
     &generic::PHONE_NANP_LOCAL,
     &generic::PHONE_TRUNK,
