@@ -23,6 +23,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let span = match label.as_str() {
         "ORGANIZATION" => trim_common_edges(text, span),
         "LOCATION" => without_article(text, trim_common_edges(text, span)),
+        "DATE_TIME" => one_clause(text, span),
         "PERSON" => with_given_name(
             text,
             with_regnal_number(
@@ -234,6 +235,27 @@ fn follows_clinical_measure(text: &str, span: ByteSpan) -> bool {
     text.get(..span.start)
         .and_then(|before| before.split_whitespace().next_back())
         .is_some_and(|word| is_clinical_measure(word.trim_end_matches(':')))
+}
+
+/// The part of a date that a colon or semicolon and a space cut off ("10/21: Cr 1.4, K
+/// 4.2" → "10/21", "Date: 10/21" → "10/21"): a model runs a date on into the lab values
+/// of its line now and then, and no date has a clause break inside (a time's colon has
+/// no space after it). The first part with a digit is the date.
+fn one_clause(text: &str, span: ByteSpan) -> ByteSpan {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return span;
+    };
+    let mut start = 0;
+    for (at, _) in inner
+        .match_indices([':', ';'])
+        .filter(|(at, _)| inner[at + 1..].starts_with(' '))
+    {
+        if inner[start..at].bytes().any(|b| b.is_ascii_digit()) {
+            return ByteSpan::new(span.start + start, span.start + at);
+        }
+        start = at + 2;
+    }
+    ByteSpan::new(span.start + start, span.end)
 }
 
 /// Whether `span` is numbers joined by slashes that no calendar reads as a date
@@ -797,6 +819,19 @@ mod tests {
             shape(caps, ByteSpan::new(0, caps.len()), person),
             Some(ByteSpan::new(3, caps.len()))
         );
+    }
+
+    #[test]
+    fn a_date_ends_at_a_clause_break() {
+        fn cut(text: &str) -> &str {
+            let s = one_clause(text, ByteSpan::new(0, text.len()));
+            &text[s.start..s.end]
+        }
+        assert_eq!(cut("10/21: Cr 1.4, K 4.2"), "10/21");
+        assert_eq!(cut("Date: 10/21"), "10/21");
+        assert_eq!(cut("Seen: today; 10/21"), "10/21");
+        assert_eq!(cut("3 March 2024 at 14:05:30"), "3 March 2024 at 14:05:30");
+        assert_eq!(cut("Tuesday, 4 March 2025"), "Tuesday, 4 March 2025");
     }
 
     #[test]

@@ -1047,10 +1047,12 @@ pub(super) const AGE: PatternSpec = PatternSpec {
       # seventies, in their mid-30s (not in the 80s, a period)
       | \bin\s+(?:his|her|their|my|your)\s+(?:(?:early|mid|late)[\s\-])?
         (\d0s|\d0's|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b
-      # a relative's age as parents write it: my daughter emma is 14, my son turned 3;
-      # only where the number ends the thought (not my son is 5 minutes away)
-      | \b(?:son|daughter|kid|child|boy|girl|brother|sister|baby|grandson|granddaughter
-          |nephew|niece)(?:\s+[a-z]+)?\s+(?:is|turns|turned|was|just\s+turned)\s+(\d{1,2})
+      # a relative's age as parents write it: my daughter emma is 14, my son turned 3,
+      # (he's 7); only where the number ends the thought (not my son is 5 minutes away,
+      # she's 5 feet tall)
+      | \b(?:(?:son|daughter|kid|child|boy|girl|brother|sister|baby|grandson|granddaughter
+          |nephew|niece)(?:\s+[a-z]+)?\s+(?:is|turns|turned|was|just\s+turned)
+          | (?:he|she)(?:['’]s|\s+is|\s+was|\s+turns|\s+turned|\s+just\s+turned))\s+(\d{1,2})
           (?:\s*(?:years?|yrs?|yo)\b|\s*[.,!?;:)]|\s+(?:and|but|now|today|so|with|in|this|next|last)\b|\s*$)"
     ),
     group: 1,
@@ -1073,6 +1075,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("her son, aged nineteen, said", "nineteen"),
         ("my daughter emma is 14 and was diagnosed last year", "14"),
         ("My son just turned 3.", "3"),
+        ("My son Jayden (he's 7) has asthma", "7"),
+        ("She is 42, and she lives alone", "42"),
         ("She is in her 80s and lives alone", "80s"),
         ("He is 65 yr old.", "65"),
         ("She is 7 mos old.", "7"),
@@ -1092,6 +1096,9 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "aged cheese",
         "a seventy-page report",
         "my son is 5 minutes away",
+        "she's 5 feet tall",
+        "he was 3rd in the race",
+        "he is 2 hours late",
         "my daughter is 2nd in her class",
         "music in the 80s",
         "a 5 yr plan",

@@ -71,3 +71,49 @@ pub(super) const IN_VOTER: PatternSpec = PatternSpec {
     counter_examples: &["sku ABC1234567", "ABC1234567"],
     ..PatternSpec::BASE
 };
+
+/// An Indian city or state with its six-digit PIN code (`Mumbai 400069`, `Bengaluru -
+/// 560001`, `Karnataka 560038`), or a PIN after its cue (`Pincode: 560038`; a bare "PIN" is a secret's, `PASSWORD`): the tail of
+/// an Indian address, which names a locality of a few thousand people. Six digits alone
+/// are counts, amounts and order numbers, so the city, the state or the cue is required
+/// (the regex enforces it), and it fixes the span (`Grammar`).
+pub(super) const IN_CITY_PIN: PatternSpec = PatternSpec {
+    name: "in_city_pin",
+    label: "ADDRESS",
+    regex: r"(?x)
+        \b((?:Mumbai|Bombay|New\ Delhi|Delhi|Bengaluru|Bangalore|Chennai|Madras|Kolkata
+            |Calcutta|Hyderabad|Secunderabad|Pune|Ahmedabad|Jaipur|Lucknow|Kanpur|Nagpur
+            |Indore|Bhopal|Patna|Vadodara|Ludhiana|Agra|Nashik|Surat|Thane|Navi\ Mumbai
+            |Noida|Gurgaon|Gurugram|Ghaziabad|Faridabad|Coimbatore|Kochi|Cochin
+            |Thiruvananthapuram|Trivandrum|Visakhapatnam|Vijayawada|Mysuru|Mysore|Mangaluru
+            |Mangalore|Chandigarh|Dehradun|Guwahati|Bhubaneswar|Raipur|Ranchi|Amritsar
+            |Varanasi|Panaji|Madurai|Maharashtra|Karnataka|Tamil\ Nadu|Kerala|Telangana
+            |Andhra\ Pradesh|Gujarat|Rajasthan|Uttar\ Pradesh|West\ Bengal|Haryana|Punjab
+            |Bihar|Odisha|Madhya\ Pradesh|Assam|Goa)\s?[-–,]?\s?[1-9]\d{2}\s?\d{3})\b
+      | \b(?i:pin\s?code|postal\ code)\s*[:\-]?\s*([1-9]\d{2}\s?\d{3})\b",
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        (
+            "Lotus Residency, Andheri East, Mumbai 400069.",
+            "Mumbai 400069",
+        ),
+        (
+            "22 MG Road, Bengaluru - 560001, Karnataka",
+            "Bengaluru - 560001",
+        ),
+        ("Indiranagar, Bangalore 560038", "Bangalore 560038"),
+        ("Pincode: 560038", "560038"),
+        ("Salt Lake, Kolkata-700091", "Kolkata-700091"),
+    ],
+    counter_examples: &[
+        "Mumbai recorded 400069 cases",
+        "order 400069 shipped",
+        "Pune 2023 report",
+        "Delhi 0110001",
+        "PIN: 482913",
+    ],
+    ..PatternSpec::BASE
+};

@@ -207,6 +207,7 @@ pub static ALL: &[&PatternSpec] = &[
     &india::IN_PASSPORT,
     &india::IN_VEHICLE_REGISTRATION,
     &india::IN_VOTER,
+    &india::IN_CITY_PIN,
     &korea::KR_RRN,
     &korea::KR_RRN_BARE,
     &korea::KR_RRN_UNCHECKED,
