@@ -101,3 +101,28 @@ fn a_personal_number_in_a_json_line_becomes_a_string_so_the_line_still_parses() 
         )
     );
 }
+
+#[test]
+fn user_agents_code_classes_encoded_queries_and_python_dicts_in_log_lines() {
+    // With the model: it read "Mozilla" and "OrderController" as firms and stopped the
+    // name at the query's "+".
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {}\n",
+        crate::support::KEY
+    ));
+    let lines = [
+        r#"2024-05-02T10:15:22.481Z INFO  [order-service,5f2c1e9a7b3d4c10] OrderController: Order 88231 placed by customer_id=4471 email=maria.gonzalez@correo.es"#,
+        r#"10.0.4.17 - frank [02/May/2024:10:15:26 +0000] "GET /api/users/search?q=Siobhan+O%27Reilly&dob=1988-11-05 HTTP/1.1" 200 512 "-" "Mozilla/5.0 (Windows NT 10.0; Win64; x64)""#,
+        r#"[2024-05-02 10:15:27,118] ERROR in app: Exception on /profile/update [POST] - payload={'name': 'Lars Eriksson', 'user': 'lars.e', 'address': 'Storgatan 12, 114 51 Stockholm'}"#,
+    ];
+    let r = s.post("/v1/anonymize", &json!({ "text": lines }));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            r#"2024-05-02T10:15:22.481Z INFO  [order-service,5f2c1e9a7b3d4c10] OrderController: Order 88231 placed by customer_id=4471 email=[EMAIL_ADDRESS_1]"#,
+            r#"[IP_ADDRESS_1] - [PERSON_1] [02/May/2024:10:15:26 +0000] "GET /api/users/search?q=[PERSON_2]&dob=[DATE_TIME_1] HTTP/1.1" 200 512 "-" "Mozilla/5.0 (Windows NT 10.0; Win64; x64)""#,
+            r#"[2024-05-02 10:15:27,118] ERROR in app: Exception on /profile/update [POST] - payload={'name': '[PERSON_3]', 'user': '[PERSON_4]', 'address': '[ADDRESS_1]'}"#,
+        ])
+    );
+}

@@ -2,7 +2,7 @@
 //! the payload to be valid: a log line is often JSON after a text prefix, logfmt with a
 //! free-text tail, or a CSV block inside a larger text.
 //!
-//! Formats: JSON `"key": value`; logfmt and key=value (`key=value`, `key="quoted"`,
+//! Formats: JSON `"key": value` and Python's printed dicts (`'key': value`); logfmt and key=value (`key=value`, `key="quoted"`,
 //! `key='quoted'`, SQL `col = 'v'`); SQL `INSERT INTO t (cols) VALUES (…), (…)`; CSV
 //! (a header line of keys, then records); Markdown tables (header, `|---|`, rows).
 //! Quoted values are spans of their inside, escapes included (`O''Brien`, `\"Bob\"`):
@@ -31,6 +31,9 @@ pub fn fields(text: &str) -> Vec<Field> {
     let bytes = text.as_bytes();
     if bytes.contains(&b'"') {
         json(text, &mut out);
+    }
+    if text.contains("':") {
+        python_dicts(text, &mut out);
     }
     if bytes.contains(&b'=') {
         key_values(text, &mut out);
@@ -84,14 +87,31 @@ fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
 /// inside, scalars of their literal; objects and arrays are not values here (their
 /// members are found on their own).
 fn json(text: &str, out: &mut Vec<Field>) {
+    members(text, b'"', out);
+}
+
+/// Python's printed dicts, as apps log them (`payload={'name': 'Lars', 'age': 42}`):
+/// JSON with single quotes, and double quotes around a string that holds one
+/// (`"O'Brien"`). An apostrophe in prose opens no key: a key is one key-shaped word.
+fn python_dicts(text: &str, out: &mut Vec<Field>) {
+    members(text, b'\'', out);
+}
+
+/// `key: value` members whose keys are quoted with `quote`.
+fn members(text: &str, quote: u8, out: &mut Vec<Field>) {
     let bytes = text.as_bytes();
     let mut i = 0;
-    while let Some(offset) = bytes[i..].iter().position(|&b| b == b'"') {
+    while let Some(offset) = bytes[i..].iter().position(|&b| b == quote) {
         let open = i + offset;
-        let Some(close) = closing_quote(bytes, open, b'"', false) else {
+        let Some(close) = closing_quote(bytes, open, quote, false) else {
             i = open + 1;
             continue;
         };
+        if quote == b'\'' && !bytes[open + 1..close].iter().all(|&b| is_key_byte(b)) {
+            // An apostrophe of a sentence ("User's") pairs with the next quote: no key.
+            i = open + 1;
+            continue;
+        }
         i = close + 1;
         let colon = skip_spaces(bytes, close + 1);
         if bytes.get(colon) != Some(&b':') {
@@ -100,8 +120,8 @@ fn json(text: &str, out: &mut Vec<Field>) {
         let start = skip_spaces(bytes, colon + 1);
         let key = ByteSpan::new(open + 1, close);
         match bytes.get(start) {
-            Some(b'"') => {
-                if let Some(end) = closing_quote(bytes, start, b'"', false) {
+            Some(&q) if q == b'"' || q == quote => {
+                if let Some(end) = closing_quote(bytes, start, q, false) {
                     out.push(Field {
                         key,
                         value: ByteSpan::new(start + 1, end),
@@ -117,7 +137,10 @@ fn json(text: &str, out: &mut Vec<Field>) {
                     .position(|b| matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b' '))
                     .map_or(bytes.len(), |n| start + n);
                 let literal = &text[start..end];
-                if !matches!(literal, "null" | "true" | "false") {
+                if !matches!(
+                    literal,
+                    "null" | "true" | "false" | "None" | "True" | "False"
+                ) {
                     out.push(Field {
                         key,
                         value: ByteSpan::new(start, end),

@@ -38,7 +38,8 @@ const LEVEL: &str = level!();
 /// A token after the timestamp of a log line's header: a level, a bracketed logger or
 /// thread, a UUID, a hex id, a Java logger (`c.e.s.UserController`, as Logback and Spring
 /// Boot abbreviate it: its package letters read as initials), Spring Boot's pid and
-/// `---`, and the `-` or `:` before the message.
+/// `---`, a class named for what code does (`OrderController:`, which models read as a
+/// firm), and the `-` or `:` before the message.
 const HEADER_TOKEN: &str = concat!(
     r"(?:
     \[",
@@ -51,6 +52,9 @@ const HEADER_TOKEN: &str = concat!(
   | [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b
   | [0-9a-f]{8,64}\b
   | (?:[a-z][a-z0-9_]*\.)+[A-Z][A-Za-z0-9_$]*\b:?
+  | (?:[A-Z][a-z0-9]+)+(?:Controller|Service|Handler|Manager|Repository|Listener|Filter
+      |Worker|Job|Task|Client|Consumer|Producer|Processor|Scheduler|Resource|Endpoint
+      |Gateway|Adapter|Factory|Provider|Impl|Middleware|Application)\b:?
   | \d{1,7}\ ---
   | ---
   | [\-:]
@@ -78,7 +82,11 @@ const ANYWHERE: &str = r"(?x)
     \b\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}:\d{2}:\d{2}:\d{2}(?:\ [+\-]\d{4})?
   | \b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b
   | \b(?:[0-9a-f]{16,64}|[0-9A-F]{16,64})\b
-  | \bINSERT\ INTO\b | \bVALUES\b   # SQL's own words (the acronym rule reads VALUES as a name)";
+  | \bINSERT\ INTO\b | \bVALUES\b   # SQL's own words (the acronym rule reads VALUES as a name)
+    # a client and its version (curl/8.4.0, HTTP/1.1, python-requests/2.31.0), and a
+    # browser's user agent: products and their (comments), which models read as firms
+  | \bMozilla/\d\.\d\ \([^)\n]{1,200}\)(?:\ [A-Za-z]+/[A-Za-z0-9_.]+(?:\ \([^)\n]{1,100}\))?)*
+  | \b[A-Za-z][A-Za-z0-9_.\-]*/\d+(?:\.\d+)+\b";
 
 /// ASCII `\b` and `\d`: a Unicode word boundary makes the lazy DFA give up on the first
 /// non-ASCII byte (see `recognizer.rs`), and log machinery is ASCII. The constants
@@ -163,6 +171,28 @@ mod tests {
                 "4bf92f3577b34da6"
             ]
         );
+    }
+
+    #[test]
+    fn a_class_named_for_its_job_clients_and_user_agents_are_machinery() {
+        assert_eq!(
+            found("2024-05-02T10:15:22.481Z INFO  [order-service] OrderController: Order placed by Ana"),
+            ["2024-05-02T10:15:22.481Z INFO  [order-service] OrderController:"]
+        );
+        let access = r#"10.0.4.17 - - "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36" Ana"#;
+        assert_eq!(
+            found(access),
+            [
+                "HTTP/1.1",
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+            ]
+        );
+        assert_eq!(
+            found("curl/8.4.0 and python-requests/2.31.0"),
+            ["curl/8.4.0", "python-requests/2.31.0"]
+        );
+        // A person at the head of a message, and dates with slashes, are not.
+        assert!(found("INFO McDonald: paid\nborn May/1988, seen 03/12.5").is_empty());
     }
 
     #[test]

@@ -355,3 +355,27 @@ fn a_url_holds_the_personal_values_of_its_query_and_an_ip_key_needs_an_address()
         want(&[("2001:db8::1", "IP_ADDRESS")])
     );
 }
+
+#[test]
+fn a_python_dict_in_a_log_line_is_read_like_json_but_apostrophes_in_prose_are_not_keys() {
+    let line = r#"ERROR in the user's app: payload={'name': 'Lars Eriksson', 'user': "o'brien_k", 'age': 42, 'ok': True, 'request_id': 'a1b2c3'}"#;
+    assert_eq!(
+        pairs(line),
+        vec![
+            ("name", "Lars Eriksson"),
+            ("user", "o'brien_k"),
+            ("age", "42"),
+            ("request_id", "a1b2c3"),
+            ("payload", "{'name':"),
+        ]
+    );
+    assert_eq!(
+        flagged(line),
+        want(&[
+            ("Lars Eriksson", "PERSON"),
+            ("o'brien_k", "PERSON"),
+            ("42", "AGE"),
+        ])
+    );
+    assert_eq!(pairs("it's 'dog': he said"), vec![("dog", "he")]);
+}

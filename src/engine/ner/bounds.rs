@@ -34,6 +34,10 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         _ => span,
     };
     let span = whole_ascii_words(text, span);
+    let span = match label.as_str() {
+        "PERSON" | "LOCATION" | "ORGANIZATION" => whole_query_value(text, span),
+        _ => span,
+    };
     // Checked on the widened span: a model tags "/88" of "142/88", "O." of "Y.O." or ".D."
     // of "M.D.".
     if matches!(label.as_str(), "PERSON" | "ORGANIZATION") && is_credential(text, span) {
@@ -507,6 +511,39 @@ fn trim_common_edges(text: &str, span: ByteSpan) -> ByteSpan {
     ByteSpan::new(span.start + start, span.start + at + word.len())
 }
 
+/// Widens a name inside a URL query value to the whole value when the value is
+/// URL-encoded words (`?q=Siobhan+O%27Reilly`): `+` and `%27` are the space and the
+/// apostrophe of one name, which the model reads as breaks ("Siobhan" alone).
+fn whole_query_value(text: &str, span: ByteSpan) -> ByteSpan {
+    let bytes = text.as_bytes();
+    let stops =
+        |b: u8| matches!(b, b'=' | b'&' | b'?' | b'#' | b'"' | b'\'') || b.is_ascii_whitespace();
+    let mut start = span.start;
+    while start > 0 && !stops(bytes[start - 1]) {
+        start -= 1;
+    }
+    let mut end = span.end;
+    while end < bytes.len() && !stops(bytes[end]) {
+        end += 1;
+    }
+    let key_start = text[..start.saturating_sub(1)]
+        .rfind(['?', '&'])
+        .map(|at| at + 1);
+    let in_query = start > 0
+        && bytes[start - 1] == b'='
+        && key_start.is_some_and(|k| {
+            text[k..start - 1]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        });
+    let encoded = text[start..end].contains(['+', '%']);
+    if in_query && encoded {
+        ByteSpan::new(start, end)
+    } else {
+        span
+    }
+}
+
 /// Widens a span that cuts an ASCII word to the whole word: a model tags "/22" of
 /// "7/22" now and then (the tokenizer splits at the slash and the first piece came out
 /// `O`), and a cut identifier or date would leave digits in the clear. Only ASCII
@@ -819,6 +856,23 @@ mod tests {
             shape(caps, ByteSpan::new(0, caps.len()), person),
             Some(ByteSpan::new(3, caps.len()))
         );
+    }
+
+    #[test]
+    fn a_name_in_an_encoded_query_value_takes_the_whole_value() {
+        fn widened<'t>(text: &'t str, name: &str) -> &'t str {
+            let at = text.find(name).unwrap();
+            let s = whole_query_value(text, ByteSpan::new(at, at + name.len()));
+            &text[s.start..s.end]
+        }
+        let url = "GET /search?q=Siobhan+O%27Reilly&dob=1988 HTTP/1.1";
+        assert_eq!(widened(url, "Siobhan"), "Siobhan+O%27Reilly");
+        assert_eq!(widened("/u?name=Ana+Ruiz", "Ruiz"), "Ana+Ruiz");
+        // Not encoded, not a query, or a path.
+        assert_eq!(widened("/u?name=Ana&x=1", "Ana"), "Ana");
+        assert_eq!(widened("Siobhan+Ana went", "Siobhan"), "Siobhan");
+        assert_eq!(widened("/users/Siobhan+O%27Reilly", "Siobhan"), "Siobhan");
+        assert_eq!(widened("a=b c=Siobhan+Ana", "Siobhan"), "Siobhan");
     }
 
     #[test]
