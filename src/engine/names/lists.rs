@@ -98,8 +98,30 @@ const CLINICAL_SHORTHAND: &[&str] = &[
     "npo", "bid", "tid", "qid", "qhs", "chf", "copd", "htn", "ckd", "cabg", "nsr", "dm2", "hpi",
     "pmh", "psh", "ros", "rtc", "hcp", "rhm", "lhm", "rhf", "lhf", "hx", "dx", "rx", "tx", "sx",
     "pcp", "pt/ot", "cath", "stemi", "nstemi", "pci", "ekg", "ecg", "cxr", "lvh", "tte", "tee",
-    "cad", "dvt", "uti", "afib", "esrd",
+    "cad", "dvt", "uti", "afib", "esrd", "sw", "ob/gyn",
 ];
+
+/// Drugs that notes name most, a name to a model in capitals ("STARTED ON PREDNISONE"):
+/// a span that is one of them alone names no one. Brand and generic names; compared
+/// without case.
+#[rustfmt::skip]
+const DRUGS: &[&str] = &[
+    "prednisone", "lasix", "furosemide", "coumadin", "warfarin", "heparin", "insulin",
+    "metformin", "lisinopril", "atorvastatin", "lipitor", "simvastatin", "metoprolol",
+    "lopressor", "toprol", "amiodarone", "digoxin", "plavix", "clopidogrel", "aspirin",
+    "vancomycin", "zosyn", "ceftriaxone", "levofloxacin", "amoxicillin", "augmentin",
+    "albuterol", "morphine", "dilaudid", "oxycodone", "percocet", "tylenol", "acetaminophen",
+    "motrin", "ibuprofen", "ativan", "lorazepam", "haldol", "zofran", "protonix", "norvasc",
+    "amlodipine", "keppra", "dilantin", "synthroid", "levothyroxine", "gabapentin",
+    "neurontin", "seroquel", "solumedrol", "decadron", "flagyl", "bactrim", "cipro",
+    "lovenox", "eliquis", "xarelto", "nitroglycerin", "spiriva", "advair", "zoloft",
+    "prozac", "xanax", "ambien",
+];
+
+/// Whether `word`, in any case, is a drug of [`DRUGS`].
+pub(crate) fn is_drug(word: &str) -> bool {
+    DRUGS.iter().any(|d| word.eq_ignore_ascii_case(d))
+}
 
 /// Vitals, labs and findings, a name only alone: "HbA1c 7.2" or "WBC 11.2" is a
 /// measurement, but "WBC" (the World Boxing Council) and "BNP" (the bank) are

@@ -8,7 +8,7 @@
 
 use crate::engine::names::{
     is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_dose_unit,
-    is_given_name, is_institution_ending, is_monarch, is_office,
+    is_drug, is_given_name, is_institution_ending, is_monarch, is_office,
 };
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
@@ -17,7 +17,7 @@ use crate::text::{ByteSpan, Label};
 /// nothing is left of it (a lone ".") or it names no one (a lone "M.D.").
 pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let span = close_bracket(text, trim_loose_punctuation(text, span)?);
-    if after_possessive(text, span) {
+    if after_possessive(text, span) || in_field_label(text, span) {
         return None;
     }
     let span = match label.as_str() {
@@ -195,7 +195,7 @@ fn is_clinical_shorthand_only(text: &str, span: ByteSpan) -> bool {
     let (mut shorthand, mut measure, mut value) = (false, false, false);
     for word in inner.split_whitespace() {
         let word = word.trim_matches(['(', ')', ',', ';', ':']);
-        if is_clinical_shorthand(word) {
+        if is_clinical_shorthand(word) || is_drug(word.trim_end_matches('.')) {
             shorthand = true;
         } else if is_clinical_measure(word) {
             measure = true;
@@ -239,6 +239,33 @@ fn follows_clinical_measure(text: &str, span: ByteSpan) -> bool {
     text.get(..span.start)
         .and_then(|before| before.split_whitespace().next_back())
         .is_some_and(|word| is_clinical_measure(word.trim_end_matches(':')))
+}
+
+/// Whether `span` opens a field label of a form in capitals ("PRIMARY CARE PHYSICIAN:",
+/// "ADMITTING SERVICE:"): the label's first words read as an organisation to a model.
+/// Only a span in capitals at the head of its line with one to three more words in
+/// capitals before the colon: "Ana Ruiz: hello" is a speaker, and "ANA RUIZ:" a name.
+fn in_field_label(text: &str, span: ByteSpan) -> bool {
+    let line_start = text[..span.start].rfind('\n').map_or(0, |at| at + 1);
+    let line_end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |at| span.end + at);
+    let capitals =
+        |s: &str| s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase);
+    let Some(colon) = text[span.end..line_end].find(':') else {
+        return false;
+    };
+    let rest: Vec<&str> = text[span.end..span.end + colon]
+        .split_whitespace()
+        .collect();
+    text[line_start..span.start].trim().is_empty()
+        && capitals(&text[span.start..span.end])
+        && (1..=3).contains(&rest.len())
+        && rest.iter().all(|w| {
+            capitals(w)
+                && w.chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '#' | '/' | '.'))
+        })
 }
 
 /// The part of a date that a colon or semicolon and a space cut off ("10/21: Cr 1.4, K
@@ -844,6 +871,15 @@ mod tests {
         };
         assert_eq!(found("Keppra"), None);
         assert_eq!(found("Lasix"), None);
+        // "OB" stays: Odense Boldklub in CoNLL-2003.
+        let caps = "STARTED ON PREDNISONE. SEEN BY SW (OB/GYN) TODAY";
+        let caps_at = |part: &str| {
+            let s = caps.find(part).unwrap();
+            shape(caps, ByteSpan::new(s, s + part.len()), person)
+        };
+        assert_eq!(caps_at("PREDNISONE"), None);
+        assert_eq!(caps_at("SW"), None);
+        assert_eq!(caps_at("OB/GYN"), None);
         assert!(found("Ana Ruiz").is_some());
         // Shorthand at a name's edge goes when written as notes write it, in capitals or
         // with its dot; in Title Case it stays, as "Cath" and "Ros" must.
@@ -873,6 +909,20 @@ mod tests {
         assert_eq!(widened("Siobhan+Ana went", "Siobhan"), "Siobhan");
         assert_eq!(widened("/users/Siobhan+O%27Reilly", "Siobhan"), "Siobhan");
         assert_eq!(widened("a=b c=Siobhan+Ana", "Siobhan"), "Siobhan");
+    }
+
+    #[test]
+    fn the_head_of_a_field_label_in_capitals_is_no_entity() {
+        let text = "PRIMARY CARE PHYSICIAN: NWOSU, CHIDI\nANA RUIZ: hi\nAna Ruiz said: hi\n  BOSTON MEDICAL CENTER CARDIOLOGY: 2 visits";
+        let at = |part: &str| {
+            let s = text.find(part).unwrap();
+            ByteSpan::new(s, s + part.len())
+        };
+        assert!(in_field_label(text, at("PRIMARY CARE")));
+        assert!(!in_field_label(text, at("NWOSU")));
+        assert!(!in_field_label(text, at("ANA RUIZ")));
+        assert!(!in_field_label(text, at("Ana Ruiz")));
+        assert!(in_field_label(text, at("BOSTON MEDICAL CENTER")));
     }
 
     #[test]
