@@ -122,6 +122,7 @@ labels! {
     "ACCOUNT_NUMBER" ["ACCT"] true "Account numbers after their cue (Acct #, account no.)";
     "LICENSE_NUMBER" ["LICENCE_NUMBER", "CERTIFICATE_NUMBER"] true "Licence and certificate numbers after their cue (License No., Lic #)";
     "COORDINATES" ["GPS_COORDINATES", "LAT_LONG"] true "Geographic coordinates (latitude and longitude)";
+    "BOOKING_REFERENCE" ["PNR", "CONFIRMATION_NUMBER"] true "Travel booking references after their cue (booking ref, PNR)";
     "CASE_NUMBER" ["CASE_ID"] true "Court case, application and file numbers (needs context)";
     "MONEY" ["AMOUNT"] true "Sums of money with a currency";
     "UUID" [] false "UUIDs (off by default: usually not personal)";

@@ -195,7 +195,7 @@ fn a_notes_account_licence_and_accession_numbers_go_beside_their_cue() {
 }
 
 #[test]
-fn a_prompt_keeps_no_extension_no_pin_code_and_no_childs_age() {
+fn a_prompt_keeps_no_extension_pin_code_childs_age_or_booking_reference() {
     // The default config, model included: the colon after a date is the model's boundary
     // to fix.
     let s = TestServer::start(&format!(
@@ -207,7 +207,8 @@ fn a_prompt_keeps_no_extension_no_pin_code_and_no_childs_age() {
             "My son Jayden (he's 7) has asthma; he is 2 hours late.",
             "Call 617-732-5500 x4410 or (617) 555-0199 ext. 3.",
             "Ship to Andheri East, Mumbai 400069. Pincode: 560038.",
-            "Patient seen with Dr. Oduya. Labs from 10/21: Cr 1.4, K 4.2."
+            "Patient seen with Dr. Oduya. Labs from 10/21: Cr 1.4, K 4.2.",
+            "Booking ref XK7P2Q, record locator: ZX4P9B, seat 23A; PNR CONFIRMED."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -217,7 +218,8 @@ fn a_prompt_keeps_no_extension_no_pin_code_and_no_childs_age() {
             "My son [PERSON_1] (he's [AGE_1]) has asthma; he is 2 hours late.",
             "Call [PHONE_NUMBER_1] or [PHONE_NUMBER_2].",
             "Ship to [LOCATION_1], [ADDRESS_1]. Pincode: [ADDRESS_2].",
-            "Patient seen with [PERSON_2]. Labs from [DATE_TIME_1]: Cr 1.4, K 4.2."
+            "Patient seen with [PERSON_2]. Labs from [DATE_TIME_1]: Cr 1.4, K 4.2.",
+            "Booking ref [BOOKING_REFERENCE_1], record locator: [BOOKING_REFERENCE_2], seat 23A; PNR CONFIRMED."
         ])
     );
 }

@@ -3,7 +3,8 @@
 //! their maker, registry or issuer chose, so only the cue in front of them tells. All
 //! are among HIPAA's eighteen Safe Harbor identifiers ("device identifiers and serial
 //! numbers", "vehicle identifiers … including license plate numbers", "account
-//! numbers", "certificate/license numbers"). The regex requires the cue (an IMEI also
+//! numbers", "certificate/license numbers"), and a booking's reference, which opens a
+//! traveller's booking. The regex requires the cue (an IMEI also
 //! has its Luhn digit). The cue fixes the span (`Grammar`), as for medical record
 //! numbers, but for a plate, which stays a guess below the plate formats we can check
 //! (UK, TR, IN, …), which keep their own labels where both read the same plate.
@@ -167,6 +168,49 @@ pub(super) const LICENSE_NUMBER: PatternSpec = PatternSpec {
     ],
     ..PatternSpec::BASE
 };
+
+/// A travel booking's reference after its cue: `Booking ref XK7P2Q`, `PNR: 4KQ2ZP`,
+/// `confirmation code H7T9QX`, `record locator: ZX4P9B`, `reservation no. 7731-4490`.
+/// With the passenger's surname it opens the booking (an airline's "manage my booking"),
+/// so it goes like an account number. Five to twelve letters and digits with at least one
+/// digit: "booking ref pending" and "PNR CONFIRMED" are no reference (a reference of
+/// letters alone is missed rather than every capitalised word after the cue).
+pub(super) const BOOKING_REFERENCE: PatternSpec = PatternSpec {
+    name: "booking_reference",
+    label: "BOOKING_REFERENCE",
+    regex: concat!(
+        r"(?ix)
+        \b(?: booking\s+(?:ref(?:erence)?\.?|code|no\.?|number|id)
+            | reservation\s+(?:ref(?:erence)?\.?|code|no\.?|number|id)
+            | confirmation\s+(?:code|no\.?|number|\#)
+            | pnr | record\s+locator )",
+        cued_value!()
+    ),
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(booking_shaped),
+    negative_context: &[],
+    examples: &[
+        ("Booking ref XK7P2Q for passenger GARCIA/MARIA", "XK7P2Q"),
+        ("PNR: 4KQ2ZP", "4KQ2ZP"),
+        ("your confirmation code: H7T9QX", "H7T9QX"),
+        ("Record locator ZX4P9B, seat 23A", "ZX4P9B"),
+        ("reservation no. 7731-4490 at the hotel", "7731-4490"),
+    ],
+    counter_examples: &[
+        "booking ref pending",
+        "PNR CONFIRMED",
+        "confirmation number 12",
+        "booking 2 rooms for 20245 guests",
+    ],
+    ..PatternSpec::BASE
+};
+
+fn booking_shaped(s: &str) -> bool {
+    let alnum = s.bytes().filter(u8::is_ascii_alphanumeric).count();
+    (5..=12).contains(&alnum) && s.bytes().any(|b| b.is_ascii_digit())
+}
 
 /// Four or more digits, and not a plain run of eight or more (a bank account's shape) nor
 /// a year or fiscal year.

@@ -116,6 +116,7 @@ pub static ALL: &[&PatternSpec] = &[
     &cued::LICENSE_PLATE,
     &cued::ACCOUNT_NUMBER,
     &cued::LICENSE_NUMBER,
+    &cued::BOOKING_REFERENCE,
     &coordinates::COORDINATES_DECIMAL,
     &coordinates::COORDINATES_HEMISPHERE,
     // finance
