@@ -208,7 +208,9 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_or_booking_reference() {
             "Call 617-732-5500 x4410 or (617) 555-0199 ext. 3.",
             "Ship to Andheri East, Mumbai 400069. Pincode: 560038.",
             "Patient seen with Dr. Oduya. Labs from 10/21: Cr 1.4, K 4.2.",
-            "Booking ref XK7P2Q, record locator: ZX4P9B, seat 23A; PNR CONFIRMED."
+            "Booking ref XK7P2Q, record locator: ZX4P9B, seat 23A; PNR CONFIRMED.",
+            "Hola, me llamo Lucía Fernández y vivo en la Calle Mayor 15, 3º B, 28013 Madrid.",
+            "Olá, meu nome é João Pedro Almeida. Endereço: Rua das Flores 100, São Paulo - SP, 01310-100."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -219,7 +221,9 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_or_booking_reference() {
             "Call [PHONE_NUMBER_1] or [PHONE_NUMBER_2].",
             "Ship to [LOCATION_1], [ADDRESS_1]. Pincode: [ADDRESS_2].",
             "Patient seen with [PERSON_2]. Labs from [DATE_TIME_1]: Cr 1.4, K 4.2.",
-            "Booking ref [BOOKING_REFERENCE_1], record locator: [BOOKING_REFERENCE_2], seat 23A; PNR CONFIRMED."
+            "Booking ref [BOOKING_REFERENCE_1], record locator: [BOOKING_REFERENCE_2], seat 23A; PNR CONFIRMED.",
+            "Hola, me llamo [PERSON_3] y vivo en la [ADDRESS_3].",
+            "Olá, meu nome é [PERSON_4]. Endereço: [ADDRESS_4] - SP, [ADDRESS_5]."
         ])
     );
 }

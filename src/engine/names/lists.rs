@@ -81,6 +81,10 @@ const CHATTER: &[&str] = &[
     // letter openings: "Sehr geehrte Frau …", "Liebe Frau …", "Chère Madame …"
     "dear", "sehr", "geehrte", "geehrter", "liebe", "lieber", "chère", "cher", "estimado",
     "estimada", "querido", "querida", "gentile", "gentili", "geachte",
+    // self-introductions: "meu nome é …", "me llamo …", "je m'appelle …", "ich heiße …"
+    "meu", "minha", "mon", "mein", "meine", "mijn", "mio", "nome", "nombre", "nom", "naam",
+    "é", "è", "es", "est", "ist", "llamo", "chamo", "chiamo", "m'appelle", "appelle",
+    "heiße", "heisse", "heet", "soy", "sono", "sou", "ik", "eu", "io",
 ];
 
 /// Whether `word` is chat that is never the edge of a name.
@@ -247,6 +251,10 @@ pub(super) const ORG_HEADS: &[&str] = &[
 pub(super) const CUES: &[&str] = &[
     "my name is", "name is", "name:", "dear", "named", "called", "signed", "regards,",
     "sincerely,", "patient:", "applicant:", "contact:", "attn:", "attention:",
+    // "my name is" in the languages users write in
+    "me llamo", "mi nombre es", "je m'appelle", "mon nom est", "ich heiße", "ich heisse",
+    "mein name ist", "mi chiamo", "il mio nome è", "meu nome é", "me chamo", "ik heet",
+    "mijn naam is", "jag heter", "mitt namn är", "nazywam się",
 ];
 
 /// Capitalised words of titles, laws and institutions: a run of capitalised words that

@@ -75,6 +75,18 @@ fn given_names_and_cues_and_repeated_surnames() {
         vec![("Zoltan Kovacs".into(), "PERSON")]
     );
     assert_eq!(found("Dear Priyanka,"), vec![("Priyanka".into(), "PERSON")]);
+    for intro in [
+        "Hola, me llamo Lucía Fernández.",
+        "Olá, meu nome é Lucía Fernández.",
+        "Hallo, ich heiße Lucía Fernández.",
+        "Hoi, ik heet Lucía Fernández.",
+    ] {
+        assert_eq!(
+            found(intro),
+            vec![("Lucía Fernández".into(), "PERSON")],
+            "{intro}"
+        );
+    }
 }
 
 #[test]

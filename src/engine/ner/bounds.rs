@@ -837,6 +837,12 @@ mod tests {
         assert_eq!(trim("Liebe Frau Schneider"), kept("Frau Schneider"));
         assert_eq!(trim("Sehr"), None);
         assert_eq!(trim("Dear Anna"), kept("Anna"));
+        // Self-introductions.
+        assert_eq!(
+            trim("meu nome é João Pedro Almeida"),
+            kept("João Pedro Almeida")
+        );
+        assert_eq!(trim("Je m'appelle Jean"), kept("Jean"));
     }
 
     #[test]

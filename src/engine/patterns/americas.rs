@@ -35,3 +35,30 @@ pub(super) const BR_CPF_BARE: PatternSpec = PatternSpec {
     counter_examples: &["52998224725", "CPF: 52998224726"],
     ..BR_CPF
 };
+
+/// A Brazilian postcode (CEP, `01310-100`) after its cue or its state's two letters
+/// (`São Paulo - SP, 01310-100`, `CEP: 01310-100`): a street's stretch in a city, the
+/// tail of an address. Eight digits with a dash are also order and case numbers, so the
+/// cue or the state is required (the regex enforces it), and only the digits are the
+/// entity.
+pub(super) const BR_CEP: PatternSpec = PatternSpec {
+    name: "br_cep",
+    label: "ADDRESS",
+    regex: r"(?x)
+        \bCEP:?\s*(\d{5}-?\d{3})\b
+      | \b(?:AC|AL|AP|AM|BA|CE|DF|ES|GO|MA|MT|MS|MG|PA|PB|PR|PE|PI|RJ|RN|RS|RO|RR|SC|SP|SE|TO)
+        ,?\s+(\d{5}-\d{3})\b",
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        (
+            "Rua das Flores 100, São Paulo - SP, 01310-100.",
+            "01310-100",
+        ),
+        ("CEP: 20040-002", "20040-002"),
+    ],
+    counter_examples: &["order 01310-100 shipped", "SP 500 index"],
+    ..PatternSpec::BASE
+};

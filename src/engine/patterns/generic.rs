@@ -1257,6 +1257,8 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
         r"(?:(?:de|del|la|las|los|di|della|delle|dei|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*",
         r"(?:\s+(?:(?:de|del|la|las|los|di|della|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*){0,3}",
         r",?\s+(?:n[º°o]\.?\s*)?\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?\b",
+        // a Spanish floor and door: 3º B, 2º izq., 1º 2ª
+        r"(?:,?\s+\d{1,2}[º°ª]\s?(?:[A-Z]\b|\d{1,2}[ºª]|izq(?:uierda|\.)?|dcha\.?|derecha)?)?",
         eu_postcode_town!()
     ),
     score: 0.75,
@@ -1265,6 +1267,14 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
         (
             "vivo en Calle Mayor 3, 28013 Madrid.",
             "Calle Mayor 3, 28013 Madrid",
+        ),
+        (
+            "vivo en la Calle Mayor 15, 3º B, 28013 Madrid.",
+            "Calle Mayor 15, 3º B, 28013 Madrid",
+        ),
+        (
+            "Avenida de la Paz 7, 2º izq.",
+            "Avenida de la Paz 7, 2º izq.",
         ),
         ("abito in Via Roma 10", "Via Roma 10"),
         ("Rua das Flores, 25", "Rua das Flores, 25"),

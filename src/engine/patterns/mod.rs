@@ -197,6 +197,7 @@ pub static ALL: &[&PatternSpec] = &[
     &apac::CN_RESIDENT_ID,
     &americas::BR_CPF,
     &americas::BR_CPF_BARE,
+    &americas::BR_CEP,
     &apac::AU_ABN,
     &apac::AU_ABN_BARE,
     &apac::AU_ACN,
