@@ -2,9 +2,10 @@
 //! the payload to be valid: a log line is often JSON after a text prefix, logfmt with a
 //! free-text tail, or a CSV block inside a larger text.
 //!
-//! Formats: JSON `"key": value` and Python's printed dicts (`'key': value`); logfmt and key=value (`key=value`, `key="quoted"`,
-//! `key='quoted'`, SQL `col = 'v'`); SQL `INSERT INTO t (cols) VALUES (…), (…)`; CSV
-//! (a header line of keys, then records); Markdown tables (header, `|---|`, rows).
+//! Formats: JSON `"key": value` and Python's printed dicts (`'key': value`); logfmt and
+//! key=value (`key=value`, `key="quoted"`, `key='quoted'`, SQL `col = 'v'`); SQL
+//! `INSERT INTO t (cols) VALUES (…), (…)`; CSV (a header line of keys, then records);
+//! Markdown tables (header, `|---|`, rows).
 //! Quoted values are spans of their inside, escapes included (`O''Brien`, `\"Bob\"`):
 //! replacing the raw span keeps the payload well-formed.
 //!
