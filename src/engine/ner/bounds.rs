@@ -33,17 +33,18 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         ),
         _ => span,
     };
+    let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
     let span = whole_ascii_words(text, span);
-    let span = match label.as_str() {
-        "PERSON" | "LOCATION" | "ORGANIZATION" => whole_query_value(text, span),
-        _ => span,
+    let span = if named {
+        whole_query_value(text, span)
+    } else {
+        span
     };
     // Checked on the widened span: a model tags "/88" of "142/88", "O." of "Y.O." or ".D."
     // of "M.D.".
     if matches!(label.as_str(), "PERSON" | "ORGANIZATION") && is_credential(text, span) {
         return None;
     }
-    let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
     if named && (is_clinical_shorthand_only(text, span) || before_a_dose(text, span)) {
         return None;
     }
@@ -246,21 +247,25 @@ fn follows_clinical_measure(text: &str, span: ByteSpan) -> bool {
 /// Only a span in capitals at the head of its line with one to three more words in
 /// capitals before the colon: "Ana Ruiz: hello" is a speaker, and "ANA RUIZ:" a name.
 fn in_field_label(text: &str, span: ByteSpan) -> bool {
-    let line_start = text[..span.start].rfind('\n').map_or(0, |at| at + 1);
-    let line_end = text[span.end..]
-        .find('\n')
-        .map_or(text.len(), |at| span.end + at);
     let capitals =
         |s: &str| s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase);
-    let Some(colon) = text[span.end..line_end].find(':') else {
+    // The cheap tests first: this runs for every model span, and the line may be long.
+    let at_line_head = || {
+        text[..span.start]
+            .chars()
+            .rev()
+            .take_while(|&c| c != '\n')
+            .all(char::is_whitespace)
+    };
+    if !capitals(&text[span.start..span.end]) || !at_line_head() {
+        return false;
+    }
+    let line = text[span.end..].split('\n').next().unwrap_or("");
+    let Some(colon) = line.find(':') else {
         return false;
     };
-    let rest: Vec<&str> = text[span.end..span.end + colon]
-        .split_whitespace()
-        .collect();
-    text[line_start..span.start].trim().is_empty()
-        && capitals(&text[span.start..span.end])
-        && (1..=3).contains(&rest.len())
+    let rest: Vec<&str> = line[..colon].split_whitespace().collect();
+    (1..=3).contains(&rest.len())
         && rest.iter().all(|w| {
             capitals(w)
                 && w.chars()
@@ -553,18 +558,13 @@ fn whole_query_value(text: &str, span: ByteSpan) -> ByteSpan {
     while end < bytes.len() && !stops(bytes[end]) {
         end += 1;
     }
-    let key_start = text[..start.saturating_sub(1)]
-        .rfind(['?', '&'])
-        .map(|at| at + 1);
-    let in_query = start > 0
-        && bytes[start - 1] == b'='
-        && key_start.is_some_and(|k| {
-            text[k..start - 1]
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
-        });
-    let encoded = text[start..end].contains(['+', '%']);
-    if in_query && encoded {
+    // `?key=` or `&key=` just before the value, the key read backwards from the `=`.
+    let in_query = || {
+        let key_byte = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
+        let before_key = bytes[..start - 1].iter().rev().find(|b| !key_byte(b));
+        bytes[start - 1] == b'=' && matches!(before_key, Some(b'?' | b'&'))
+    };
+    if start > 0 && text[start..end].contains(['+', '%']) && in_query() {
         ByteSpan::new(start, end)
     } else {
         span

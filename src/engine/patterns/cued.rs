@@ -1,13 +1,13 @@
 //! Identifiers with no format of their own: a device's serial number, a vehicle's plate
-//! (of any country), an account number and a licence or certificate number are whatever
-//! their maker, registry or issuer chose, so only the cue in front of them tells. All
-//! are among HIPAA's eighteen Safe Harbor identifiers ("device identifiers and serial
-//! numbers", "vehicle identifiers … including license plate numbers", "account
-//! numbers", "certificate/license numbers"), and a booking's reference, which opens a
-//! traveller's booking. The regex requires the cue (an IMEI also
-//! has its Luhn digit). The cue fixes the span (`Grammar`), as for medical record
-//! numbers, but for a plate, which stays a guess below the plate formats we can check
-//! (UK, TR, IN, …), which keep their own labels where both read the same plate.
+//! (of any country), an account number, a licence or certificate number and a travel
+//! booking's reference are whatever their maker, registry or issuer chose, so only the
+//! cue in front of them tells. All but the booking reference are among HIPAA's eighteen
+//! Safe Harbor identifiers ("device identifiers and serial numbers", "vehicle
+//! identifiers … including license plate numbers", "account numbers",
+//! "certificate/license numbers"). The regex requires the cue (an IMEI also has its Luhn
+//! digit). The cue fixes the span (`Grammar`), as for medical record numbers, but for a
+//! plate, which stays a guess below the plate formats we can check (UK, TR, IN, …),
+//! which keep their own labels where both read the same plate.
 
 use crate::engine::validators::luhn;
 use crate::engine::{PatternSpec, Proof};

@@ -648,9 +648,11 @@ pub(super) const PHONE_EXTENSION: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// The number before the extension word (the number itself has no letter) is a phone's.
 fn before_extension(s: &str) -> bool {
-    let lower = s.to_ascii_lowercase();
-    let number = lower.find(['x', 'e']).map_or(s, |at| &s[..at]);
+    let number = s
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or(s, |at| &s[..at]);
     structure::phone(number)
 }
 

@@ -73,10 +73,11 @@ pub(super) const IN_VOTER: PatternSpec = PatternSpec {
 };
 
 /// An Indian city or state with its six-digit PIN code (`Mumbai 400069`, `Bengaluru -
-/// 560001`, `Karnataka 560038`), or a PIN after its cue (`Pincode: 560038`; a bare "PIN" is a secret's, `PASSWORD`): the tail of
-/// an Indian address, which names a locality of a few thousand people. Six digits alone
-/// are counts, amounts and order numbers, so the city, the state or the cue is required
-/// (the regex enforces it), and it fixes the span (`Grammar`).
+/// 560001`, `Karnataka 560038`), or a PIN after its cue (`Pincode: 560038`; a bare "PIN"
+/// is a secret's, `PASSWORD`): the tail of an Indian address, which names a locality of a
+/// few thousand people. Six digits alone are counts, amounts and order numbers, so the
+/// city, the state or the cue is required (the regex enforces it), and it fixes the span
+/// (`Grammar`).
 pub(super) const IN_CITY_PIN: PatternSpec = PatternSpec {
     name: "in_city_pin",
     label: "ADDRESS",
