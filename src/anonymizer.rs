@@ -17,6 +17,9 @@ use crate::session::{SessionKey, SessionState, SessionStore, StoreHealth, StoreU
 use crate::text::{CharIndex, CharSpan, Label, LabelSet};
 
 mod json_slot;
+mod typed_slot;
+
+pub use typed_slot::TextType;
 
 /// Defaults applied when a request leaves an option out (from config).
 #[derive(Debug, Clone)]
@@ -297,6 +300,21 @@ impl Anonymizer {
         texts: &[String],
         options: &Options,
     ) -> Result<Anonymized, AnonymizeError> {
+        self.anonymize_typed(scope, texts, &[], options)
+    }
+
+    /// [`Anonymizer::anonymize`] where `types[i]` says what `texts[i]` is (missing:
+    /// free text), so that a typed value keeps its type.
+    ///
+    /// # Errors
+    /// As [`Anonymizer::anonymize`].
+    pub fn anonymize_typed(
+        &self,
+        scope: &Scope<'_>,
+        texts: &[String],
+        types: &[TextType],
+        options: &Options,
+    ) -> Result<Anonymized, AnonymizeError> {
         let labels = options.labels.as_ref().unwrap_or(&self.defaults.labels);
         let threshold = options.threshold.unwrap_or(self.defaults.threshold);
         let method = options.method.unwrap_or(self.defaults.method);
@@ -311,8 +329,12 @@ impl Anonymizer {
             })?;
         let keys = self.keys.tenant(scope.tenant);
         let replacer = Replacer::new(method, &keys, texts);
-        let replace_all =
-            |memory: &mut Memory| replace_all(&replacer, method, memory, texts, &detections);
+        let inputs = Inputs {
+            texts,
+            types,
+            detections: &detections,
+        };
+        let replace_all = |memory: &mut Memory| replace_all(&replacer, method, memory, &inputs);
         match (&self.sessions, scope.session_key()) {
             (Some(store), Some(key)) if method.is_remembered() => {
                 let mut result = Err(AnonymizeError::SessionFull);
@@ -391,18 +413,24 @@ fn replace_all(
     replacer: &Replacer<'_>,
     method: Method,
     memory: &mut Memory,
-    texts: &[String],
-    detections: &[Vec<Detection>],
+    inputs: &Inputs<'_>,
 ) -> Result<Anonymized, AnonymizeError> {
     replacer.prepare(memory);
     for _ in 1..PSEUDONYM_ATTEMPTS {
-        let result = replace_once(replacer, method, memory, texts, detections)?;
-        if method != Method::Pseudonymize || restores_exactly(memory, texts, &result.texts) {
+        let result = replace_once(replacer, method, memory, inputs)?;
+        if method != Method::Pseudonymize || restores_exactly(memory, inputs.texts, &result.texts) {
             return Ok(result);
         }
         replacer.reject_fresh(memory);
     }
-    replace_once(replacer, method, memory, texts, detections)
+    replace_once(replacer, method, memory, inputs)
+}
+
+/// One call's texts, what each is, and what was detected in each.
+struct Inputs<'a> {
+    texts: &'a [String],
+    types: &'a [TextType],
+    detections: &'a [Vec<Detection>],
 }
 
 fn restores_exactly(memory: &Memory, inputs: &[String], outputs: &[String]) -> bool {
@@ -423,18 +451,27 @@ fn replace_once(
     replacer: &Replacer<'_>,
     method: Method,
     memory: &mut Memory,
-    texts: &[String],
-    detections: &[Vec<Detection>],
+    inputs: &Inputs<'_>,
 ) -> Result<Anonymized, AnonymizeError> {
+    let texts = inputs.texts;
     let mut out_texts = Vec::with_capacity(texts.len());
     let mut entities = Vec::new();
-    for (text_index, (text, found)) in texts.iter().zip(detections).enumerate() {
+    for (text_index, (text, found)) in texts.iter().zip(inputs.detections).enumerate() {
         let chars = CharIndex::new(text);
+        let typed = inputs.types.get(text_index).copied().unwrap_or_default();
         let mut out = String::with_capacity(text.len());
         let mut cursor = 0;
         for d in found {
             let original = &text[d.span.start..d.span.end];
-            let replacement = replacer.replace(memory, d.label, original)?;
+            let address = if typed_slot::keeps_address(text, d.span, d.label, typed) {
+                replacer.replace_ip(memory, d.label, original)?
+            } else {
+                None
+            };
+            let replacement = match address {
+                Some(address) => address,
+                None => replacer.replace(memory, d.label, original)?,
+            };
             out.push_str(&text[cursor..d.span.start]);
             match json_slot::fit(text, d.span, &replacement) {
                 Some(fitted) => out.push_str(&fitted),

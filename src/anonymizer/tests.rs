@@ -401,3 +401,80 @@ fn a_failed_detection_tier_fails_the_call_before_any_session_write_and_is_counte
     a.anonymize(&A, &texts, &opts(Method::Mask)).unwrap_err();
     assert_eq!(a.detection_failures_total(), 2);
 }
+
+/// An Elasticsearch `ip` field that holds one address gets an address back whatever the
+/// method (a placeholder would get the document rejected), the same one for the same
+/// address; free text, and a typed value holding more than an address, get the
+/// method's own replacement.
+#[test]
+fn a_typed_address_becomes_an_address_of_its_family_whatever_the_method() {
+    let (ip, person) = (Label::builtin("IP_ADDRESS"), Label::builtin("PERSON"));
+    let words = vec![("10.20.30.40", ip), ("fe80::1", ip), ("Alice", person)];
+    let engine = Engine::from_recognizers(vec![Box::new(Words(words, vec![ip, person]))]);
+    let defaults = Defaults {
+        labels: LabelSet::new(vec![ip, person]),
+        threshold: 0.5,
+        method: Method::Redact,
+    };
+    let a = Anonymizer::new(Arc::new(engine), defaults)
+        .with_keys(KeyRing::new(Some(MasterSecret::new(b"m".repeat(32)))));
+    let texts = strings(&[
+        "10.20.30.40",
+        "from 10.20.30.40",
+        " 10.20.30.40\n",
+        "fe80::1",
+        "10.20.30.40, Alice",
+    ]);
+    let types = [
+        TextType::IpAddress,
+        TextType::Text,
+        TextType::IpAddress,
+        TextType::IpAddress,
+        TextType::IpAddress,
+    ];
+    for &method in Method::ALL {
+        let r = a
+            .anonymize_typed(&A, &texts, &types, &opts(method))
+            .unwrap();
+        let v4: std::net::Ipv4Addr = r.texts[0].parse().unwrap();
+        assert!(
+            ["192.0.2.", "198.51.100.", "203.0.113."]
+                .iter()
+                .any(|net| v4.to_string().starts_with(net)),
+            "{method:?}: {v4}"
+        );
+        assert_eq!(r.texts[2], format!(" {v4}\n"), "{method:?}");
+        let v6: std::net::Ipv6Addr = r.texts[3].parse().unwrap();
+        assert!(v6.to_string().starts_with("2001:db8:"), "{method:?}: {v6}");
+        let (free, mixed) = match method {
+            Method::Redact => (
+                "from [IP_ADDRESS_1]".to_owned(),
+                "[IP_ADDRESS_1], [PERSON_1]".to_owned(),
+            ),
+            Method::Mask => (
+                "from ***********".to_owned(),
+                "***********, *****".to_owned(),
+            ),
+            Method::Pseudonymize => (
+                format!("from {v4}"),
+                format!("{v4}, {}", &r.texts[4][v4.to_string().len() + 2..]),
+            ),
+            Method::Hash | Method::Encrypt => {
+                assert!(r.texts[1].starts_with("from [IP_ADDRESS"), "{}", r.texts[1]);
+                assert!(r.texts[4].starts_with("[IP_ADDRESS"), "{}", r.texts[4]);
+                continue;
+            }
+        };
+        assert_eq!(
+            (r.texts[1].as_str(), r.texts[4].as_str()),
+            (free.as_str(), mixed.as_str()),
+            "{method:?}"
+        );
+        if method.is_reversible() {
+            let back = a
+                .deanonymize(&A, &r.texts, Some(&r.restore_map()), MatchMode::Exact)
+                .unwrap();
+            assert_eq!(back.texts, texts, "{method:?}");
+        }
+    }
+}

@@ -141,6 +141,29 @@ impl<'a> Replacer<'a> {
         memory.remember(self.method, label, original, &replacement)?;
         Ok(replacement)
     }
+
+    /// The replacement of the IP address `original` in a value a schema types as an
+    /// address (an Elasticsearch `ip` field), where a placeholder would get the whole
+    /// document rejected: a pseudonym of the same family whatever the method, remembered
+    /// as one. `None` when no fresh address could be drawn.
+    ///
+    /// # Errors
+    /// [`MemoryFull`] when a new replacement would have to be remembered in a full memory.
+    pub fn replace_ip(
+        &self,
+        memory: &mut Memory,
+        label: Label,
+        original: &str,
+    ) -> Result<Option<String>, MemoryFull> {
+        if let Some(known) = memory.lookup(Method::Pseudonymize, label, original) {
+            return Ok(Some(known.to_owned()));
+        }
+        let Some(fake) = pseudonymize::fresh_ip(memory, original, self.inputs) else {
+            return Ok(None);
+        };
+        memory.remember(Method::Pseudonymize, label, original, &fake)?;
+        Ok(Some(fake))
+    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,23 @@ pub fn fresh(
     None
 }
 
+/// A fresh fake of the IP address `original` that is itself an address of the same
+/// family (a schema-typed field must stay valid), or `None` when every attempt clashed.
+pub fn fresh_ip(memory: &mut Memory, original: &str, inputs: &[String]) -> Option<String> {
+    let label = Label::parse("IP_ADDRESS")?;
+    for attempt in 0..LABEL_ATTEMPTS + GENERIC_ATTEMPTS {
+        let candidate = if attempt < LABEL_ATTEMPTS {
+            fake::candidate(label, original, &mut memory.rng, 0)
+        } else {
+            fake::reserved_ip(original, &mut memory.rng)
+        };
+        if !clashes(&candidate, inputs, memory) {
+            return Some(candidate);
+        }
+    }
+    None
+}
+
 /// Whether `candidate` clashes with `inputs` or with what `memory` already handed out:
 /// equal to, inside, or containing another replacement would make restoring ambiguous.
 pub fn clashes(candidate: &str, inputs: &[String], memory: &Memory) -> bool {

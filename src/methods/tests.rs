@@ -161,3 +161,30 @@ fn the_revision_moves_exactly_when_what_a_memory_keeps_may_have_changed() {
         Err(MemoryFull)
     );
 }
+
+/// The documentation ranges hold 762 IPv4 addresses, fewer once fakes that contain one
+/// another are ruled out: past them, typed addresses come from 240.0.0.0/4 and are
+/// still addresses, all different.
+#[test]
+fn typed_addresses_stay_distinct_addresses_past_the_documentation_ranges() {
+    let keys = keys();
+    let ip = Label::builtin("IP_ADDRESS");
+    let r = Replacer::new(Method::Redact, &keys, &[]);
+    let mut m = Memory::seeded(usize::MAX, 7);
+    let mut seen = std::collections::HashSet::new();
+    let mut reserved = 0;
+    for i in 0..2000u32 {
+        let original = format!("10.{}.{}.{}", i >> 16, (i >> 8) & 255, i & 255);
+        let fake = r.replace_ip(&mut m, ip, &original).unwrap().unwrap();
+        let addr: std::net::Ipv4Addr = fake.parse().unwrap();
+        reserved += usize::from(addr.octets()[0] >= 240);
+        assert!(seen.insert(fake), "{original}");
+    }
+    assert!(reserved > 1000, "{reserved}");
+    assert_eq!(
+        r.replace_ip(&mut m, ip, "10.0.0.5").unwrap(),
+        r.replace_ip(&mut m, ip, "10.0.0.5").unwrap()
+    );
+    let six = r.replace_ip(&mut m, ip, "2a02:c7f::1").unwrap().unwrap();
+    assert!(six.parse::<std::net::Ipv6Addr>().is_ok(), "{six}");
+}

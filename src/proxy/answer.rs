@@ -394,7 +394,7 @@ impl FieldRestorer for Fields {
 
     fn whole(&self, text: &str, kind: TextKind) -> String {
         let restored = match kind {
-            TextKind::Plain => self.restorer.restore(text),
+            TextKind::Plain | TextKind::IpAddress => self.restorer.restore(text),
             TextKind::JsonDocument => self.restorer.restore_json_text(text),
         };
         if let Ok(mut tally) = self.tally.lock() {
@@ -406,7 +406,7 @@ impl FieldRestorer for Fields {
 
 fn output(kind: TextKind) -> Output {
     match kind {
-        TextKind::Plain => Output::Text,
+        TextKind::Plain | TextKind::IpAddress => Output::Text,
         TextKind::JsonDocument => Output::JsonString,
     }
 }

@@ -98,7 +98,7 @@ impl AnonymizeJob {
             (Vec::new(), Vec::new(), BTreeMap::new())
         } else {
             let result = anonymizer
-                .anonymize(&scope, parsed.texts(), &route.options)
+                .anonymize_typed(&scope, parsed.texts(), parsed.types(), &route.options)
                 .map_err(|e| match e {
                     AnonymizeError::SessionFull => Refusal::field(
                         Reason::SessionFull,

@@ -13,6 +13,8 @@
 //!                                protocol keys included)
 //! $.input | text                 only a string value here, not the strings below an
 //!                                object or array
+//! $.client.ip | ip               an IP address field that a schema types (Elasticsearch's
+//!                                `ip`): a string, or the strings of an array
 //! ```
 //! A path that ends on an array or object visits every string below it, so
 //! `$.messages[*].content` covers both `"content": "text"` and
@@ -77,6 +79,8 @@ enum Terminal {
     Json,
     /// The node only if it is a string.
     Text,
+    /// A string, or the strings of an array, typed as IP addresses.
+    Ip,
 }
 
 /// What a visited string is.
@@ -87,6 +91,8 @@ pub enum TextKind {
     /// A string holding a JSON document (`| json`), e.g. tool-call arguments, whole or a
     /// streamed fragment of one.
     JsonDocument,
+    /// A value a schema types as an IP address (`| ip`): its replacement must be one.
+    IpAddress,
 }
 
 /// A parsed path.
@@ -131,7 +137,8 @@ impl JsonPath {
             Some(at) => match text[at + 1..].trim() {
                 "json" => (text[..at].trim(), Terminal::Json),
                 "text" => (text[..at].trim(), Terminal::Text),
-                _ => return err(at, "the filters are `| json` and `| text`"),
+                "ip" => (text[..at].trim(), Terminal::Ip),
+                _ => return err(at, "the filters are `| json`, `| text` and `| ip`"),
             },
             None => (text.trim(), Terminal::Strings),
         };
@@ -251,6 +258,15 @@ impl JsonPath {
                 }
                 (Terminal::Text, Value::String(s)) => f(loc, s, TextKind::Plain),
                 (Terminal::Text, _) => {}
+                (Terminal::Ip, Value::String(s)) => f(loc, s, TextKind::IpAddress),
+                (Terminal::Ip, node @ Value::Array(_)) => {
+                    each_child(node, loc, &mut |_, item, l| {
+                        if let Value::String(s) = item {
+                            f(l, s, TextKind::IpAddress);
+                        }
+                    });
+                }
+                (Terminal::Ip, _) => {}
                 (Terminal::Strings, node) => {
                     visit_all_strings(node, loc, skip, &mut |l, s| f(l, s, TextKind::Plain));
                 }
@@ -645,6 +661,36 @@ mod tests {
         assert_eq!(
             kinds("$.input | json", json!({"input": {"id": "Ann", "n": 1}})),
             [("input.id".into(), "Ann".into(), TextKind::Plain)]
+        );
+    }
+
+    #[test]
+    fn ip_takes_a_string_or_the_strings_of_an_array_as_addresses() {
+        let kinds = |mut value: Value| {
+            let mut out = Vec::new();
+            JsonPath::parse("$.related.ip | ip").unwrap().visit_texts(
+                &mut value,
+                false,
+                &mut |loc, s, kind| out.push((loc.to_owned(), s.clone(), kind)),
+            );
+            out
+        };
+        let ip = TextKind::IpAddress;
+        assert_eq!(
+            kinds(json!({"related": {"ip": "10.0.0.1"}})),
+            [("related.ip".into(), "10.0.0.1".into(), ip)]
+        );
+        assert_eq!(
+            kinds(json!({"related": {"ip": ["10.0.0.1", 7, "::1"]}})),
+            [
+                ("related.ip.0".into(), "10.0.0.1".into(), ip),
+                ("related.ip.2".into(), "::1".into(), ip)
+            ]
+        );
+        assert!(kinds(json!({"related": {"ip": {"v4": "10.0.0.1"}}})).is_empty());
+        assert_eq!(
+            JsonPath::parse("$.a | address").unwrap_err().message,
+            "the filters are `| json`, `| text` and `| ip`"
         );
     }
 }

@@ -355,7 +355,10 @@ pub const LOKI_PUSH: Preset = Preset {
 /// Docker's json-file driver through Fluentd `log`; journald `MESSAGE`; ECS
 /// `event.original` (the raw event) and `error.message`, nested or dotted; ECS `user.*`
 /// (name, full name, e-mail: every string under `user`), as Beats and elasticsearch-py
-/// applications send them.
+/// applications send them. And the caller's address: ECS `client.ip`, `source.ip` and
+/// `related.ip` (every address of the event), nginx's `remote_addr`, `client_ip`; these
+/// are `ip`-typed in Elasticsearch, so `| ip` replaces an address by a fake address
+/// whatever the method. `server.*` and `destination.*` are the service's own.
 pub const LOG_FIELDS: &[&str] = &[
     "$.message",
     "$.msg",
@@ -369,6 +372,14 @@ pub const LOG_FIELDS: &[&str] = &[
     "$['user.name']",
     "$['user.full_name']",
     "$['user.email']",
+    "$.client.ip | ip",
+    "$['client.ip'] | ip",
+    "$.source.ip | ip",
+    "$['source.ip'] | ip",
+    "$.related.ip | ip",
+    "$['related.ip'] | ip",
+    "$.remote_addr | ip",
+    "$.client_ip | ip",
 ];
 
 /// Elasticsearch `POST /_bulk` and `/{index}/_bulk`: [`LOG_FIELDS`] of each source

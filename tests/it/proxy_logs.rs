@@ -80,6 +80,64 @@ fn elasticsearch_bulk_anonymizes_every_source_at_both_paths_and_keeps_action_lin
     r.assert_error(404, "not_found");
 }
 
+/// ECS address fields are `ip`-typed in Elasticsearch: a placeholder there would get the
+/// document rejected, so the caller's address becomes a fake address (IPv4 from the
+/// documentation ranges, IPv6 under 2001:db8::/32), the same one wherever the same
+/// address recurs in the request; the message text gets the placeholder. The host's
+/// own address is the service's and passes.
+#[test]
+fn elasticsearch_bulk_replaces_caller_addresses_by_fake_addresses_of_their_family() {
+    let (s, up) = example("elasticsearch_bulk");
+    let (v4, v4b, v6) = ("81.2.69.160", "10.1.2.3", "2a02:c7f:8e4d:5a00::71");
+    let doc = |a: &str, b: &str, c: &str| {
+        format!(
+            concat!(
+                r#"{{"index":{{}}}}"#,
+                "\n",
+                r#"{{"@timestamp":"2026-11-25T10:00:00Z","message":"login from {msg} by {email}","#,
+                r#""client":{{"ip":"{a}"}},"source.ip":"{c}","related":{{"ip":["{a}","{b}"]}},"#,
+                r#""remote_addr":"{a}","host":{{"ip":"10.9.9.9"}}}}"#,
+                "\n"
+            ),
+            msg = if a == v4 { v4 } else { "[IP_ADDRESS_1]" },
+            email = if a == v4 { EMAIL } else { "[EMAIL_ADDRESS_1]" },
+            a = a,
+            b = b,
+            c = c,
+        )
+    };
+    let r = post(
+        &s,
+        "/_bulk",
+        Some("application/x-ndjson"),
+        doc(v4, v4b, v6).into_bytes(),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let got = String::from_utf8(up.received().pop().unwrap().body).unwrap();
+    let source: serde_json::Value = serde_json::from_str(got.lines().nth(1).unwrap()).unwrap();
+    let text = |v: &serde_json::Value| v.as_str().unwrap().to_owned();
+    let (a, b, c) = (
+        text(&source["client"]["ip"]),
+        text(&source["related"]["ip"][1]),
+        text(&source["source.ip"]),
+    );
+    for fake in [&a, &b] {
+        let addr: std::net::Ipv4Addr = fake.parse().unwrap();
+        let octets = addr.octets();
+        assert!(
+            matches!(octets[..3], [192, 0, 2] | [198, 51, 100] | [203, 0, 113]),
+            "{fake}"
+        );
+    }
+    assert_ne!(a, b);
+    let six: std::net::Ipv6Addr = c.parse().unwrap();
+    assert_eq!(six.segments()[..2], [0x2001, 0xdb8], "{c}");
+    assert_eq!(got, doc(&a, &b, &c));
+    for original in [v4, v4b, v6, EMAIL] {
+        assert!(!up.all_bytes().contains(original), "{original}");
+    }
+}
+
 #[test]
 fn splunk_hec_anonymizes_event_strings_and_objects_and_raw_lines() {
     let (s, up) = example("splunk_hec");

@@ -169,6 +169,28 @@ fn ip(original: &str, rng: &mut StdRng) -> String {
     }
 }
 
+/// An address of `original`'s family from ranges no host uses, wider than [`ip`]'s:
+/// IPv4's reserved 240.0.0.0/4 (less the broadcast address), IPv6's documentation
+/// prefix. For values that must stay addresses once [`ip`]'s 762 have run out.
+pub fn reserved_ip(original: &str, rng: &mut StdRng) -> String {
+    if original.contains(':') {
+        format!(
+            "2001:db8:{:x}:{:x}::{:x}",
+            rng.gen_range(1..0xffffu32),
+            rng.gen_range(1..0xffffu32),
+            rng.gen_range(1..0xffffu32)
+        )
+    } else {
+        format!(
+            "{}.{}.{}.{}",
+            rng.gen_range(240..255u32),
+            rng.gen_range(0..256u32),
+            rng.gen_range(0..256u32),
+            rng.gen_range(1..255u32)
+        )
+    }
+}
+
 /// Same scheme, an example domain, and a path of the same shape.
 fn url(original: &str, rng: &mut StdRng) -> String {
     let (scheme, rest) = match original.find("://") {

@@ -21,6 +21,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::jsonpath::{visit_all_strings, JsonPath, TextKind};
+use crate::anonymizer::TextType;
 use logs::{Kind, LogFields, Message};
 
 /// How a body is framed.
@@ -252,6 +253,8 @@ enum Segment<'a> {
 pub struct Parsed<'a> {
     body: Body<'a>,
     texts: Vec<String>,
+    /// What each text is (`| ip` fields are typed); empty when all are free text.
+    types: Vec<TextType>,
 }
 
 #[derive(Debug)]
@@ -271,16 +274,26 @@ enum Body<'a> {
 impl<'a> Parsed<'a> {
     fn new(mut segments: Vec<Segment<'a>>, paths: &'a [JsonPath], skip: bool) -> Self {
         let mut texts = Vec::new();
+        let mut types = Vec::new();
         let mut counts = Vec::with_capacity(segments.len());
         for segment in &mut segments {
             let before = texts.len();
             match segment {
                 Segment::Keep(_) => {}
-                Segment::Text(t) => texts.push((*t).to_owned()),
+                Segment::Text(t) => {
+                    texts.push((*t).to_owned());
+                    types.push(TextType::Text);
+                }
                 Segment::Json { value, scopes, .. } => {
                     // Collect from a copy: the write pass must find the originals.
                     let mut copy = value.clone();
-                    let mut push = |s: &mut String| texts.push(s.clone());
+                    let mut push = |s: &mut String, kind| {
+                        texts.push(s.clone());
+                        types.push(match kind {
+                            TextKind::IpAddress => TextType::IpAddress,
+                            TextKind::Plain | TextKind::JsonDocument => TextType::Text,
+                        });
+                    };
                     for_each_selected(paths, skip, &mut copy, scopes, &mut push);
                 }
             }
@@ -294,6 +307,7 @@ impl<'a> Parsed<'a> {
                 counts,
             },
             texts,
+            types,
         }
     }
 
@@ -308,12 +322,18 @@ impl<'a> Parsed<'a> {
         Self {
             body: Body::Message(message),
             texts,
+            types: Vec::new(),
         }
     }
 
     /// The selected texts, in body order.
     pub fn texts(&self) -> &[String] {
         &self.texts
+    }
+
+    /// What each of [`Parsed::texts`] is (free text when missing).
+    pub fn types(&self) -> &[TextType] {
+        &self.types
     }
 
     /// The body with `replacements[i]` in place of `texts()[i]`.
@@ -359,7 +379,7 @@ impl<'a> Parsed<'a> {
                     mut value, scopes, ..
                 } => {
                     let mut iter = new.iter();
-                    for_each_selected(paths, skip, &mut value, scopes, &mut |s| {
+                    for_each_selected(paths, skip, &mut value, scopes, &mut |s, _| {
                         if let Some(r) = iter.next() {
                             s.clone_from(r);
                         }
@@ -374,14 +394,14 @@ impl<'a> Parsed<'a> {
 }
 
 /// Calls `f` on every string `paths` select in `value` (under each of `scopes`, if any),
-/// descending into `| json` documents. A `| json` string that is not JSON is treated as
-/// plain text (still rewritten).
+/// with its kind, descending into `| json` documents. A `| json` string that is not
+/// JSON is treated as plain text (still rewritten).
 fn for_each_selected(
     paths: &[JsonPath],
     skip: bool,
     value: &mut Value,
     scopes: &[&str],
-    f: &mut dyn FnMut(&mut String),
+    f: &mut dyn FnMut(&mut String, TextKind),
 ) {
     if scopes.is_empty() {
         select(paths, skip, value, f);
@@ -394,19 +414,26 @@ fn for_each_selected(
     }
 }
 
-fn select(paths: &[JsonPath], skip: bool, value: &mut Value, f: &mut dyn FnMut(&mut String)) {
+fn select(
+    paths: &[JsonPath],
+    skip: bool,
+    value: &mut Value,
+    f: &mut dyn FnMut(&mut String, TextKind),
+) {
     for path in paths {
         path.visit_texts(value, skip, &mut |_, s, kind| {
             if kind == TextKind::JsonDocument {
                 if let Ok(mut inner) = serde_json::from_str::<Value>(s) {
-                    visit_all_strings(&mut inner, &mut String::new(), false, &mut |_, t| f(t));
+                    visit_all_strings(&mut inner, &mut String::new(), false, &mut |_, t| {
+                        f(t, TextKind::Plain)
+                    });
                     if let Ok(text) = serde_json::to_string(&inner) {
                         *s = text;
                     }
                     return;
                 }
             }
-            f(s)
+            f(s, kind)
         });
     }
 }

@@ -92,6 +92,19 @@ fn bulk_rewrites_sources_and_keeps_action_lines_byte_for_byte() {
 }
 
 #[test]
+fn ip_fields_are_typed_texts_and_the_rest_free_text() {
+    let body = b"{\"index\":{}}\n{\"message\":\"from 10.0.0.1\",\"client\":{\"ip\":\"10.0.0.1\"},\"related.ip\":[\"10.0.0.1\",\"::1\"]}\n";
+    let paths = paths(&["$.message", "$.client.ip | ip", "$['related.ip'] | ip"]);
+    let parsed = BodyFormat::ElasticsearchBulk.parse(body, &paths).unwrap();
+    assert_eq!(
+        parsed.texts(),
+        ["from 10.0.0.1", "10.0.0.1", "10.0.0.1", "::1"]
+    );
+    use TextType::{IpAddress, Text};
+    assert_eq!(parsed.types(), [Text, IpAddress, IpAddress, IpAddress]);
+}
+
+#[test]
 fn bulk_refuses_what_it_cannot_pair() {
     let f = &["$.message"];
     let bulk = BodyFormat::ElasticsearchBulk;
