@@ -355,10 +355,12 @@ pub const LOKI_PUSH: Preset = Preset {
 /// Docker's json-file driver through Fluentd `log`; journald `MESSAGE`; ECS
 /// `event.original` (the raw event) and `error.message`, nested or dotted; ECS `user.*`
 /// (name, full name, e-mail: every string under `user`), as Beats and elasticsearch-py
-/// applications send them. And the caller's address: ECS `client.ip`, `source.ip` and
-/// `related.ip` (every address of the event), nginx's `remote_addr`, `client_ip`; these
-/// are `ip`-typed in Elasticsearch, so `| ip` replaces an address by a fake address
-/// whatever the method. `server.*` and `destination.*` are the service's own.
+/// applications send them; ECS `url.original`, `url.full`, `url.query` and
+/// `http.request.referrer` (query values and whole URLs name people). And the caller's
+/// address: ECS `client.ip`, `source.ip` and `related.ip` (every address of the event),
+/// nginx's `remote_addr`, `client_ip`; these are `ip`-typed in Elasticsearch, so `| ip`
+/// replaces an address by a fake address whatever the method. `server.*`,
+/// `destination.*` and `host.*` are the service's own.
 pub const LOG_FIELDS: &[&str] = &[
     "$.message",
     "$.msg",
@@ -372,6 +374,14 @@ pub const LOG_FIELDS: &[&str] = &[
     "$['user.name']",
     "$['user.full_name']",
     "$['user.email']",
+    "$.url.original",
+    "$['url.original']",
+    "$.url.full",
+    "$['url.full']",
+    "$.url.query",
+    "$['url.query']",
+    "$.http.request.referrer",
+    "$['http.request.referrer']",
     "$.client.ip | ip",
     "$['client.ip'] | ip",
     "$.source.ip | ip",

@@ -84,7 +84,8 @@ fn elasticsearch_bulk_anonymizes_every_source_at_both_paths_and_keeps_action_lin
 /// document rejected, so the caller's address becomes a fake address (IPv4 from the
 /// documentation ranges, IPv6 under 2001:db8::/32), the same one wherever the same
 /// address recurs in the request; the message text gets the placeholder. The host's
-/// own address is the service's and passes.
+/// own address is the service's and passes. ECS URLs are text: a query's e-mail and a
+/// whole referrer get placeholders.
 #[test]
 fn elasticsearch_bulk_replaces_caller_addresses_by_fake_addresses_of_their_family() {
     let (s, up) = example("elasticsearch_bulk");
@@ -96,11 +97,18 @@ fn elasticsearch_bulk_replaces_caller_addresses_by_fake_addresses_of_their_famil
                 "\n",
                 r#"{{"@timestamp":"2026-11-25T10:00:00Z","message":"login from {msg} by {email}","#,
                 r#""client":{{"ip":"{a}"}},"source.ip":"{c}","related":{{"ip":["{a}","{b}"]}},"#,
-                r#""remote_addr":"{a}","host":{{"ip":"10.9.9.9"}}}}"#,
+                r#""remote_addr":"{a}","host":{{"ip":"10.9.9.9"}},"#,
+                r#""url":{{"original":"/orders?email={email}&page=2","path":"/orders"}},"#,
+                r#""http.request.referrer":"{referrer}"}}"#,
                 "\n"
             ),
             msg = if a == v4 { v4 } else { "[IP_ADDRESS_1]" },
             email = if a == v4 { EMAIL } else { "[EMAIL_ADDRESS_1]" },
+            referrer = if a == v4 {
+                "https://crm.example.org/customers/ada"
+            } else {
+                "[URL_1]"
+            },
             a = a,
             b = b,
             c = c,

@@ -353,6 +353,32 @@ pub(super) const CH_AHV_COMPACT: PatternSpec = PatternSpec {
     ..CH_AHV
 };
 
+/// Irish PPS number: seven digits, the mod-23 check letter and, since 2013, a second
+/// letter (`1234567FA`). Context-gated: one in 23 seven-digit codes with a letter
+/// passes, and order and ticket codes have that shape.
+pub(super) const IE_PPSN: PatternSpec = PatternSpec {
+    name: "ie_ppsn",
+    label: "IE_PPSN",
+    regex: r"\b\d{7}[A-W][A-Z]?\b",
+    score: 0.3,
+    validate: Some(eu::ie_ppsn),
+    proof: Proof::Checksum,
+    context: &[
+        "pps",
+        "ppsn",
+        "pps number",
+        "pps no",
+        "personal public service",
+        "uimhir pps",
+    ],
+    examples: &[
+        ("my PPS number is 1234567T", "1234567T"),
+        ("PPSN: 1234567FA", "1234567FA"),
+    ],
+    counter_examples: &["1234567T", "PPS 1234567U", "order 1234567FA"],
+    ..PatternSpec::BASE
+};
+
 /// Polish NIP: ten digits, bare or in the 3-3-2-2 and 3-2-2-3 groups, weighted mod-11
 /// check. Context-gated: about one in eleven ten-digit numbers passes.
 pub(super) const PL_NIP: PatternSpec = PatternSpec {

@@ -161,6 +161,7 @@ pub static ALL: &[&PatternSpec] = &[
     &eu::NL_BSN,
     &eu::CH_AHV,
     &eu::CH_AHV_COMPACT,
+    &eu::IE_PPSN,
     &eu::ES_PASSPORT,
     &eu::FI_PERSONAL_IDENTITY_CODE,
     &eu::IT_DRIVER_LICENSE,

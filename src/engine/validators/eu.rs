@@ -197,6 +197,34 @@ pub fn ch_ahv(s: &str) -> bool {
     (10 - sum % 10) % 10 == d[12]
 }
 
+/// Irish PPS number `DDDDDDDC[L]`: digits weighted 8…2, plus 9 × the second letter's
+/// place in the alphabet when there is one (`W`, the old suffix, counts 0); the sum mod
+/// 23 is the check letter (`W` for 0, then `A`…`V`).
+pub fn ie_ppsn(s: &str) -> bool {
+    let b = s.as_bytes();
+    if !(8..=9).contains(&b.len()) || !b[..7].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let mut sum: u32 = b[..7]
+        .iter()
+        .zip((2..=8).rev())
+        .map(|(d, w)| u32::from(d - b'0') * w)
+        .sum();
+    if let Some(&second) = b.get(8) {
+        if !second.is_ascii_uppercase() {
+            return false;
+        }
+        if second != b'W' {
+            sum += 9 * u32::from(second - b'A' + 1);
+        }
+    }
+    let check = match sum % 23 {
+        0 => b'W',
+        n => b'A' + n as u8 - 1,
+    };
+    b[7] == check
+}
+
 /// Polish NIP (tax identification number): ten digits, weights 6-5-7-2-3-4-5-6-7, sum
 /// mod 11 is the last digit (10 never is).
 pub fn pl_nip(s: &str) -> bool {
@@ -221,6 +249,14 @@ mod tests {
         assert!(!ch_ahv("756.9217.0769.84") && !ch_ahv("757.9217.0769.85"));
         assert!(pl_nip("123-456-32-18") && pl_nip("1234563218"));
         assert!(!pl_nip("123-456-32-19") && !pl_nip("0000000000"));
+    }
+
+    #[test]
+    fn checks_irish_pps_numbers() {
+        assert!(ie_ppsn("1234567T") && ie_ppsn("1234567FA") && ie_ppsn("1234567TW"));
+        assert!(!ie_ppsn("1234567U") && !ie_ppsn("1234567TA") && !ie_ppsn("123456T"));
+        // The sum 0 (mod 23) is `W`.
+        assert!(ie_ppsn("0000000W") && !ie_ppsn("0000000A"));
     }
 
     #[test]
