@@ -229,6 +229,35 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_or_booking_reference() {
 }
 
 #[test]
+fn irish_pps_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "My PPS number is 1234567FA; the old card said PPSN 1234567T.",
+            "Order 7654321PA shipped on Monday.",
+            "PPS 1234567U is mistyped.",
+            "AAdvantage #: 7K4P290, my SkyMiles number is 2197654321.",
+            "Join our frequent flyer programme; loyalty number pending."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "My PPS number is [IE_PPSN_1]; the old card said PPSN [IE_PPSN_2].",
+            "Order 7654321PA shipped on Monday.",
+            "PPS 1234567U is mistyped.",
+            "AAdvantage #: [ACCOUNT_NUMBER_1], my SkyMiles number is [ACCOUNT_NUMBER_2].",
+            "Join our frequent flyer programme; loyalty number pending."
+        ])
+    );
+    let labels = s.get("/v1/entities", &[("x-api-key", KEY)]).json();
+    let listed = |name: &str| labels.to_string().contains(&format!("\"{name}\""));
+    assert!(listed("IE_PPSN") && listed("PPSN"), "{labels}");
+}
+
+#[test]
 fn coordinates_go_in_prose_and_under_their_keys_but_other_decimals_stay() {
     let s = TestServer::default();
     let r = s.post(

@@ -134,6 +134,46 @@ pub(super) const ACCOUNT_NUMBER: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A loyalty account after its cue: a frequent-flyer number (`AAdvantage #: 7K4P290`,
+/// `my SkyMiles number is 2197654321`), a loyalty or membership card. One traveller or
+/// customer each, so an `ACCOUNT_NUMBER`; airline programmes print long plain runs,
+/// which the bank-account rule of [`ACCOUNT_NUMBER`] would refuse.
+pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
+    name: "loyalty_number",
+    label: "ACCOUNT_NUMBER",
+    regex: concat!(
+        r"(?ix)
+        \b(?: frequent[\s-]?fl[iy]er | ffn
+            | (?:loyalty|rewards?|membership)\s+(?:no\.?|number|num|\#|id|card)
+            | aadvantage | skymiles | mileageplus | miles\s*(?:&|and)\s*more | flying\s+blue
+            | executive\s+club | krisflyer | skywards | asia\s+miles | trueblue
+            | rapid\s+rewards )
+        (?:\s+(?:card\s+)?(?:no\.?|number|num|\#|id|account))? (?:\s+is)?",
+        cued_value!()
+    ),
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(loyalty_shaped),
+    negative_context: &[],
+    examples: &[
+        ("AAdvantage #: 7K4P290", "7K4P290"),
+        ("my SkyMiles number is 2197654321", "2197654321"),
+        ("Miles & More 992004417731 (Senator)", "992004417731"),
+        ("Frequent flyer no. BA-48291733", "BA-48291733"),
+        ("loyalty card no. 6001-2293-8841", "6001-2293-8841"),
+        ("membership number: M0049271", "M0049271"),
+    ],
+    counter_examples: &[
+        "frequent flyer programme",
+        "loyalty number pending",
+        "membership id 2024",
+        "Flying Blue 2",
+        "rewards card 500",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// A licence or certificate number after its cue: `License No. 0049288`, `Lic #:
 /// RN-4417782`, `certificate no. BC-2291-88`, `medical licence number 123456`. A cue
 /// with its "no."/"number"/"#", and four or more digits. A driving licence's number is
@@ -222,6 +262,12 @@ fn account_shaped(s: &str) -> bool {
         .split_once('-')
         .is_some_and(|(a, b)| year(a) && b.len() == 2 && b.bytes().all(|c| c.is_ascii_digit()));
     digits >= 4 && !(plain && (digits >= 8 || year(s))) && !fiscal
+}
+
+/// Five or more digits (so no year), at most 24 characters.
+fn loyalty_shaped(s: &str) -> bool {
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    digits >= 5 && s.len() <= 24
 }
 
 fn serial_shaped(s: &str) -> bool {

@@ -115,6 +115,7 @@ pub static ALL: &[&PatternSpec] = &[
     &cued::IMEI,
     &cued::LICENSE_PLATE,
     &cued::ACCOUNT_NUMBER,
+    &cued::LOYALTY_NUMBER,
     &cued::LICENSE_NUMBER,
     &cued::BOOKING_REFERENCE,
     &coordinates::COORDINATES_DECIMAL,
