@@ -229,7 +229,7 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_or_booking_reference() {
 }
 
 #[test]
-fn irish_pps_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
+fn irish_pps_vat_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
     let s = TestServer::default();
     let r = s.post(
         "/v1/anonymize",
@@ -238,7 +238,9 @@ fn irish_pps_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
             "Order 7654321PA shipped on Monday.",
             "PPS 1234567U is mistyped.",
             "AAdvantage #: 7K4P290, my SkyMiles number is 2197654321.",
-            "Join our frequent flyer programme; loyalty number pending."
+            "Join our frequent flyer programme; loyalty number pending.",
+            "Invoice: BTW-nummer NL123456789B01, VAT 21 %.",
+            "VAT incl.; part no. ATU12345678."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -249,12 +251,14 @@ fn irish_pps_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
             "Order 7654321PA shipped on Monday.",
             "PPS 1234567U is mistyped.",
             "AAdvantage #: [ACCOUNT_NUMBER_1], my SkyMiles number is [ACCOUNT_NUMBER_2].",
-            "Join our frequent flyer programme; loyalty number pending."
+            "Join our frequent flyer programme; loyalty number pending.",
+            "Invoice: BTW-nummer [EU_VAT_NUMBER_1], VAT 21 %.",
+            "VAT incl.; part no. ATU12345678."
         ])
     );
     let labels = s.get("/v1/entities", &[("x-api-key", KEY)]).json();
     let listed = |name: &str| labels.to_string().contains(&format!("\"{name}\""));
-    assert!(listed("IE_PPSN") && listed("PPSN"), "{labels}");
+    assert!(listed("IE_PPSN") && listed("EU_VAT_NUMBER"), "{labels}");
 }
 
 #[test]

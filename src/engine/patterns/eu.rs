@@ -379,6 +379,91 @@ pub(super) const IE_PPSN: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A VAT identification number of an EU member state (or the UK, `GB`/`XI`) in the
+/// VIES layout: the country prefix and its national shape (`ATU12345678`,
+/// `NL123456789B01`, `FR 40 303265045`, `BE 0403.170.701`). A sole trader's VAT number
+/// names them, and some states build it from the personal tax number. Germany and Italy
+/// have checked labels of their own (`DE_VAT_ID`, `IT_VAT_CODE`). Context-gated: most
+/// states publish no check that sets these apart from product codes, and the prefix
+/// alone is two capitals.
+pub(super) const EU_VAT_NUMBER: PatternSpec = PatternSpec {
+    name: "eu_vat_number",
+    label: "EU_VAT_NUMBER",
+    regex: r"(?x)\b(?:
+        ATU\d{8} | BE\s?[01]\d{3}\.?\d{3}\.?\d{3} | BG\d{9,10} | CY\d{8}[A-Z] | CZ\d{8,10}
+        | DK\s?\d{2}\s?\d{2}\s?\d{2}\s?\d{2} | EE\d{9} | EL\d{9} | ES[A-Z0-9]\d{7}[A-Z0-9]
+        | FI\d{8} | FR\s?[A-HJ-NP-Z0-9]{2}\s?\d{9} | HR\d{11} | HU\d{8}
+        | IE\d{7}[A-W][A-IW]? | IE\d[A-Z+*]\d{5}[A-W] | LT(?:\d{9}|\d{12}) | LU\d{8} | LV\d{11}
+        | MT\d{8} | NL\d{9}B\d{2} | PL\d{10} | PT\s?\d{9} | RO\d{2,10} | SE\d{10}01 | SI\d{8}
+        | SK\d{10} | (?:GB|XI)\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?
+    )\b",
+    score: 0.3,
+    context: &[
+        "vat",
+        "vat no",
+        "vat number",
+        "vat id",
+        "vat reg",
+        "tva",
+        "n° tva",
+        "btw",
+        "btw-nummer",
+        "btw-id",
+        "iva",
+        "nif-iva",
+        "uid",
+        "uid-nummer",
+        "mwst",
+        "moms",
+        "momsnummer",
+        "alv",
+        "dph",
+        "dič",
+        "ddv",
+        "pdv",
+        "áfa",
+        "pvm",
+        "pvn",
+        "nip ue",
+        "cvr",
+    ],
+    // Invoices print VAT numbers: the shared negative words less "invoice".
+    negative_context: &[
+        "order number",
+        "order no",
+        "part number",
+        "part no",
+        "sku",
+        "product code",
+        "model number",
+        "serial number",
+        "tracking number",
+        "catalogue",
+    ],
+    examples: &[
+        ("UID-Nummer: ATU12345678", "ATU12345678"),
+        ("BTW-nummer NL123456789B01", "NL123456789B01"),
+        (
+            "N° TVA intracommunautaire : FR 40 303265045",
+            "FR 40 303265045",
+        ),
+        ("VAT reg. no. GB 123 4567 89", "GB 123 4567 89"),
+        ("Sole trader, VAT IE1234567FA", "IE1234567FA"),
+        (
+            "Invoice 2291 from Jan Jansen, btw NL123456789B01",
+            "NL123456789B01",
+        ),
+    ],
+    counter_examples: &[
+        "part ATU12345678",
+        "NL123456789B01",
+        "VAT 20 %",
+        "VAT NL12345",
+        "VAT incl.; part no. ATU12345678",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// Polish NIP: ten digits, bare or in the 3-3-2-2 and 3-2-2-3 groups, weighted mod-11
 /// check. Context-gated: about one in eleven ten-digit numbers passes.
 pub(super) const PL_NIP: PatternSpec = PatternSpec {
