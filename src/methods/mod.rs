@@ -158,7 +158,7 @@ impl<'a> Replacer<'a> {
         if let Some(known) = memory.lookup(Method::Pseudonymize, label, original) {
             return Ok(Some(known.to_owned()));
         }
-        let Some(fake) = pseudonymize::fresh_ip(memory, original, self.inputs) else {
+        let Some(fake) = pseudonymize::fresh_ip(memory, label, original, self.inputs) else {
             return Ok(None);
         };
         memory.remember(Method::Pseudonymize, label, original, &fake)?;

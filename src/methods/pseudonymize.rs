@@ -17,35 +17,44 @@ pub fn fresh(
     original: &str,
     inputs: &[String],
 ) -> Option<String> {
-    for attempt in 0..LABEL_ATTEMPTS + GENERIC_ATTEMPTS {
+    first_free(memory, inputs, |memory, attempt| {
         let offset = memory.date_offset_days;
-        let candidate = if attempt < LABEL_ATTEMPTS {
+        if attempt < LABEL_ATTEMPTS {
             fake::candidate(label, original, &mut memory.rng, offset)
         } else {
             fake::keep_case(original, fake::generic::shape(original, &mut memory.rng))
-        };
-        if !clashes(&candidate, inputs, memory) {
-            return Some(candidate);
         }
-    }
-    None
+    })
 }
 
-/// A fresh fake of the IP address `original` that is itself an address of the same
-/// family (a schema-typed field must stay valid), or `None` when every attempt clashed.
-pub fn fresh_ip(memory: &mut Memory, original: &str, inputs: &[String]) -> Option<String> {
-    let label = Label::parse("IP_ADDRESS")?;
-    for attempt in 0..LABEL_ATTEMPTS + GENERIC_ATTEMPTS {
-        let candidate = if attempt < LABEL_ATTEMPTS {
+/// A fresh fake of the IP address `original` (detected as `label`) that is itself an
+/// address of the same family (a schema-typed field must stay valid), or `None` when
+/// every attempt clashed.
+pub fn fresh_ip(
+    memory: &mut Memory,
+    label: Label,
+    original: &str,
+    inputs: &[String],
+) -> Option<String> {
+    first_free(memory, inputs, |memory, attempt| {
+        if attempt < LABEL_ATTEMPTS {
             fake::candidate(label, original, &mut memory.rng, 0)
         } else {
             fake::reserved_ip(original, &mut memory.rng)
-        };
-        if !clashes(&candidate, inputs, memory) {
-            return Some(candidate);
         }
-    }
-    None
+    })
+}
+
+/// The first candidate `draw(memory, attempt)` makes that clashes with nothing.
+fn first_free(
+    memory: &mut Memory,
+    inputs: &[String],
+    mut draw: impl FnMut(&mut Memory, usize) -> String,
+) -> Option<String> {
+    (0..LABEL_ATTEMPTS + GENERIC_ATTEMPTS).find_map(|attempt| {
+        let candidate = draw(memory, attempt);
+        (!clashes(&candidate, inputs, memory)).then_some(candidate)
+    })
 }
 
 /// Whether `candidate` clashes with `inputs` or with what `memory` already handed out:

@@ -253,7 +253,8 @@ enum Segment<'a> {
 pub struct Parsed<'a> {
     body: Body<'a>,
     texts: Vec<String>,
-    /// What each text is (`| ip` fields are typed); empty when all are free text.
+    /// What each text is (`| ip` fields are typed); empty for message formats, whose
+    /// texts are all free text.
     types: Vec<TextType>,
 }
 
