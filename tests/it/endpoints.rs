@@ -229,6 +229,36 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_or_booking_reference() {
 }
 
 #[test]
+fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
+    // The model reads English; the names and cities of prompts in other languages come
+    // from the introduction rule and the cities' own spellings.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Eu moro em Lisboa com a minha esposa.",
+            "Hallo, ik ben Sanne de Vries en ik woon in Utrecht.",
+            "Hallo, ich bin Lukas Meyer. Ich bin Student der Informatik in München.",
+            "Ciao, sono Giulia Rossi e abito a Milano.",
+            "Je suis Français et j’habite à Genève."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Eu moro em [LOCATION_1] com a minha esposa.",
+            "Hallo, ik ben [PERSON_1] en ik woon in [LOCATION_2].",
+            "Hallo, ich bin [PERSON_2]. Ich bin Student der Informatik in [LOCATION_3].",
+            "Ciao, sono [PERSON_3] e abito a [LOCATION_4].",
+            "Je suis Français et j’habite à [LOCATION_5]."
+        ])
+    );
+}
+
+#[test]
 fn irish_pps_vat_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
     let s = TestServer::default();
     let r = s.post(

@@ -257,6 +257,13 @@ pub(super) const CUES: &[&str] = &[
     "mijn naam is", "jag heter", "mitt namn är", "nazywam się",
 ];
 
+/// Self-introductions (lower-case) that also say what someone is ("ich bin Deutscher",
+/// "je suis médecin"): a name follows only as `person::introduction` checks.
+#[rustfmt::skip]
+pub(super) const INTRODUCTIONS: &[&str] = &[
+    "ik ben", "ich bin", "je suis", "soy", "sono", "eu sou", "jag är", "jeg er", "jestem",
+];
+
 /// Capitalised words of titles, laws and institutions: a run of capitalised words that
 /// contains one is not guessed to be a person ("Human Rights", "Civil Procedure Rule").
 #[rustfmt::skip]

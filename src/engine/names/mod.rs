@@ -177,6 +177,13 @@ const PERSON_TEXT_RULES: &[Rule<PersonTextFn>] = &[
         example: ("Hi, my name is Zoltan Kovacs.", "Zoltan Kovacs"),
     },
     Rule {
+        name: "introduction",
+        score: CUE,
+        beside_model: true,
+        find: person::introduction,
+        example: ("Hallo, ik ben Sanne de Vries.", "Sanne de Vries"),
+    },
+    Rule {
         name: "repeated_surname",
         score: REPEATED_SURNAME,
         beside_model: false,

@@ -3,9 +3,10 @@
 //! whole text after the scan. Scores are named in `mod.rs`'s rule table.
 
 use super::lists::{
-    is_title, lists, CUES, GENERIC, HONORIFICS, ORG_HEADS, ORG_SUFFIXES, RANKS, ROLES, STOP,
+    is_title, lists, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, RANKS,
+    ROLES, STOP,
 };
-use super::tokens::{adjacent, is_name_word, name_run};
+use super::tokens::{adjacent, is_name_word, name_run, Token};
 use super::{Found, Words};
 use crate::text::ByteSpan;
 
@@ -117,9 +118,15 @@ pub(super) fn capitalised_guess(words: &Words<'_>, i: usize) -> Option<(usize, u
         return None;
     }
     let last = name_run(words.text, tokens, i, 3)?;
+    (last > i && only_name_words(&tokens[i..=last])).then_some((i, last))
+}
+
+/// Whether no word of a run is a common word, a place, or a word of titles, institutions
+/// or organisations.
+fn only_name_words(run: &[Token<'_>]) -> bool {
     let places = &lists().places;
     let common = &lists().common;
-    let cue_word = tokens[i..=last].iter().any(|w| {
+    !run.iter().any(|w| {
         GENERIC.contains(&w.text)
             || common.contains(w.text.to_lowercase().as_str())
             || places.contains(w.text)
@@ -127,18 +134,48 @@ pub(super) fn capitalised_guess(words: &Words<'_>, i: usize) -> Option<(usize, u
             || ORG_HEADS.contains(&w.text)
             || ROLES.contains(&w.text)
             || is_title(w.text.trim_end_matches('.'))
-    });
-    (last > i && !cue_word).then_some((i, last))
+    })
 }
 
 /// The name words right after a cue phrase: `my name is Ana Ruiz`, `Dear Ana`,
 /// `Name: Ana Ruiz`.
 pub(super) fn cue_phrase(words: &Words<'_>, _found: &[Found]) -> Vec<(usize, usize)> {
+    after_phrases(words, CUES)
+}
+
+/// The name after a self-introduction that may also say what someone is: "ik ben Sanne
+/// de Vries", but not "ich bin Deutscher" or "ich bin Student der Informatik". A known
+/// given name alone, or two or three name words none of which is a common, place or
+/// institution word.
+pub(super) fn introduction(words: &Words<'_>, _found: &[Found]) -> Vec<(usize, usize)> {
+    let tokens = &words.tokens;
+    let given = &lists().given;
+    after_phrases(words, INTRODUCTIONS)
+        .into_iter()
+        .filter(|&(first, last)| {
+            let run = &tokens[first..=last];
+            // Particles ("de", "van") are judged by the name words around them; an
+            // article alone joins nouns ("Student der Informatik"), "van der" a name.
+            let article = run.windows(2).any(|w| {
+                ["der", "den", "das", "dem", "des"].contains(&w[1].text)
+                    && !["van", "von", "ter"].contains(&w[0].text)
+            });
+            let mut named = run.iter().filter(|t| is_name_word(t));
+            let count = named.clone().count();
+            !article
+                && (count >= 2 || given.contains(tokens[first].text))
+                && named.all(|t| only_name_words(std::slice::from_ref(t)))
+        })
+        .collect()
+}
+
+/// The name words right after one of `phrases` (lower-case).
+fn after_phrases(words: &Words<'_>, phrases: &[&str]) -> Vec<(usize, usize)> {
     let text = words.text;
     let tokens = &words.tokens;
     let lower = text.to_lowercase();
     let mut out = Vec::new();
-    for cue in CUES {
+    for cue in phrases {
         for (at, _) in lower.match_indices(cue) {
             // `to_lowercase` can change byte lengths outside ASCII; only trust
             // positions that still line up with the original text.

@@ -184,3 +184,40 @@ fn an_honorific_in_capitals_keeps_its_title_but_not_a_condition_or_the_next_word
         assert_eq!(got, want, "{text}");
     }
 }
+
+#[test]
+fn a_self_introduction_that_can_say_what_someone_is_needs_a_name_after_it() {
+    let beside = NameRecognizer::beside_model();
+    let person = |text: &str| {
+        found_by(&beside, text)
+            .into_iter()
+            .filter(|(_, label)| *label == "PERSON")
+            .map(|(name, _)| name)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        person("Hallo, ik ben Sanne de Vries en ik woon in Utrecht."),
+        ["Sanne de Vries"]
+    );
+    assert_eq!(
+        person("Hallo, ich bin Lukas Meyer aus Köln."),
+        ["Lukas Meyer"]
+    );
+    assert_eq!(person("Ich bin Anna und brauche Hilfe."), ["Anna"]);
+    assert_eq!(person("Hola, soy Lucía Fernández."), ["Lucía Fernández"]);
+    assert_eq!(
+        person("Ik ben Pieter van der Berg."),
+        ["Pieter van der Berg"]
+    );
+    for none in [
+        "Ich bin Deutscher und wohne hier.",
+        "Ich bin Student der Informatik.",
+        "ik ben Nederlander",
+        "Je suis Français.",
+        "Ich bin Software Engineer bei SAP.",
+        "Ich bin Berliner.",
+        "Soy de Madrid.",
+    ] {
+        assert_eq!(person(none), Vec::<String>::new(), "{none}");
+    }
+}
