@@ -88,6 +88,7 @@ labels! {
     "NL_BSN" ["BSN"] true "Dutch citizen service numbers (BSN, eleven-test)";
     "CH_AHV" ["AHV", "AVS"] true "Swiss social security numbers (AHV/AVS, EAN-13 check)";
     "IE_PPSN" ["PPSN", "IE_PPS"] true "Irish Personal Public Service numbers (PPSN, mod-23 check letter)";
+    "PT_NIF" [] true "Portuguese taxpayer numbers (NIF, mod-11 check; needs context)";
     "EU_VAT_NUMBER" ["VAT_NUMBER", "EU_VAT"] true "EU and UK VAT identification numbers (country prefix, needs context)";
     "BR_CPF" ["CPF"] true "Brazilian individual taxpayer numbers (CPF, checksum)";
     "CN_RESIDENT_ID" [] true "Chinese resident identity card numbers (checksum)";

@@ -242,7 +242,9 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
             "Hallo, ik ben Sanne de Vries en ik woon in Utrecht.",
             "Hallo, ich bin Lukas Meyer. Ich bin Student der Informatik in München.",
             "Ciao, sono Giulia Rossi e abito a Milano.",
-            "Je suis Français et j’habite à Genève."
+            "Je suis Français et j’habite à Genève.",
+            "Olá, sou a Ana Sousa, NIF 123456789, moro na Rua Augusta 20, 1100-053 Lisboa.",
+            "Hej, jag heter Karin Berg och bor på Storgatan 3, 114 55 Stockholm."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -253,7 +255,9 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
             "Hallo, ik ben [PERSON_1] en ik woon in [LOCATION_2].",
             "Hallo, ich bin [PERSON_2]. Ich bin Student der Informatik in [LOCATION_3].",
             "Ciao, sono [PERSON_3] e abito a [LOCATION_4].",
-            "Je suis Français et j’habite à [LOCATION_5]."
+            "Je suis Français et j’habite à [LOCATION_5].",
+            "Olá, sou a [PERSON_4], NIF [PT_NIF_1], moro na [ADDRESS_1].",
+            "Hej, jag heter [PERSON_5] och bor på [ADDRESS_2]."
         ])
     );
 }

@@ -85,6 +85,10 @@ const CHATTER: &[&str] = &[
     "meu", "minha", "mon", "mein", "meine", "mijn", "mio", "nome", "nombre", "nom", "naam",
     "é", "è", "es", "est", "ist", "llamo", "chamo", "chiamo", "m'appelle", "appelle",
     "heiße", "heisse", "heet", "soy", "sono", "sou", "ik", "eu", "io",
+    // … and in Swedish, Danish, Norwegian and Polish: "jag heter …", "nazywam się …"
+    "jag", "heter", "är", "jeg", "hedder", "er", "nazywam", "się", "jestem",
+    // "I live …", a verb a model reads as a name ("Eu moro em Lisboa")
+    "moro", "vivo", "abito", "habite", "woon", "wohne", "bor", "mieszkam", "på",
 ];
 
 /// Whether `word` is chat that is never the edge of a name.

@@ -82,6 +82,15 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
     if label.as_str() == "PERSON" && inner.contains(' ') && institution {
         return Label::builtin("ORGANIZATION");
     }
+    // A name has no house number or postcode: a model reads a street it does not know
+    // as a person now and then ("bor på Storgatan 3, 114 55 Stockholm").
+    let numbered = inner.split_whitespace().any(|w| {
+        let w = w.trim_end_matches([',', ';']);
+        !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
+    });
+    if label.as_str() == "PERSON" && numbered && inner.starts_with(char::is_uppercase) {
+        return Label::builtin("ADDRESS");
+    }
     label
 }
 
@@ -702,7 +711,7 @@ mod tests {
     }
 
     #[test]
-    fn a_year_alone_is_a_date_and_a_person_ending_on_hospital_an_organisation() {
+    fn a_year_alone_is_a_date_a_person_ending_on_hospital_an_organisation_or_numbered_an_address() {
         let label_of = |text: &str, part: &str, tagged: &str| {
             let at = text.find(part).unwrap();
             label(
@@ -731,6 +740,13 @@ mod tests {
         assert_eq!(label_of("Emily Post", "Emily Post", "PERSON"), "PERSON");
         assert_eq!(label_of("Ms. Bank", "Bank", "PERSON"), "PERSON");
         assert_eq!(label_of("1999", "1999", "DATE_TIME"), "DATE_TIME");
+        let street = "bor på Storgatan 3, 114 55 Stockholm";
+        assert_eq!(
+            label_of(street, "Storgatan 3, 114 55 Stockholm", "PERSON"),
+            "ADDRESS"
+        );
+        assert_eq!(label_of("smit 7 y", "smit 7 y", "PERSON"), "PERSON");
+        assert_eq!(label_of("Agent R2D2", "Agent R2D2", "PERSON"), "PERSON");
     }
 
     #[test]
@@ -843,6 +859,10 @@ mod tests {
             kept("João Pedro Almeida")
         );
         assert_eq!(trim("Je m'appelle Jean"), kept("Jean"));
+        assert_eq!(trim("jag heter Karin Berg"), kept("Karin Berg"));
+        // "I live" is no one.
+        assert_eq!(trim("moro"), None);
+        assert_eq!(trim("bor på Storgatan"), kept("Storgatan"));
     }
 
     #[test]

@@ -464,6 +464,32 @@ pub(super) const EU_VAT_NUMBER: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Portuguese NIF (número de contribuinte): nine digits, weights 9…2 and a mod-11 check
+/// digit; a person's starts 1, 2 or 3. Context-gated: one nine-digit number in eleven
+/// passes.
+pub(super) const PT_NIF: PatternSpec = PatternSpec {
+    name: "pt_nif",
+    label: "PT_NIF",
+    regex: r"\b\d{3}\s?\d{3}\s?\d{3}\b",
+    score: 0.3,
+    validate: Some(eu::pt_nif),
+    proof: Proof::Checksum,
+    context: &[
+        "nif",
+        "contribuinte",
+        "número de contribuinte",
+        "numero de contribuinte",
+        "nº contribuinte",
+        "n.º de contribuinte",
+    ],
+    examples: &[
+        ("Olá, sou a Ana Sousa, NIF 123456789.", "123456789"),
+        ("número de contribuinte: 232 013 969", "232 013 969"),
+    ],
+    counter_examples: &["123456789", "NIF 123456788", "ref 123456789"],
+    ..PatternSpec::BASE
+};
+
 /// Polish NIP: ten digits, bare or in the 3-3-2-2 and 3-2-2-3 groups, weighted mod-11
 /// check. Context-gated: about one in eleven ten-digit numbers passes.
 pub(super) const PL_NIP: PatternSpec = PatternSpec {

@@ -1187,10 +1187,11 @@ pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
 const CONTINENTAL_ADDRESS_NEGATIVE_CONTEXT: &[&str] = &[];
 
 /// A postcode and town after a continental street, optional: `, 75002 Paris`,
-/// `, D-10115 Berlin`, `, 1010 Wien`, `, 00-514 Warszawa`.
+/// `, D-10115 Berlin`, `, 1010 Wien`, `, 00-514 Warszawa`, `, 1100-053 Lisboa`,
+/// `, 114 55 Stockholm`.
 macro_rules! eu_postcode_town {
     () => {
-        r"(?:,?\s+(?:(?:[A-Z]{1,2}-)?\d{4,5}|\d{2}-\d{3})\s+\p{Lu}[\p{L}'’\-]*(?:[\s\-]\p{Lu}[\p{L}'’\-]*){0,2})?"
+        r"(?:,?\s+(?:(?:[A-Z]{1,2}-)?\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3}|\d{3}\s\d{2})\s+\p{Lu}[\p{L}'’\-]*(?:[\s\-]\p{Lu}[\p{L}'’\-]*){0,2})?"
     };
 }
 
@@ -1281,6 +1282,10 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
         ("abito in Via Roma 10", "Via Roma 10"),
         ("Rua das Flores, 25", "Rua das Flores, 25"),
         (
+            "moro na Rua Augusta 20, 1100-053 Lisboa.",
+            "Rua Augusta 20, 1100-053 Lisboa",
+        ),
+        (
             "order #88231 never arrived at ul. Marszałkowska 84/92, 00-514 Warszawa.",
             "ul. Marszałkowska 84/92, 00-514 Warszawa",
         ),
@@ -1316,7 +1321,10 @@ pub(super) const STREET_ADDRESS_NORTH: PatternSpec = PatternSpec {
         ),
         ("Kerkstraat 12", "Kerkstraat 12"),
         ("an der Berliner Allee 7a", "Berliner Allee 7a"),
-        ("Storgatan 3, 111 22 Stockholm", "Storgatan 3"),
+        (
+            "Storgatan 3, 111 22 Stockholm",
+            "Storgatan 3, 111 22 Stockholm",
+        ),
     ],
     counter_examples: &["Spring 2024", "the Brigade 5", "weg 5"],
     ..PatternSpec::BASE

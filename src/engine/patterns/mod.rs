@@ -164,6 +164,7 @@ pub static ALL: &[&PatternSpec] = &[
     &eu::CH_AHV_COMPACT,
     &eu::IE_PPSN,
     &eu::EU_VAT_NUMBER,
+    &eu::PT_NIF,
     &eu::ES_PASSPORT,
     &eu::FI_PERSONAL_IDENTITY_CODE,
     &eu::IT_DRIVER_LICENSE,

@@ -225,6 +225,30 @@ pub fn ie_ppsn(s: &str) -> bool {
     b[7] == check
 }
 
+/// Portuguese NIF: nine digits, the first of a person's or a company's ranges (1–3, 5,
+/// 6, 8, 9; 45 and 7x), weights 9…2, and `11 − sum mod 11` as the check digit (0 for 10
+/// and 11).
+pub fn pt_nif(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 9 {
+        return false;
+    }
+    let range = match d[0] {
+        0 => false,
+        4 => d[1] == 5,
+        _ => true,
+    };
+    if !range {
+        return false;
+    }
+    let sum: u32 = d[..8].iter().zip((2..=9).rev()).map(|(x, w)| x * w).sum();
+    let check = match 11 - sum % 11 {
+        10 | 11 => 0,
+        c => c,
+    };
+    check == d[8]
+}
+
 /// Polish NIP (tax identification number): ten digits, weights 6-5-7-2-3-4-5-6-7, sum
 /// mod 11 is the last digit (10 never is).
 pub fn pl_nip(s: &str) -> bool {
@@ -249,6 +273,12 @@ mod tests {
         assert!(!ch_ahv("756.9217.0769.84") && !ch_ahv("757.9217.0769.85"));
         assert!(pl_nip("123-456-32-18") && pl_nip("1234563218"));
         assert!(!pl_nip("123-456-32-19") && !pl_nip("0000000000"));
+    }
+
+    #[test]
+    fn checks_portuguese_taxpayer_numbers() {
+        assert!(pt_nif("123456789") && pt_nif("232 013 969") && pt_nif("501442600"));
+        assert!(!pt_nif("123456788") && !pt_nif("012345678") && !pt_nif("12345678"));
     }
 
     #[test]
