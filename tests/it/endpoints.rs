@@ -244,7 +244,10 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
             "Ciao, sono Giulia Rossi e abito a Milano.",
             "Je suis Français et j’habite à Genève.",
             "Olá, sou a Ana Sousa, NIF 123456789, moro na Rua Augusta 20, 1100-053 Lisboa.",
-            "Hej, jag heter Karin Berg och bor på Storgatan 3, 114 55 Stockholm."
+            "Hej, jag heter Karin Berg och bor på Storgatan 3, 114 55 Stockholm.",
+            "Goedemiddag! Guten Tag, ich bin Jonas Becker.",
+            "Bom dia! Chamo-me Rui Carvalho e o meu telemóvel é 912 345 678.",
+            "Mitt telefonnummer är 070-123 45 67."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -257,7 +260,10 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
             "Ciao, sono [PERSON_3] e abito a [LOCATION_4].",
             "Je suis Français et j’habite à [LOCATION_5].",
             "Olá, sou a [PERSON_4], NIF [PT_NIF_1], moro na [ADDRESS_1].",
-            "Hej, jag heter [PERSON_5] och bor på [ADDRESS_2]."
+            "Hej, jag heter [PERSON_5] och bor på [ADDRESS_2].",
+            "Goedemiddag! Guten Tag, ich bin [PERSON_6].",
+            "Bom dia! Chamo-me [PERSON_7] e o meu telemóvel é [PHONE_NUMBER_1].",
+            "Mitt telefonnummer är [PHONE_NUMBER_2]."
         ])
     );
 }

@@ -258,7 +258,8 @@ pub(super) const CUES: &[&str] = &[
     // "my name is" in the languages users write in
     "me llamo", "mi nombre es", "je m'appelle", "mon nom est", "ich heiße", "ich heisse",
     "mein name ist", "mi chiamo", "il mio nome è", "meu nome é", "me chamo", "ik heet",
-    "mijn naam is", "jag heter", "mitt namn är", "nazywam się",
+    "mijn naam is", "jag heter", "mitt namn är", "nazywam się", "je m’appelle", "chamo-me",
+    "jmenuji se",
 ];
 
 /// Self-introductions (lower-case) that also say what someone is ("ich bin Deutscher",

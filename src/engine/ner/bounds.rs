@@ -395,7 +395,15 @@ fn without_chatter(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     // open names too.
     let noted = |w: &str| w.ends_with('.') || !w.chars().any(char::is_lowercase);
     let edge = |w: &str| is_chatter(w) || (is_clinical_shorthand(w) && noted(w));
-    while last - first > 1 && edge(words[first].1) {
+    // German "ich bin …": "bin" opens Arabic names ("bin Laden") but not after "ich".
+    let before = text[..span.start].trim_end();
+    let after_ich = before
+        .strip_suffix("ich")
+        .or_else(|| before.strip_suffix("Ich"))
+        .is_some_and(|head| !head.ends_with(char::is_alphanumeric));
+    while last - first > 1
+        && (edge(words[first].1) || (first == 0 && after_ich && words[0].1 == "bin"))
+    {
         first += 1;
     }
     while last - first > 1 && edge(words[last - 1].1) {
@@ -860,6 +868,11 @@ mod tests {
         );
         assert_eq!(trim("Je m'appelle Jean"), kept("Jean"));
         assert_eq!(trim("jag heter Karin Berg"), kept("Karin Berg"));
+        let text = "Guten Tag, ich bin Jonas Becker.";
+        let at = text.find("bin").unwrap();
+        let span = without_chatter(text, ByteSpan::new(at, text.len() - 1)).unwrap();
+        assert_eq!(&text[span.start..span.end], "Jonas Becker");
+        assert_eq!(trim("bin Laden"), kept("bin Laden"));
         // "I live" is no one.
         assert_eq!(trim("moro"), None);
         assert_eq!(trim("bor på Storgatan"), kept("Storgatan"));

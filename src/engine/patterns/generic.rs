@@ -657,16 +657,20 @@ fn before_extension(s: &str) -> bool {
 }
 
 /// A national number of 9 to 12 digits in groups right after a phone word of the
-/// languages users write in (`Mi móvil: 612 345 678`, `cellulare 347 123 4567`, `Handy
-/// 0151 2345 6789`): no national layout fits them all, so the word is required, and it
-/// fixes the number's start (`Grammar`).
+/// languages users write in, or after the word and "is" (`Mi móvil: 612 345 678`,
+/// `cellulare 347 123 4567`, `Handy 0151 2345 6789`, `o meu telemóvel é 912 345 678`,
+/// `telefonnummer är 070-123 45 67`): no national layout fits them all, so the word is
+/// required, and it fixes the number's start (`Grammar`).
 pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
     name: "phone_cued_national",
     label: "PHONE_NUMBER",
     regex: r"(?ix)
         \b(?:phone|mobile|cell|tel|telephone|móvil|movil|teléfono|telefono|celular|cellulare
-          |telefone|telemóvel|handy|mobil|telefon|téléphone|portable|gsm)\.?
+          |telefone|telemóvel|handy|mobil|telefon|téléphone|portable|gsm|telefonnummer
+          |mobilnummer|mobiel|mobielnummer|tlf|telefonszám|telefonszámom|puhelin
+          |puhelinnumero|numer\s+telefonu|telefonní\s+číslo)\.?
         (?:\s+(?:n[º°o]\.?|number|nummer|número|numero|numéro))?
+        (?:\s+(?:is|es|est|ist|é|è|är|er|on|jest|je))?
         \s*[:\#]?\s*
         (\(?\d{2,4}\)?(?:[\s.\-/]\d{2,4}){2,4})\b",
     group: 1,
@@ -681,6 +685,8 @@ pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
         ("Handy: 0151 2345 6789", "0151 2345 6789"),
         ("Téléphone : 06 12 34 56 78", "06 12 34 56 78"),
         ("order #88231, Handy 0151 2345 6789", "0151 2345 6789"),
+        ("o meu telemóvel é 912 345 678.", "912 345 678"),
+        ("mitt telefonnummer är 070-123 45 67", "070-123 45 67"),
     ],
     counter_examples: &[
         "mobile 12 34",
