@@ -269,7 +269,7 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
 }
 
 #[test]
-fn irish_pps_vat_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
+fn irish_pps_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_stay_without_it() {
     let s = TestServer::default();
     let r = s.post(
         "/v1/anonymize",
@@ -280,7 +280,8 @@ fn irish_pps_vat_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
             "AAdvantage #: 7K4P290, my SkyMiles number is 2197654321.",
             "Join our frequent flyer programme; loyalty number pending.",
             "Invoice: BTW-nummer NL123456789B01, VAT 21 %.",
-            "VAT incl.; part no. ATU12345678."
+            "VAT incl.; part no. ATU12345678.",
+            "I'm 34 and fly on e-ticket 0162345678901; I'm 5 minutes away."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -293,7 +294,8 @@ fn irish_pps_vat_and_loyalty_numbers_go_after_their_cue_and_stay_without_it() {
             "AAdvantage #: [ACCOUNT_NUMBER_1], my SkyMiles number is [ACCOUNT_NUMBER_2].",
             "Join our frequent flyer programme; loyalty number pending.",
             "Invoice: BTW-nummer [EU_VAT_NUMBER_1], VAT 21 %.",
-            "VAT incl.; part no. ATU12345678."
+            "VAT incl.; part no. ATU12345678.",
+            "I'm [AGE_1] and fly on e-ticket [BOOKING_REFERENCE_1]; I'm 5 minutes away."
         ])
     );
     let labels = s.get("/v1/entities", &[("x-api-key", KEY)]).json();

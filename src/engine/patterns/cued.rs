@@ -210,11 +210,12 @@ pub(super) const LICENSE_NUMBER: PatternSpec = PatternSpec {
 };
 
 /// A travel booking's reference after its cue: `Booking ref XK7P2Q`, `PNR: 4KQ2ZP`,
-/// `confirmation code H7T9QX`, `record locator: ZX4P9B`, `reservation no. 7731-4490`.
-/// With the passenger's surname it opens the booking (an airline's "manage my booking"),
-/// so it goes like an account number. Five to twelve letters and digits with at least one
-/// digit: "booking ref pending" and "PNR CONFIRMED" are no reference (a reference of
-/// letters alone is missed rather than every capitalised word after the cue).
+/// `confirmation code H7T9QX`, `record locator: ZX4P9B`, `reservation no. 7731-4490`,
+/// an airline's thirteen-digit `e-ticket 0162345678901`. With the passenger's surname it
+/// opens the booking (an airline's "manage my booking"), so it goes like an account
+/// number. Five to fourteen letters and digits with at least one digit: "booking ref
+/// pending" and "PNR CONFIRMED" are no reference (a reference of letters alone is missed
+/// rather than every capitalised word after the cue).
 pub(super) const BOOKING_REFERENCE: PatternSpec = PatternSpec {
     name: "booking_reference",
     label: "BOOKING_REFERENCE",
@@ -223,7 +224,7 @@ pub(super) const BOOKING_REFERENCE: PatternSpec = PatternSpec {
         \b(?: booking\s+(?:ref(?:erence)?\.?|code|no\.?|number|id)
             | reservation\s+(?:ref(?:erence)?\.?|code|no\.?|number|id)
             | confirmation\s+(?:code|no\.?|number|\#)
-            | pnr | record\s+locator )",
+            | pnr | record\s+locator | e-?ticket(?:\s+(?:no\.?|number|\#))? )",
         cued_value!()
     ),
     group: 1,
@@ -237,6 +238,7 @@ pub(super) const BOOKING_REFERENCE: PatternSpec = PatternSpec {
         ("your confirmation code: H7T9QX", "H7T9QX"),
         ("Record locator ZX4P9B, seat 23A", "ZX4P9B"),
         ("reservation no. 7731-4490 at the hotel", "7731-4490"),
+        ("seat 32A, e-ticket 0162345678901", "0162345678901"),
     ],
     counter_examples: &[
         "booking ref pending",
@@ -249,7 +251,7 @@ pub(super) const BOOKING_REFERENCE: PatternSpec = PatternSpec {
 
 fn booking_shaped(s: &str) -> bool {
     let alnum = s.bytes().filter(u8::is_ascii_alphanumeric).count();
-    (5..=12).contains(&alnum) && s.bytes().any(|b| b.is_ascii_digit())
+    (5..=14).contains(&alnum) && s.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// Four or more digits, and not a plain run of eight or more (a bank account's shape) nor

@@ -1055,12 +1055,13 @@ pub(super) const AGE: PatternSpec = PatternSpec {
       # seventies, in their mid-30s (not in the 80s, a period)
       | \bin\s+(?:his|her|their|my|your)\s+(?:(?:early|mid|late)[\s\-])?
         (\d0s|\d0's|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b
-      # a relative's age as parents write it: my daughter emma is 14, my son turned 3,
-      # (he's 7); only where the number ends the thought (not my son is 5 minutes away,
-      # she's 5 feet tall)
+      # a relative's age as parents write it, and one's own: my daughter emma is 14, my
+      # son turned 3, (he's 7), I'm 34; only where the number ends the thought (not my
+      # son is 5 minutes away, she's 5 feet tall, I'm 2 hours late)
       | \b(?:(?:son|daughter|kid|child|boy|girl|brother|sister|baby|grandson|granddaughter
           |nephew|niece)(?:\s+[a-z]+)?\s+(?:is|turns|turned|was|just\s+turned)
-          | (?:he|she)(?:['’]s|\s+is|\s+was|\s+turns|\s+turned|\s+just\s+turned))\s+(\d{1,2})
+          | (?:he|she)(?:['’]s|\s+is|\s+was|\s+turns|\s+turned|\s+just\s+turned)
+          | i(?:['’]m|\s+am|\s+turned|\s+just\s+turned))\s+(\d{1,2})
           (?:\s*(?:years?|yrs?|yo)\b|\s*[.,!?;:)]|\s+(?:and|but|now|today|so|with|in|this|next|last)\b|\s*$)"
     ),
     group: 1,
@@ -1084,6 +1085,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("my daughter emma is 14 and was diagnosed last year", "14"),
         ("My son just turned 3.", "3"),
         ("My son Jayden (he's 7) has asthma", "7"),
+        ("I'm 34, married to Priya", "34"),
+        ("I just turned 40 and", "40"),
         ("She is 42, and she lives alone", "42"),
         ("She is in her 80s and lives alone", "80s"),
         ("He is 65 yr old.", "65"),
@@ -1105,6 +1108,9 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "a seventy-page report",
         "my son is 5 minutes away",
         "she's 5 feet tall",
+        "I'm 5 minutes away",
+        "I am 2 hours late",
+        "I'm 50% sure",
         "he was 3rd in the race",
         "he is 2 hours late",
         "my daughter is 2nd in her class",
