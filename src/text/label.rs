@@ -89,6 +89,9 @@ labels! {
     "CH_AHV" ["AHV", "AVS"] true "Swiss social security numbers (AHV/AVS, EAN-13 check)";
     "IE_PPSN" ["PPSN", "IE_PPS"] true "Irish Personal Public Service numbers (PPSN, mod-23 check letter)";
     "PT_NIF" [] true "Portuguese taxpayer numbers (NIF, mod-11 check; needs context)";
+    "NO_BIRTH_NUMBER" ["FODSELSNUMMER"] true "Norwegian national identity numbers (fødselsnummer, two mod-11 checks; needs context)";
+    "DK_CPR" ["CPR"] true "Danish CPR numbers (needs context)";
+    "CZ_BIRTH_NUMBER" ["RODNE_CISLO"] true "Czech and Slovak birth numbers (rodné číslo, mod-11 check; needs context)";
     "EU_VAT_NUMBER" ["VAT_NUMBER", "EU_VAT"] true "EU and UK VAT identification numbers (country prefix, needs context)";
     "BR_CPF" ["CPF"] true "Brazilian individual taxpayer numbers (CPF, checksum)";
     "CN_RESIDENT_ID" [] true "Chinese resident identity card numbers (checksum)";

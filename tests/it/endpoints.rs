@@ -269,7 +269,7 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
 }
 
 #[test]
-fn irish_pps_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_stay_without_it() {
+fn national_tax_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_stay_without_it() {
     let s = TestServer::default();
     let r = s.post(
         "/v1/anonymize",
@@ -281,7 +281,9 @@ fn irish_pps_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_stay
             "Join our frequent flyer programme; loyalty number pending.",
             "Invoice: BTW-nummer NL123456789B01, VAT 21 %.",
             "VAT incl.; part no. ATU12345678.",
-            "I'm 34 and fly on e-ticket 0162345678901; I'm 5 minutes away."
+            "I'm 34 and fly on e-ticket 0162345678901; I'm 5 minutes away.",
+            "Fødselsnummer: 01010100131. CPR-nr. 070761-4286.",
+            "Rodné číslo 855415/1232; order 01010100131."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -295,7 +297,9 @@ fn irish_pps_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_stay
             "Join our frequent flyer programme; loyalty number pending.",
             "Invoice: BTW-nummer [EU_VAT_NUMBER_1], VAT 21 %.",
             "VAT incl.; part no. ATU12345678.",
-            "I'm [AGE_1] and fly on e-ticket [BOOKING_REFERENCE_1]; I'm 5 minutes away."
+            "I'm [AGE_1] and fly on e-ticket [BOOKING_REFERENCE_1]; I'm 5 minutes away.",
+            "Fødselsnummer: [NO_BIRTH_NUMBER_1]. CPR-nr. [DK_CPR_1].",
+            "Rodné číslo [CZ_BIRTH_NUMBER_1]; order 01010100131."
         ])
     );
     let labels = s.get("/v1/entities", &[("x-api-key", KEY)]).json();

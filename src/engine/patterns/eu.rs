@@ -490,6 +490,67 @@ pub(super) const PT_NIF: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Norwegian fødselsnummer: a birth date (a D-number adds 40 to the day, an H-number 40
+/// to the month), three individual digits and two mod-11 check digits. Context-gated,
+/// like the Swedish bare form: eleven digits also make phone and account numbers.
+pub(super) const NO_BIRTH_NUMBER: PatternSpec = PatternSpec {
+    name: "no_birth_number",
+    label: "NO_BIRTH_NUMBER",
+    regex: r"\b\d{6}\s?\d{5}\b",
+    score: 0.3,
+    validate: Some(eu::no_birth_number),
+    proof: Proof::Checksum,
+    context: &[
+        "fødselsnummer",
+        "fodselsnummer",
+        "fnr",
+        "f.nr",
+        "personnummer",
+        "d-nummer",
+    ],
+    examples: &[("Fødselsnummer: 01010100131", "01010100131")],
+    counter_examples: &["01010100131", "fnr 01010100132"],
+    ..PatternSpec::BASE
+};
+
+/// Danish CPR number `DDMMYY-SSSS`: a birth date and four digits; the mod-11 check was
+/// dropped in 2007, so the date and the cue are all there is.
+pub(super) const DK_CPR: PatternSpec = PatternSpec {
+    name: "dk_cpr",
+    label: "DK_CPR",
+    regex: r"\b\d{6}-?\d{4}\b",
+    score: 0.3,
+    validate: Some(eu::dk_cpr),
+    proof: Proof::Grammar,
+    context: &["cpr", "cpr-nr", "cpr-nummer", "cpr nr", "personnummer"],
+    examples: &[("CPR-nr. 070761-4286", "070761-4286")],
+    counter_examples: &["070761-4286", "CPR 320761-4286"],
+    ..PatternSpec::BASE
+};
+
+/// Czech and Slovak rodné číslo `YYMMDD/XXXX`: a birth date (women's months plus 50,
+/// since 2004 plus 20 more when a day ran out) and, for ten digits, the whole number a
+/// multiple of 11 (nine-digit numbers before 1954 have no check). Context-gated.
+pub(super) const CZ_BIRTH_NUMBER: PatternSpec = PatternSpec {
+    name: "cz_birth_number",
+    label: "CZ_BIRTH_NUMBER",
+    regex: r"\b\d{6}\s?/?\s?\d{3,4}\b",
+    score: 0.3,
+    validate: Some(eu::cz_birth_number),
+    proof: Proof::Checksum,
+    context: &[
+        "rodné číslo",
+        "rodne cislo",
+        "rodného čísla",
+        "r.č.",
+        "rč",
+        "birth number",
+    ],
+    examples: &[("rodné číslo 855415/1232", "855415/1232")],
+    counter_examples: &["855415/1232", "rodné číslo 855415/1234"],
+    ..PatternSpec::BASE
+};
+
 /// Polish NIP: ten digits, bare or in the 3-3-2-2 and 3-2-2-3 groups, weighted mod-11
 /// check. Context-gated: about one in eleven ten-digit numbers passes.
 pub(super) const PL_NIP: PatternSpec = PatternSpec {

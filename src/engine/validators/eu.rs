@@ -249,6 +249,56 @@ pub fn pt_nif(s: &str) -> bool {
     check == d[8]
 }
 
+/// Norwegian fødselsnummer `DDMMYYIIIKK`: a date (day + 40 for a D-number, month + 40
+/// for an H-number) and two mod-11 check digits (weights 3 7 6 1 8 9 4 5 2, then
+/// 5 4 3 2 7 6 5 4 3 2; a remainder that would need 10 makes the number invalid).
+pub fn no_birth_number(s: &str) -> bool {
+    const W1: [u32; 9] = [3, 7, 6, 1, 8, 9, 4, 5, 2];
+    const W2: [u32; 10] = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+    let d = digits(s);
+    if d.len() != 11 {
+        return false;
+    }
+    let day = d[0] * 10 + d[1];
+    let month = d[2] * 10 + d[3];
+    let day = if day > 40 { day - 40 } else { day };
+    let month = if month > 40 { month - 40 } else { month };
+    let check = |sum: u32| match 11 - sum % 11 {
+        11 => Some(0),
+        10 => None,
+        k => Some(k),
+    };
+    let k1 = check(d[..9].iter().zip(W1).map(|(x, w)| x * w).sum());
+    let k2 = check(d[..10].iter().zip(W2).map(|(x, w)| x * w).sum());
+    super::month_day(month, day) && k1 == Some(d[9]) && k2 == Some(d[10])
+}
+
+/// Danish CPR `DDMMYY-SSSS`: ten digits that open with a real day and month.
+pub fn dk_cpr(s: &str) -> bool {
+    let d = digits(s);
+    d.len() == 10 && super::month_day(d[2] * 10 + d[3], d[0] * 10 + d[1])
+}
+
+/// Czech and Slovak rodné číslo `YYMMDD/XXX(X)`: a date whose month may carry +50
+/// (women) and +20 (numbers issued after a day ran out, 2004 on); ten digits are a
+/// multiple of 11, or their first nine leave 10 and the last is 0 (numbers before 1985).
+pub fn cz_birth_number(s: &str) -> bool {
+    let d = digits(s);
+    if !(9..=10).contains(&d.len()) {
+        return false;
+    }
+    let month = (d[2] * 10 + d[3]) % 50;
+    let month = if month > 20 { month - 20 } else { month };
+    if !super::month_day(month, d[4] * 10 + d[5]) {
+        return false;
+    }
+    if d.len() == 9 {
+        return true;
+    }
+    let n = d.iter().fold(0u64, |a, x| a * 10 + u64::from(*x));
+    n % 11 == 0 || ((n / 10) % 11 == 10 && d[9] == 0)
+}
+
 /// Polish NIP (tax identification number): ten digits, weights 6-5-7-2-3-4-5-6-7, sum
 /// mod 11 is the last digit (10 never is).
 pub fn pl_nip(s: &str) -> bool {
@@ -273,6 +323,19 @@ mod tests {
         assert!(!ch_ahv("756.9217.0769.84") && !ch_ahv("757.9217.0769.85"));
         assert!(pl_nip("123-456-32-18") && pl_nip("1234563218"));
         assert!(!pl_nip("123-456-32-19") && !pl_nip("0000000000"));
+    }
+
+    #[test]
+    fn checks_nordic_and_czech_birth_numbers() {
+        assert!(no_birth_number("01010100131") && !no_birth_number("01010100132"));
+        assert!(!no_birth_number("32010100131"), "day 32");
+        assert!(dk_cpr("070761-4285") && !dk_cpr("320761-4285") && !dk_cpr("07076142"));
+        assert!(cz_birth_number("855415/1232") && cz_birth_number("8554151232"));
+        assert!(!cz_birth_number("855415/1234") && !cz_birth_number("851315/1232"));
+        assert!(
+            cz_birth_number("536201/123"),
+            "nine digits before 1954: no check"
+        );
     }
 
     #[test]
