@@ -105,6 +105,7 @@ labels! {
     "SE_ORGANISATIONSNUMMER" [] true "Swedish organisation numbers";
     "DE_ID_CARD" [] true "German identity card numbers (needs context)";
     "DE_PASSPORT" [] true "German passport numbers (needs context)";
+    "PASSPORT_NUMBER" ["PASSPORT"] true "Passport numbers of any country after their cue";
     "DE_SOCIAL_SECURITY" ["DE_RVNR"] true "German pension insurance numbers";
     "DE_HEALTH_INSURANCE" ["DE_KVNR"] true "German health insurance numbers (needs context)";
     "DE_TAX_NUMBER" ["DE_STEUERNUMMER"] true "German tax numbers (Steuernummer; needs context)";

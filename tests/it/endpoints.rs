@@ -269,7 +269,8 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
 }
 
 #[test]
-fn national_tax_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_stay_without_it() {
+fn national_passport_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_stay_without_it(
+) {
     let s = TestServer::default();
     let r = s.post(
         "/v1/anonymize",
@@ -283,7 +284,9 @@ fn national_tax_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_s
             "VAT incl.; part no. ATU12345678.",
             "I'm 34 and fly on e-ticket 0162345678901; I'm 5 minutes away.",
             "Fødselsnummer: 01010100131. CPR-nr. 070761-4286.",
-            "Rodné číslo 855415/1232; order 01010100131."
+            "Rodné číslo 855415/1232; order 01010100131.",
+            "Her passport number is E1234567K, his plate is 7ABC123, the plate is 12 inches.",
+            "Salary INR 18,50,000; grandma turns 90 on Sunday, she turns 90 on Sunday."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -299,7 +302,9 @@ fn national_tax_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_s
             "VAT incl.; part no. ATU12345678.",
             "I'm [AGE_1] and fly on e-ticket [BOOKING_REFERENCE_1]; I'm 5 minutes away.",
             "Fødselsnummer: [NO_BIRTH_NUMBER_1]. CPR-nr. [DK_CPR_1].",
-            "Rodné číslo [CZ_BIRTH_NUMBER_1]; order 01010100131."
+            "Rodné číslo [CZ_BIRTH_NUMBER_1]; order 01010100131.",
+            "Her passport number is [PASSPORT_NUMBER_1], his plate is [LICENSE_PLATE_1], the plate is 12 inches.",
+            "Salary [MONEY_1]; grandma turns [AGE_2] on Sunday, she turns [AGE_2] on Sunday."
         ])
     );
     let labels = s.get("/v1/entities", &[("x-api-key", KEY)]).json();

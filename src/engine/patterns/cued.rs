@@ -77,6 +77,7 @@ pub(super) const LICENSE_PLATE: PatternSpec = PatternSpec {
         \b(?: licen[cs]e\s+plate(?:\s+(?:number|no\.?|\#))? | number\s+plate
             | plate\s+(?:number|no\.?|\#) | registration\s+(?:plate|mark|number)
             | tag\s+number | reg\.?\s+no\.? | vehicle\s+registration )
+        (?:\s+is)?
         \s*[:\#]?\s*
         ((?-i:[A-Z0-9]{1,8}(?:[\ \-][A-Z0-9]{1,4}){0,2}))\b",
     group: 1,
@@ -88,6 +89,7 @@ pub(super) const LICENSE_PLATE: PatternSpec = PatternSpec {
         ("plate no. KA-04-8812", "KA-04-8812"),
         ("Reg. no: WX 4421", "WX 4421"),
         ("Tag number: 7ABC123", "7ABC123"),
+        ("license plate is 4TYK982", "4TYK982"),
     ],
     counter_examples: &[
         "license plate stolen",
@@ -97,6 +99,22 @@ pub(super) const LICENSE_PLATE: PatternSpec = PatternSpec {
     ],
     ..PatternSpec::BASE
 };
+
+/// "his plate is 7ABC123": "plate" alone is also a dish, so the value must look like a
+/// registration, letters and digits, five or more.
+pub(super) const LICENSE_PLATE_IS: PatternSpec = PatternSpec {
+    name: "license_plate_is",
+    regex: r"(?ix)\bplate\s+is\s+((?-i:[A-Z0-9]{1,8}(?:[\ \-][A-Z0-9]{1,4}){0,2}))\b",
+    validate: Some(registration_shaped),
+    examples: &[("and his plate is 7ABC123", "7ABC123")],
+    counter_examples: &["the plate is 12 inches", "the plate is HOT"],
+    ..LICENSE_PLATE
+};
+
+fn registration_shaped(s: &str) -> bool {
+    let alnum = s.bytes().filter(u8::is_ascii_alphanumeric).count();
+    plate_shaped(s) && alnum >= 5 && s.bytes().any(|b| b.is_ascii_uppercase())
+}
 
 /// An account number after its cue, as bills, statements and hospital records print it:
 /// `Acct#: 2291-004-33`, `account no. 55-10293`, `Account: AC-00481`. Four or more
@@ -173,6 +191,45 @@ pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
     ],
     ..PatternSpec::BASE
 };
+
+/// A passport number of any country after its cue, in the languages users write in
+/// (`her passport number is E1234567K`, `numéro de passeport 18AB12345`). A guess, not
+/// an exact span: where a country's own pattern reads the same number (`US_PASSPORT`,
+/// `IN_PASSPORT`, …) with its cue, that one is more confident and names the country.
+pub(super) const PASSPORT_NUMBER: PatternSpec = PatternSpec {
+    name: "passport_number",
+    label: "PASSPORT_NUMBER",
+    regex: concat!(
+        r"(?ix)
+        \b(?: passport | passeport | pasaporte | passaporte | passaporto | reisepass
+            | reisepassnummer | passnummer )
+        (?:\s*(?:no\.?|number|num|nr\.?|\#|numéro|número|numero|nummer))?
+        (?:\s+(?:is|es|est|ist|é|è))?",
+        cued_value!()
+    ),
+    group: 1,
+    // Under a country's pattern with its cue (0.55), over the default threshold.
+    score: 0.52,
+    validate: Some(passport_shaped),
+    negative_context: &[],
+    examples: &[
+        ("her passport number is E1234567K.", "E1234567K"),
+        ("numéro de passeport: 18AB12345", "18AB12345"),
+    ],
+    counter_examples: &[
+        "passport number pending",
+        "passport photo 2x2",
+        "passport office 2024",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// Six to ten letters and digits, four or more of them digits.
+fn passport_shaped(s: &str) -> bool {
+    let alnum = s.bytes().filter(u8::is_ascii_alphanumeric).count();
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    alnum == s.len() && (6..=10).contains(&alnum) && digits >= 4
+}
 
 /// A licence or certificate number after its cue: `License No. 0049288`, `Lic #:
 /// RN-4417782`, `certificate no. BC-2291-88`, `medical licence number 123456`. A cue

@@ -1059,10 +1059,11 @@ pub(super) const AGE: PatternSpec = PatternSpec {
       # son turned 3, (he's 7), I'm 34; only where the number ends the thought (not my
       # son is 5 minutes away, she's 5 feet tall, I'm 2 hours late)
       | \b(?:(?:son|daughter|kid|child|boy|girl|brother|sister|baby|grandson|granddaughter
-          |nephew|niece)(?:\s+[a-z]+)?\s+(?:is|turns|turned|was|just\s+turned)
+          |nephew|niece|mom|mum|mother|dad|father|grandma|grandmother|grandpa|grandfather
+          |wife|husband)(?:\s+[a-z]+)?\s+(?:is|turns|turned|was|just\s+turned)
           | (?:he|she)(?:['’]s|\s+is|\s+was|\s+turns|\s+turned|\s+just\s+turned)
           | i(?:['’]m|\s+am|\s+turned|\s+just\s+turned))\s+(\d{1,2})
-          (?:\s*(?:years?|yrs?|yo)\b|\s*[.,!?;:)]|\s+(?:and|but|now|today|so|with|in|this|next|last)\b|\s*$)"
+          (?:\s*(?:years?|yrs?|yo)\b|\s*[.,!?;:)]|\s+(?:and|but|now|today|so|with|in|on|this|next|last)\b|\s*$)"
     ),
     group: 1,
     score: 0.85,
@@ -1087,6 +1088,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("My son Jayden (he's 7) has asthma", "7"),
         ("I'm 34, married to Priya", "34"),
         ("I just turned 40 and", "40"),
+        ("She turns 90 on March 3rd", "90"),
+        ("my grandma turns 90 on Sunday", "90"),
         ("She is 42, and she lives alone", "42"),
         ("She is in her 80s and lives alone", "80s"),
         ("He is 65 yr old.", "65"),
@@ -1107,6 +1110,7 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "aged cheese",
         "a seventy-page report",
         "my son is 5 minutes away",
+        "my mother was 3rd in line",
         "she's 5 feet tall",
         "I'm 5 minutes away",
         "I am 2 hours late",
@@ -1534,9 +1538,12 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
         (?:\b(?:GBP|USD|EUR|CHF|SEK|NOK|DKK|ISK|TRY|TRL|YTL|JPY|CNY|INR|AUD|CAD|NZD|PLN|RUB|UAH
           |CZK|HUF|RON|BGN|HRK|ATS|DEM|FRF|ITL|ESP|NLG|BEF|FIM|GRD|IEP|PTE|ZAR|BRL|MXN|ILS)\s?
           |[$€£¥₹])
-          \d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k|mln|MLN|bln|BLN)\b)?
+          # Indian grouping first (18,50,000: lakhs and crores), then thousands
+          (?:\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[,.\s]\d{3})*)
+          (?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k|mln|MLN|bln|BLN|lakh|crore)\b)?
       | (?:\b(?:approximately|about|around|some|over)\s)?
-        \b\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?(?:\s(?:million|billion))?\s",
+        \b(?:\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[,.]\d{3})*)(?:[.,]\d{1,2})?
+        (?:\s(?:million|billion|lakh|crore))?\s",
         currency_after!(),
         r"
       # in words, as judgments write sums: five hundred euros, twenty-five thousand kronor
@@ -1558,6 +1565,8 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
             "4,393 pounds sterling (GBP)",
         ),
         ("it cost $12.50", "$12.50"),
+        ("salary INR 18,50,000 a year", "INR 18,50,000"),
+        ("a loan of ₹1,20,00,000", "₹1,20,00,000"),
         (
             "a fine of 1,500 Austrian schillings",
             "1,500 Austrian schillings",

@@ -114,10 +114,12 @@ pub static ALL: &[&PatternSpec] = &[
     &cued::DEVICE_ID,
     &cued::IMEI,
     &cued::LICENSE_PLATE,
+    &cued::LICENSE_PLATE_IS,
     &cued::ACCOUNT_NUMBER,
     &cued::LOYALTY_NUMBER,
     &cued::LICENSE_NUMBER,
     &cued::BOOKING_REFERENCE,
+    &cued::PASSPORT_NUMBER,
     &coordinates::COORDINATES_DECIMAL,
     &coordinates::COORDINATES_HEMISPHERE,
     // finance
