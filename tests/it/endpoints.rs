@@ -286,7 +286,8 @@ fn national_passport_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_
             "Fødselsnummer: 01010100131. CPR-nr. 070761-4286.",
             "Rodné číslo 855415/1232; order 01010100131.",
             "Her passport number is E1234567K, his plate is 7ABC123, the plate is 12 inches.",
-            "Salary INR 18,50,000; grandma turns 90 on Sunday, she turns 90 on Sunday."
+            "Salary INR 18,50,000; grandma turns 90 on Sunday, she turns 90 on Sunday.",
+            "Debug: curl -u admin:S3cr3tP@ss -X GET; docker run -u 1000:1000 img"
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -304,7 +305,8 @@ fn national_passport_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_
             "Fødselsnummer: [NO_BIRTH_NUMBER_1]. CPR-nr. [DK_CPR_1].",
             "Rodné číslo [CZ_BIRTH_NUMBER_1]; order 01010100131.",
             "Her passport number is [PASSPORT_NUMBER_1], his plate is [LICENSE_PLATE_1], the plate is 12 inches.",
-            "Salary [MONEY_1]; grandma turns [AGE_2] on Sunday, she turns [AGE_2] on Sunday."
+            "Salary [MONEY_1]; grandma turns [AGE_2] on Sunday, she turns [AGE_2] on Sunday.",
+            "Debug: curl -u admin:[PASSWORD_1] -X GET; docker run -u 1000:1000 img"
         ])
     );
     let labels = s.get("/v1/entities", &[("x-api-key", KEY)]).json();

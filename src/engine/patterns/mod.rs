@@ -234,6 +234,7 @@ pub static ALL: &[&PatternSpec] = &[
     &secrets::JWT,
     &secrets::PRIVATE_KEY,
     &secrets::PASSWORD,
+    &secrets::PASSWORD_USER_OPTION,
     &secrets::PIN,
     &secrets::CONNECTION_STRING,
 ];

@@ -189,6 +189,29 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// The password of a command line's user option: `curl -u admin:S3cr3tP@ss`, `--user
+/// 'bob:hunter2'`, as prompts paste commands to debug. Only the password is the entity;
+/// the user name stays so the command still reads.
+pub(super) const PASSWORD_USER_OPTION: PatternSpec = PatternSpec {
+    name: "password_user_option",
+    label: "PASSWORD",
+    regex: r#"(?:^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']+:([^\s"']{1,128})"#,
+    group: 1,
+    score: 0.85,
+    validate: Some(structure::password),
+    negative_context: &[],
+    examples: &[
+        ("curl -u admin:S3cr3tP@ss https://api.acme.io", "S3cr3tP@ss"),
+        ("curl --user 'bob:hunter2x' -X POST", "hunter2x"),
+    ],
+    counter_examples: &[
+        "curl -u admin https://x",
+        "docker run -u 1000:1000 img",
+        "ls -u a:b",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// A PIN after its cue: "my pin is 4821", "PIN: 0815", "SIM PIN 1234", "PIN-Nummer 5823".
 /// A PIN code of six digits is left out: in India that is the postal code ("Pin code:
 /// 110001"), which the address patterns own.
