@@ -96,6 +96,25 @@ pub(crate) fn is_chatter(word: &str) -> bool {
     CHATTER.iter().any(|c| c.eq_ignore_ascii_case(word))
 }
 
+/// Whether `word` is the last word of a name cue or self-introduction whose other words
+/// end `before` ("ich" + "bin"): a model that starts a person there has taken the cue's
+/// tail, not a name ("bin" also opens Arabic names, "bin Laden").
+pub(crate) fn ends_cue(before: &str, word: &str) -> bool {
+    let before = before.trim_end();
+    CUES.iter().chain(INTRODUCTIONS).any(|phrase| {
+        let Some((head, last)) = phrase.rsplit_once(' ') else {
+            return false;
+        };
+        let Some(at) = before.len().checked_sub(head.len()) else {
+            return false;
+        };
+        last.eq_ignore_ascii_case(word)
+            && before.is_char_boundary(at)
+            && before[at..].eq_ignore_ascii_case(head)
+            && !before[..at].ends_with(char::is_alphanumeric)
+    })
+}
+
 /// Clinical shorthand a model tags as a name now and then in notes ("PT IS A 72 Y.O.",
 /// "SpO2 97% on RA.", "CHF"): patient, age, history, dosing and diagnosis words, never a
 /// person, place or organisation. Units and wards ("MICU") are not here: they say where

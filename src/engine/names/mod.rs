@@ -27,9 +27,9 @@ mod person;
 mod tokens;
 
 pub(crate) use lists::{
-    is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_dose_unit,
-    is_drug, is_given_name, is_institution_ending, is_institution_head, is_monarch, is_office,
-    PARTICLES,
+    ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word,
+    is_dose_unit, is_drug, is_given_name, is_institution_ending, is_institution_head, is_monarch,
+    is_office, PARTICLES,
 };
 
 use super::{Candidate, Proof, Recognizer};

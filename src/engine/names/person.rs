@@ -118,23 +118,20 @@ pub(super) fn capitalised_guess(words: &Words<'_>, i: usize) -> Option<(usize, u
         return None;
     }
     let last = name_run(words.text, tokens, i, 3)?;
-    (last > i && only_name_words(&tokens[i..=last])).then_some((i, last))
+    (last > i && !tokens[i..=last].iter().any(is_other_word)).then_some((i, last))
 }
 
-/// Whether no word of a run is a common word, a place, or a word of titles, institutions
-/// or organisations.
-fn only_name_words(run: &[Token<'_>]) -> bool {
-    let places = &lists().places;
-    let common = &lists().common;
-    !run.iter().any(|w| {
-        GENERIC.contains(&w.text)
-            || common.contains(w.text.to_lowercase().as_str())
-            || places.contains(w.text)
-            || ORG_SUFFIXES.contains(&w.text)
-            || ORG_HEADS.contains(&w.text)
-            || ROLES.contains(&w.text)
-            || is_title(w.text.trim_end_matches('.'))
-    })
+/// Whether `w` is a common word, a place, or a word of titles, institutions or
+/// organisations: no word of a guessed name.
+fn is_other_word(w: &Token<'_>) -> bool {
+    let lists = lists();
+    GENERIC.contains(&w.text)
+        || lists.common.contains(w.text.to_lowercase().as_str())
+        || lists.places.contains(w.text)
+        || ORG_SUFFIXES.contains(&w.text)
+        || ORG_HEADS.contains(&w.text)
+        || ROLES.contains(&w.text)
+        || is_title(w.text.trim_end_matches('.'))
 }
 
 /// The name words right after a cue phrase: `my name is Ana Ruiz`, `Dear Ana`,
@@ -160,11 +157,10 @@ pub(super) fn introduction(words: &Words<'_>, _found: &[Found]) -> Vec<(usize, u
                 ["der", "den", "das", "dem", "des"].contains(&w[1].text)
                     && !["van", "von", "ter"].contains(&w[0].text)
             });
-            let mut named = run.iter().filter(|t| is_name_word(t));
-            let count = named.clone().count();
+            let named: Vec<&Token<'_>> = run.iter().filter(|t| is_name_word(t)).collect();
             !article
-                && (count >= 2 || given.contains(tokens[first].text))
-                && named.all(|t| only_name_words(std::slice::from_ref(t)))
+                && (named.len() >= 2 || given.contains(tokens[first].text))
+                && !named.into_iter().any(is_other_word)
         })
         .collect()
 }

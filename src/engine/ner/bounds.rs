@@ -7,8 +7,8 @@
 //! Each rule is measured with `anonymizer eval` on every dev set (README, "Detection").
 
 use crate::engine::names::{
-    is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_dose_unit,
-    is_drug, is_given_name, is_institution_ending, is_monarch, is_office,
+    ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word,
+    is_dose_unit, is_drug, is_given_name, is_institution_ending, is_monarch, is_office,
 };
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
@@ -84,11 +84,13 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
     }
     // A name has no house number or postcode: a model reads a street it does not know
     // as a person now and then ("bor på Storgatan 3, 114 55 Stockholm").
-    let numbered = inner.split_whitespace().any(|w| {
-        let w = w.trim_end_matches([',', ';']);
-        !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
-    });
-    if label.as_str() == "PERSON" && numbered && inner.starts_with(char::is_uppercase) {
+    let numbered = || {
+        inner.split_whitespace().any(|w| {
+            let w = w.trim_end_matches([',', ';']);
+            !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
+        })
+    };
+    if label.as_str() == "PERSON" && inner.starts_with(char::is_uppercase) && numbered() {
         return Label::builtin("ADDRESS");
     }
     label
@@ -395,14 +397,8 @@ fn without_chatter(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     // open names too.
     let noted = |w: &str| w.ends_with('.') || !w.chars().any(char::is_lowercase);
     let edge = |w: &str| is_chatter(w) || (is_clinical_shorthand(w) && noted(w));
-    // German "ich bin …": "bin" opens Arabic names ("bin Laden") but not after "ich".
-    let before = text[..span.start].trim_end();
-    let after_ich = before
-        .strip_suffix("ich")
-        .or_else(|| before.strip_suffix("Ich"))
-        .is_some_and(|head| !head.ends_with(char::is_alphanumeric));
     while last - first > 1
-        && (edge(words[first].1) || (first == 0 && after_ich && words[0].1 == "bin"))
+        && (edge(words[first].1) || (first == 0 && ends_cue(&text[..span.start], words[0].1)))
     {
         first += 1;
     }

@@ -1524,6 +1524,15 @@ macro_rules! currency_after {
     };
 }
 
+/// An amount in Indian grouping (`18,50,000`: lakhs and crores), tried before the
+/// thousands grouping, which would stop at `18,50`. A macro, so that both amount forms
+/// of [`MONEY`] can splice it.
+macro_rules! indian_grouping {
+    () => {
+        r"\d{1,2}(?:,\d{2})+,\d{3}"
+    };
+}
+
 /// Sums of money with a currency: `GBP 268,000`, `€1,800`, `$12.50`, `292 euros`,
 /// `250,000 Swedish kronor`, `4,393 pounds sterling (GBP)`, `five hundred euros`. On by
 /// default: what someone earned, paid or was awarded is a fact about them (court
@@ -1538,11 +1547,14 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
         (?:\b(?:GBP|USD|EUR|CHF|SEK|NOK|DKK|ISK|TRY|TRL|YTL|JPY|CNY|INR|AUD|CAD|NZD|PLN|RUB|UAH
           |CZK|HUF|RON|BGN|HRK|ATS|DEM|FRF|ITL|ESP|NLG|BEF|FIM|GRD|IEP|PTE|ZAR|BRL|MXN|ILS)\s?
           |[$€£¥₹])
-          # Indian grouping first (18,50,000: lakhs and crores), then thousands
-          (?:\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[,.\s]\d{3})*)
+          (?:",
+        indian_grouping!(),
+        r"|\d{1,3}(?:[,.\s]\d{3})*)
           (?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k|mln|MLN|bln|BLN|lakh|crore)\b)?
       | (?:\b(?:approximately|about|around|some|over)\s)?
-        \b(?:\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[,.]\d{3})*)(?:[.,]\d{1,2})?
+        \b(?:",
+        indian_grouping!(),
+        r"|\d{1,3}(?:[,.]\d{3})*)(?:[.,]\d{1,2})?
         (?:\s(?:million|billion|lakh|crore))?\s",
         currency_after!(),
         r"

@@ -230,15 +230,7 @@ pub fn ie_ppsn(s: &str) -> bool {
 /// and 11).
 pub fn pt_nif(s: &str) -> bool {
     let d = digits(s);
-    if d.len() != 9 {
-        return false;
-    }
-    let range = match d[0] {
-        0 => false,
-        4 => d[1] == 5,
-        _ => true,
-    };
-    if !range {
+    if d.len() != 9 || d[0] == 0 || (d[0] == 4 && d[1] != 5) {
         return false;
     }
     let sum: u32 = d[..8].iter().zip((2..=9).rev()).map(|(x, w)| x * w).sum();

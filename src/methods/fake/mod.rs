@@ -169,17 +169,12 @@ fn ip(original: &str, rng: &mut StdRng) -> String {
     }
 }
 
-/// An address of `original`'s family from ranges no host uses, wider than [`ip`]'s:
-/// IPv4's reserved 240.0.0.0/4 (less the broadcast address), IPv6's documentation
-/// prefix. For values that must stay addresses once [`ip`]'s 762 have run out.
+/// An address of `original`'s family from ranges no host uses, wider than [`ip`]'s
+/// IPv4 ones: 240.0.0.0/4 (less the broadcast address). For values that must stay
+/// addresses once [`ip`]'s 762 have run out; [`ip`]'s IPv6 prefix is wide enough.
 pub fn reserved_ip(original: &str, rng: &mut StdRng) -> String {
     if original.contains(':') {
-        format!(
-            "2001:db8:{:x}:{:x}::{:x}",
-            rng.gen_range(1..0xffffu32),
-            rng.gen_range(1..0xffffu32),
-            rng.gen_range(1..0xffffu32)
-        )
+        ip(original, rng)
     } else {
         format!(
             "{}.{}.{}.{}",
