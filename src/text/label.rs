@@ -127,6 +127,8 @@ labels! {
     "DEVICE_ID" ["SERIAL_NUMBER", "IMEI"] true "Device serial numbers and identifiers after their cue (S/N, IMEI, UDI)";
     "LICENSE_PLATE" ["VEHICLE_PLATE"] true "Vehicle licence plates of any country after their cue";
     "ACCOUNT_NUMBER" ["ACCT"] true "Account numbers after their cue (Acct #, account no.)";
+    "EMPLOYEE_ID" ["STAFF_ID", "PERSONNEL_NUMBER", "BADGE_NUMBER"] true "Employee, staff and badge numbers after their cue";
+    "STUDENT_ID" ["STUDENT_NUMBER", "MATRICULATION_NUMBER"] true "Student and matriculation numbers after their cue";
     "LICENSE_NUMBER" ["LICENCE_NUMBER", "CERTIFICATE_NUMBER"] true "Licence and certificate numbers after their cue (License No., Lic #)";
     "COORDINATES" ["GPS_COORDINATES", "LAT_LONG"] true "Geographic coordinates (latitude and longitude)";
     "BOOKING_REFERENCE" ["PNR", "CONFIRMATION_NUMBER"] true "Travel booking references after their cue (booking ref, PNR)";

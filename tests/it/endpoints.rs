@@ -315,6 +315,41 @@ fn national_passport_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_
 }
 
 #[test]
+fn staff_student_and_plan_numbers_logins_passwords_and_cued_phones_go_but_how_a_password_is_stays()
+{
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Employee ID: E-004417; my badge number is 88213; staff number 2024 was hired.",
+            "Student No: 2021104583, Matrikelnummer 412233.",
+            "Insurance: BCBS ID XGH449021775, group 004471. Medicaid ID 12345678901.",
+            "Ticket #48213: user jdoe42 cannot log in from 10.0.4.17; upgrade user v2.0 accounts.",
+            "Sign in with username \"k.tanaka\" and password \"Sakura#2024\"; the pw is hunter2!",
+            "It says my password is incorrect. Your password is expired.",
+            "My order #A-77812 hasn't arrived, call me at 0661-234567.",
+            "Illinois driver's license S123-4567-8901.",
+            "Build 1.2.3.4 released."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Employee ID: [EMPLOYEE_ID_1]; my badge number is [EMPLOYEE_ID_2]; staff number 2024 was hired.",
+            "Student No: [STUDENT_ID_1], Matrikelnummer [STUDENT_ID_2].",
+            "Insurance: BCBS ID [HEALTH_PLAN_NUMBER_1], group 004471. Medicaid ID [HEALTH_PLAN_NUMBER_2].",
+            "Ticket #48213: user [PERSON_1] cannot log in from [IP_ADDRESS_1]; upgrade user v2.0 accounts.",
+            "Sign in with username \"[PERSON_2]\" and password \"[PASSWORD_1]\"; the pw is [PASSWORD_2]",
+            "It says my password is incorrect. Your password is expired.",
+            "My order #A-77812 hasn't arrived, call me at [PHONE_NUMBER_1].",
+            "[LOCATION_1] driver's license [US_DRIVER_LICENSE_1].",
+            "Build 1.2.3.4 released."
+        ])
+    );
+}
+
+#[test]
 fn coordinates_go_in_prose_and_under_their_keys_but_other_decimals_stay() {
     let s = TestServer::default();
     let r = s.post(

@@ -44,13 +44,18 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
 /// HIPAA's eighteen identifiers, numbered by each insurer its own way, so only the cue
 /// tells (the regex enforces it) and the cue fixes the span (`Grammar`). At least four
 /// digits: "member id pending" is no number. A payer's abbreviation between cue and
-/// number is left out of the span.
+/// number is left out of the span, and a payer's name may stand between "Insurance:" and
+/// its "ID".
 pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
     name: "health_plan_number",
     label: "HEALTH_PLAN_NUMBER",
     regex: r"(?ix)
         \b(?: health\s+plan(?:\s+(?:id|no\.?|number|\#))?
-            | (?:member|insurance|ins\.?|subscriber|policy|beneficiary)\s+(?:id|no\.?|number|\#) )
+            | (?:member|insurance|ins\.?|subscriber|policy|beneficiary|medicaid|medi-cal)
+              \s+(?:id|no\.?|number|\#)
+            | (?:insurance|insurer|ins\.?|payer|coverage)\s*:\s*   # Insurance: BCBS ID …
+              (?-i:[A-Z][A-Za-z&]{1,12})(?:\s+(?-i:[A-Z][A-Za-z&]{1,12}))?
+              \s+(?:member\s+)?(?:id|no\.?|number|\#) )
         \s*[:\#]?\s*
         (?:(?-i:[A-Z]{2,6})\s+)?          # the payer's abbreviation: BCBS 88301934-02
         ([A-Z0-9][A-Z0-9\-]{4,18}[A-Z0-9])\b",
@@ -65,11 +70,18 @@ pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
         ("Member ID JXW123456789 on file", "JXW123456789"),
         ("policy no. AB-1234567 lapsed", "AB-1234567"),
         ("Health plan ID: BCBS 88301934-02.", "88301934-02"),
+        (
+            "Insurance: BCBS ID XGH449021775, group 004471",
+            "XGH449021775",
+        ),
+        ("Payer: Blue Cross member ID W22841907", "W22841907"),
+        ("Medicaid ID 12345678901 on file", "12345678901"),
     ],
     counter_examples: &[
         "member id pending review",
         "insurance id 12",
         "policy number changes",
+        "Insurance: Aetna ID card requested",
     ],
     ..PatternSpec::BASE
 };

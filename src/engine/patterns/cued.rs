@@ -192,6 +192,78 @@ pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// An employee's, staff member's or badge number after its cue, in the languages users
+/// write in (`Employee ID: E-004417`, `my staff number is 004271`, `Personalnummer
+/// 88213`): one person each, numbered by each employer its own way, so only the cue
+/// tells (the regex enforces it) and fixes the span (`Grammar`).
+pub(super) const EMPLOYEE_ID: PatternSpec = PatternSpec {
+    name: "employee_id",
+    label: "EMPLOYEE_ID",
+    regex: concat!(
+        r"(?ix)
+        \b(?: (?:employee|staff|personnel|payroll|badge)\s*(?:id|no\.?|number|num|\#)
+            | emp\.?\s*(?:id|no\.?|\#) | personalnummer | personalnr\.? | mitarbeiternummer
+            | personeelsnummer | anställningsnummer | matricule
+            | numéro\s+d['’]employé | número\s+de\s+empleado )
+        (?:\s+(?:is|es|est|ist|är))?",
+        cued_value!()
+    ),
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(member_shaped),
+    negative_context: &[],
+    examples: &[
+        ("Employee ID: E-004417 (Priya Raman)", "E-004417"),
+        ("My badge number is 88213 and", "88213"),
+        ("my staff number is 004271.", "004271"),
+        ("Personalnummer: 7712045", "7712045"),
+        ("EMP# 30418 on leave", "30418"),
+    ],
+    counter_examples: &[
+        "employee number 12",
+        "staff number 2024",
+        "employee id pending",
+        "personnel numbers rose",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// A student's or matriculation number after its cue (`Student No: 2021104583`,
+/// `Matrikelnummer 412233`, `numéro étudiant 21904417`); like [`EMPLOYEE_ID`], only the
+/// cue tells.
+pub(super) const STUDENT_ID: PatternSpec = PatternSpec {
+    name: "student_id",
+    label: "STUDENT_ID",
+    regex: concat!(
+        r"(?ix)
+        \b(?: student\s*(?:id|no\.?|number|num|\#|card\s+(?:no\.?|number))
+            | matriculation\s+(?:no\.?|number) | matrikelnummer | matrikel-?nr\.?
+            | studentnummer | studienummer | numéro\s+(?:d['’])?étudiant
+            | número\s+de\s+(?:estudiante|matrícula) | numero\s+di\s+matricola
+            | numer\s+indeksu )
+        (?:\s+(?:is|es|est|ist|är|jest))?",
+        cued_value!()
+    ),
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(member_shaped),
+    negative_context: &[],
+    examples: &[
+        ("Student No: 2021104583, enrolled in", "2021104583"),
+        ("my student ID is S2291-04", "S2291-04"),
+        ("Matrikelnummer 412233", "412233"),
+        ("numéro étudiant 21904417", "21904417"),
+    ],
+    counter_examples: &[
+        "student number 30",
+        "student id 2023",
+        "student numbers grew",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// A passport number of any country after its cue, in the languages users write in
 /// (`her passport number is E1234567K`, `numéro de passeport 18AB12345`). A guess, not
 /// an exact span: where a country's own pattern reads the same number (`US_PASSPORT`,
@@ -321,6 +393,13 @@ fn account_shaped(s: &str) -> bool {
         .split_once('-')
         .is_some_and(|(a, b)| year(a) && b.len() == 2 && b.bytes().all(|c| c.is_ascii_digit()));
     digits >= 4 && !(plain && (digits >= 8 || year(s))) && !fiscal
+}
+
+/// Four or more digits, at most 24 characters, and no year.
+fn member_shaped(s: &str) -> bool {
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    let year = digits == 4 && s.len() == 4 && (s.starts_with("19") || s.starts_with("20"));
+    digits >= 4 && s.len() <= 24 && !year
 }
 
 /// Five or more digits (so no year), at most 24 characters.

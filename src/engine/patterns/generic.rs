@@ -234,10 +234,10 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// A user name told in prose: "my login is maria.s", "her username is kate_m". Only
-/// values shaped like an account (a digit, dot, underscore or hyphen in them): after "my
-/// login is" a plain word is as often how it is ("broken", "locked"), and a plain name
-/// is the model's to find.
+/// A user name told in prose: "my login is maria.s", "her username is kate_m", "user
+/// jdoe42 cannot log in". Only values shaped like an account (a digit, dot, underscore
+/// or hyphen in them), and no version ("user v2.0"): after "my login is" a plain word is
+/// as often how it is ("broken", "locked"), and a plain name is the model's to find.
 pub(super) const CUED_USERNAME_PROSE: PatternSpec = PatternSpec {
     name: "cued_username_prose",
     label: "PERSON",
@@ -245,6 +245,8 @@ pub(super) const CUED_USERNAME_PROSE: PatternSpec = PatternSpec {
         r"(?ix)\b(?: my | your | his | her | their | our )\s+(?:",
         user_name_cue!(),
         r#" | handle )\s+is\s+["'“]?"#,
+        user_name_capture!(),
+        r#"| \b(?: user(?:[\ _\-]?name)? | login )\s+["'“]?"#,
         user_name_capture!()
     ),
     group: 1,
@@ -255,17 +257,27 @@ pub(super) const CUED_USERNAME_PROSE: PatternSpec = PatternSpec {
         ("my login is maria.s and my pin is 4821", "maria.s"),
         ("Her username is kate_m.", "kate_m"),
         ("my user name is \"jdoe42\"", "jdoe42"),
+        ("Ticket #48213: user jdoe42 cannot log in", "jdoe42"),
+        ("sign in with username \"k.tanaka\" and", "k.tanaka"),
     ],
     counter_examples: &[
         "my login is broken since Monday",
         "my username is the same as before",
         "the login is maria.s",
+        "upgrade user v2.0 accounts",
+        "the user 42 left",
+        "every user sees it",
     ],
     ..PatternSpec::BASE
 };
 
 fn account_shaped_user_name(s: &str) -> bool {
-    user_name(s) && s.contains(|c: char| c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
+    let version = s
+        .strip_prefix(['v', 'V'])
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+    user_name(s)
+        && !version
+        && s.contains(|c: char| c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
 /// Account names that are no one's, and outcomes written where a user name would be.
@@ -454,6 +466,10 @@ pub(super) const SOCIAL_PROFILE_URL: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Words that make four dotted numbers a version, not an address. Only these: an
+/// address beside a ticket, an order or an invoice is still the caller's address.
+const NOT_AN_ADDRESS: &[&str] = &["version", "ver.", "build", "release", "firmware"];
+
 pub(super) const IPV4: PatternSpec = PatternSpec {
     name: "ipv4",
     label: "IP_ADDRESS",
@@ -462,8 +478,16 @@ pub(super) const IPV4: PatternSpec = PatternSpec {
     proof: Proof::Grammar,
     validate: Some(ip::ipv4),
     context: &["ip", "address", "host", "client", "server"],
-    examples: &[("from 192.168.10.254 at noon", "192.168.10.254")],
-    counter_examples: &["version 999.1.2.3 released", "version 1.2.3.4 released"],
+    negative_context: NOT_AN_ADDRESS,
+    examples: &[
+        ("from 192.168.10.254 at noon", "192.168.10.254"),
+        ("Ticket #48213: cannot log in from 10.0.4.17.", "10.0.4.17"),
+    ],
+    counter_examples: &[
+        "version 999.1.2.3 released",
+        "version 1.2.3.4 released",
+        "firmware 2.1.0.7 installed",
+    ],
     ..PatternSpec::BASE
 };
 
@@ -476,8 +500,13 @@ pub(super) const IPV6: PatternSpec = PatternSpec {
     proof: Proof::Grammar,
     validate: Some(ipv6),
     context: &["ip", "address", "host"],
+    negative_context: NOT_AN_ADDRESS,
     examples: &[
         ("host 2001:db8::8a2e:370:7334 up", "2001:db8::8a2e:370:7334"),
+        (
+            "order #1182 placed from fe80::1c2a:7ff:fe3b:9a01",
+            "fe80::1c2a:7ff:fe3b:9a01",
+        ),
         ("loopback ::1 only", "::1"),
     ],
     counter_examples: &["at 12:30:45 we met", "ratio 10:20"],
@@ -659,7 +688,8 @@ fn before_extension(s: &str) -> bool {
 /// A national number of 9 to 12 digits in groups right after a phone word of the
 /// languages users write in, or after the word and "is" (`Mi móvil: 612 345 678`,
 /// `cellulare 347 123 4567`, `Handy 0151 2345 6789`, `o meu telemóvel é 912 345 678`,
-/// `telefonnummer är 070-123 45 67`): no national layout fits them all, so the word is
+/// `telefonnummer är 070-123 45 67`), or after "call me at" and its kin (`call me at
+/// 0661-234567`, any grouping): no national layout fits them all, so the cue is
 /// required, and it fixes the number's start (`Grammar`).
 pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
     name: "phone_cued_national",
@@ -672,7 +702,9 @@ pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
         (?:\s+(?:n[º°o]\.?|number|nummer|número|numero|numéro))?
         (?:\s+(?:is|es|est|ist|é|è|är|er|on|jest|je))?
         \s*[:\#]?\s*
-        (\(?\d{2,4}\)?(?:[\s.\-/]\d{2,4}){2,4})\b",
+        (\(?\d{2,4}\)?(?:[\s.\-/]\d{2,4}){2,4})\b
+      | \b(?:call|text|ring|reach|whatsapp)\s+me\s+(?:at|on)\s*
+        (\(?\d{2,5}\)?(?:[\s.\-/]\d{2,8}){1,4})\b",
     group: 1,
     score: 0.8,
     proof: Proof::Grammar,
@@ -687,11 +719,16 @@ pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
         ("order #88231, Handy 0151 2345 6789", "0151 2345 6789"),
         ("o meu telemóvel é 912 345 678.", "912 345 678"),
         ("mitt telefonnummer är 070-123 45 67", "070-123 45 67"),
+        (
+            "My order #A-77812 hasn't arrived, call me at 0661-234567.",
+            "0661-234567",
+        ),
     ],
     counter_examples: &[
         "mobile 12 34",
         "phone model 2024 edition",
         "cell 3 of 4 5 6",
+        "call me at 10 30 tomorrow",
     ],
     ..PatternSpec::BASE
 };

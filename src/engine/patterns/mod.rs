@@ -117,6 +117,8 @@ pub static ALL: &[&PatternSpec] = &[
     &cued::LICENSE_PLATE_IS,
     &cued::ACCOUNT_NUMBER,
     &cued::LOYALTY_NUMBER,
+    &cued::EMPLOYEE_ID,
+    &cued::STUDENT_ID,
     &cued::LICENSE_NUMBER,
     &cued::BOOKING_REFERENCE,
     &cued::PASSPORT_NUMBER,

@@ -163,14 +163,16 @@ pub(super) const PRIVATE_KEY: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// `password: …`, `pwd=…`, `"passwd": "…"`, "my password is …": the value only.
+/// `password: …`, `pwd=…`, `"passwd": "…"`, "my password is …", "the pw was …",
+/// `password "…"`: the value only. A sentence's full stop is no part of it.
 pub(super) const PASSWORD: PatternSpec = PatternSpec {
     name: "password",
     label: "PASSWORD",
     regex: r#"(?ix)
-        \b(?:password|passwd|pwd|passphrase|pass|kennwort|passwort|mot\ de\ passe)
-        ["']?\s*(?:[:=]|=>|\bis\b)\s*["']?
-        ([^\s"',;]{1,128})"#,
+        \b(?:password|passwd|pwd|pw|passphrase|passcode|pass|kennwort|passwort|mot\ de\ passe
+          |contraseña|senha)
+        (?: ["']?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*["']?([^\s"',;]{0,127}[^\s"',;.])
+          | \s+["“']([^\s"'”]{1,128})["”'] )"#,
     group: 1,
     score: 0.85,
     validate: Some(structure::password),
@@ -179,12 +181,20 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
         ("password: hunter2!x", "hunter2!x"),
         ("db pwd=S3cr3t_Pa55 host=x", "S3cr3t_Pa55"),
         ("\"passwd\": \"correct-horse\"", "correct-horse"),
-        ("my password is Tr0ub4dor&3", "Tr0ub4dor&3"),
+        ("my password is Tr0ub4dor&3.", "Tr0ub4dor&3"),
+        ("the pw is hunter2!", "hunter2!"),
+        (
+            "sign in with username \"k.tanaka\" and password \"Sakura#2024\"",
+            "Sakura#2024",
+        ),
     ],
     counter_examples: &[
         "password: ********",
         "password = ${DB_PASSWORD}",
         "the password field",
+        "It says my password is incorrect.",
+        "your password is expired",
+        "the pass is available at the desk",
     ],
     ..PatternSpec::BASE
 };

@@ -77,13 +77,16 @@ pub(super) const US_PASSPORT: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// Driver licence numbers differ by state (1 letter + 4–14 digits, 7–9 digits, …);
+/// Driver licence numbers differ by state (1 letter + 4–14 digits, 7–9 digits, Florida's
+/// `S123-456-78-901-0`, Illinois' `S123-4567-8901`, Michigan's `S 123 456 789 012`);
 /// only an explicit licence phrase nearby lets one through. Presidio's users report its
-/// ungated version as its worst false-positive source.
+/// ungated version as its worst false-positive source. Other dashed groups after a
+/// letter are read whole, so no piece of them is left in the clear.
 pub(super) const US_DRIVER_LICENSE: PatternSpec = PatternSpec {
     name: "us_driver_license",
     label: "US_DRIVER_LICENSE",
-    regex: r"\b(?:[A-Z]{1,2}\d{4,14}|\d{7,9}|[A-Z]\d{3}-\d{3}-\d{2}-\d{3}-\d)\b",
+    // Dashed and spaced forms first: the plain one would stop at the first dash.
+    regex: r"\b(?:[A-Z]\d{3}-\d{3}-\d{2}-\d{3}-\d|[A-Z]\d{3,5}(?:-\d{3,5}){1,3}|[A-Z] \d{3} \d{3} \d{3} \d{3}|[A-Z]{1,2}\d{4,14}|\d{7,9})\b",
     score: 0.15,
     context: &[
         "driver's license",
@@ -100,7 +103,15 @@ pub(super) const US_DRIVER_LICENSE: PatternSpec = PatternSpec {
         "lic#",
         "dln",
     ],
-    examples: &[("driver's license D1234567", "D1234567")],
+    examples: &[
+        ("driver's license D1234567", "D1234567"),
+        (
+            "Illinois driver's license S123-4567-8901 expires",
+            "S123-4567-8901",
+        ),
+        ("driver license S 123 456 789 012", "S 123 456 789 012"),
+        ("driver's license D1234-56789-01234", "D1234-56789-01234"),
+    ],
     counter_examples: &["flight D1234567", "MIT license 1234567"],
     ..PatternSpec::BASE
 };

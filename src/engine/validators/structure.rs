@@ -181,7 +181,37 @@ pub fn password(s: &str) -> bool {
         "hidden",
         "example",
     ];
+    // What follows "password is" when a sentence says how the password is, not what.
+    const STATES: &[&str] = &[
+        "incorrect",
+        "correct",
+        "invalid",
+        "hidden",
+        "visible",
+        "secure",
+        "insecure",
+        "different",
+        "unknown",
+        "sensitive",
+        "incomplete",
+        "complete",
+        "available",
+        "active",
+        "inactive",
+        "mandatory",
+        "optional",
+        "forgotten",
+        "stolen",
+        "strong",
+        "stronger",
+        "weaker",
+        "longer",
+        "shorter",
+    ];
+    let a_state = s.bytes().all(|b| b.is_ascii_lowercase())
+        && (s.ends_with("ed") || s.ends_with("ing") || STATES.contains(&s));
     (6..=128).contains(&s.len())
+        && !a_state
         && !s.starts_with("${")
         && !s.starts_with('<')
         && !s.chars().all(|c| c == '*' || c == 'x' || c == 'X')
@@ -250,5 +280,10 @@ mod tests {
         assert!(!password("********"));
         assert!(!password("${DB_PASSWORD}"));
         assert!(!password("abc"));
+        assert!(!password("expired"));
+        assert!(!password("missing"));
+        assert!(!password("incorrect"));
+        assert!(password("sunshine"));
+        assert!(password("Expired2024"));
     }
 }
