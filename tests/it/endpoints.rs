@@ -269,6 +269,33 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
 }
 
 #[test]
+fn a_clinical_notes_abbreviations_stay_and_its_people_and_places_go() {
+    // The model reads "SOB", "Hgb" and "CVA" as names now and then; the list drops them.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Vitals: BP 142/88, HR 96, RR 18, SpO2 94% on RA, T 38.2. Labs: WBC 14.2, Hgb 9.1, Cr 1.8 (baseline 1.2).",
+            "MRS. THOMPSON IS A 79 YO WOMAN WITH HX OF CVA (2019) ADMITTED FROM SUNRISE ASSISTED LIVING WITH AMS.",
+            "68 yo F presented to St. Elizabeth's Medical Center ER on 2/14 with SOB.",
+            "F/u with GI (Dr. Fitzgerald) in 6 wks. Insurance: BCBS ID XGH449021775."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Vitals: BP 142/88, HR 96, RR 18, SpO2 94% on RA, T 38.2. Labs: WBC 14.2, Hgb 9.1, Cr 1.8 (baseline 1.2).",
+            "[PERSON_1] IS A [AGE_1] YO WOMAN WITH HX OF CVA ([DATE_TIME_1]) ADMITTED FROM [ORGANIZATION_1] WITH AMS.",
+            "[AGE_2] yo F presented to [ORGANIZATION_2] on [DATE_TIME_2] with SOB.",
+            "F/u with GI ([PERSON_2]) in 6 wks. Insurance: BCBS ID [HEALTH_PLAN_NUMBER_1]."
+        ])
+    );
+}
+
+#[test]
 fn national_passport_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_and_stay_without_it(
 ) {
     let s = TestServer::default();
