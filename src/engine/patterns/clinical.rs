@@ -4,9 +4,9 @@
 use crate::engine::{PatternSpec, Proof};
 
 /// Medical record (chart) number after its cue: `MRN 4482913`, `MR# 00912377`,
-/// `Medical record no. 123456`, `Unit No: 720-83-19`. Any 5–10 digits, or groups of 2–4
-/// joined by dashes: hospitals number records their own way, so
-/// there is no checksum and the cue is required (the regex, not context, enforces it).
+/// `Medical record no. 123456`, `Unit No: 720-83-19`, `Pt ID 77410022`, `Hospital No:
+/// 1234567`. Any 5–10 digits, or groups of 2–4 joined by dashes: hospitals number records
+/// their own way, so there is no checksum and the cue is required (the regex, not context, enforces it).
 /// The cue fixes both ends, so the span is exact (`Grammar`): it wins over a phone
 /// pattern that reads the same digits as a number dialled with `00`.
 pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
@@ -14,7 +14,8 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
     label: "MEDICAL_RECORD_NUMBER",
     regex: r"(?ix)
         \b(?: mrn | mr\# | mr\s+no\.? | medical\s+record(?:\s+(?:number|no\.?|\#))?
-            | chart\s+(?:number|no\.?|\#) | unit\s+(?:number|no\.?) )
+            | chart\s+(?:number|no\.?|\#) | unit\s+(?:number|no\.?)
+            | (?:patient|pt\.?)\s+(?:id|no\.?|number|\#) | hospital\s+(?:number|no\.?) )
         \s*[:\#]?\s*
         (\d{5,10}|\d{2,4}(?:-\d{2,4}){1,3})\b",
     group: 1,
@@ -28,6 +29,8 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
         ("UNIT NO: 48999130", "48999130"),
         ("Unit No: 720-83-19", "720-83-19"),
         ("UNIT NUMBER: 772-41-06", "772-41-06"),
+        ("Pt ID 77410022; Health Plan #", "77410022"),
+        ("Hospital No: 1234567", "1234567"),
     ],
     counter_examples: &[
         "order 4482913",
@@ -35,6 +38,7 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
         "room 4482913",
         "MRN 12-3",
         "unit 4482913",
+        "patient no. 5 of the trial",
     ],
     ..PatternSpec::BASE
 };

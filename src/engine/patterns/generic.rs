@@ -1030,7 +1030,7 @@ pub(super) const TIME: PatternSpec = PatternSpec {
     name: "time",
     label: "DATE_TIME",
     regex: r"(?x)
-        \b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?(?:[AaPp]\.?[Mm]\b\.?))?
+        \b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?(?:[AaPp]\.[Mm]\.|[AaPp]\.?[Mm]\b))?
       | \b(?:1[0-2]|0?[1-9])\s?(?:am|pm|AM|PM|a\.m\.|p\.m\.)",
     score: 0.6,
     validate: Some(time),
@@ -1039,6 +1039,9 @@ pub(super) const TIME: PatternSpec = PatternSpec {
         ("meet at 14:05 sharp", "14:05"),
         ("at 9:30 pm today", "9:30 pm"),
         ("around 5pm", "5pm"),
+        ("at 10:30 a.m. sharp", "10:30 a.m."),
+        // A sentence's full stop after "AM" is no part of the time.
+        ("on 08/01 at 10:30 AM. Phone", "10:30 AM"),
     ],
     counter_examples: &["the odds are 10:30 against", "25:61"],
     ..PatternSpec::BASE

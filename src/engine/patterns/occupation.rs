@@ -41,11 +41,20 @@ macro_rules! occupation_words {
         |spokeswoman|spokesperson|translator|interpreter|farmer|fisherman|shepherd|forester
         |gardener|miner|labourer|laborer|worker|driver|sailor|seaman|flight\s+attendant
         |stewardess|chef|cook|waiter|waitress|bartender|cleaner|housekeeper|caretaker|janitor
-        |nanny|childminder|hairdresser|barber|tailor|baker|butcher|postman|courier|student
+        |nanny|childminder|hairdresser|hairstylist|beautician|barber|tailor|seamstress
+        |dressmaker|custodian|landscaper|realtor|baker|butcher|postman|courier|student
         |pupil|researcher|scientist|chemist|biologist|physicist|mathematician|priest|imam
         |rabbi|pastor|vicar|monk|nun|diplomat|ambassador|councillor|politician|athlete
         |footballer|housewife|homemaker|pensioner|breadwinner
         |(?:shop|research|nursing|teaching|dental|medical|personal|legal|administrative)\s+assistant"
+    };
+}
+
+/// An age between the article and the occupation: "a 56 year old", "a 92 y.o.", "a
+/// 34-year-old". It stays out of the span (`AGE` finds the number).
+macro_rules! aged {
+    () => {
+        r"\d{1,3}[\s\-]*(?:(?:years?|yrs?)[\s\-]*old|y\.?\s?o\.?)\s+"
     };
 }
 
@@ -60,13 +69,16 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
     regex: concat!(
         r"(?ix)
         (?: \b(?: is | was | been | became | i['’]m | i\s+am | (?:he|she)['’]s )
-              \s+ (?:also\s+|now\s+|still\s+)? (?:an?|the) \s+
-              (?:\d{1,3}[\s\-]*(?:years?|yrs?)[\s\-]*old\s+)?
+              \s+ (?:also\s+|now\s+|still\s+)? (?:an?|the) \s+ (?:",
+        aged!(),
+        r")?
           | \b(?: works? | worked | working | employed | hired | trained | qualified | served
               | serves | serving | job | career | retired | practi[sc]ed | practi[sc]ing )
               \s+ as \s+ (?:an?\s+)?
           | \b(?: post | position | job ) \s+ of \s+ an? \s+
-          | ,\s+ an? \s+
+          | ,\s+ an? \s+ (?:",
+        aged!(),
+        r")?
           | \b(?: retired | former ) \s+
           | \b(?: occupation | profession | job\s+title ) \s* [:\-] \s* (?:an?\s+)? )
         # up to three words before the job word: retired, school bus, local authority housing
@@ -121,6 +133,14 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
         (
             "The patient is a 45 year old retired firefighter.",
             "retired firefighter",
+        ),
+        (
+            "Mr. Nakamura, a 56 year old software engineer at Amazon",
+            "software engineer",
+        ),
+        (
+            "Ms. Quinones is a 92 y.o. retired seamstress from Barre",
+            "retired seamstress",
         ),
     ],
     counter_examples: &[
