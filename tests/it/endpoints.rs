@@ -358,7 +358,8 @@ fn staff_student_and_plan_numbers_logins_passwords_and_cued_phones_go_but_how_a_
             "It says my password is incorrect. Your password is expired.",
             "My order #A-77812 hasn't arrived, call me at 0661-234567.",
             "Illinois driver's license S123-4567-8901.",
-            "Build 1.2.3.4 released."
+            "Build 1.2.3.4 released.",
+            "IllegalArgumentException: Invalid email address: bob.smith@@example.com"
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -373,7 +374,8 @@ fn staff_student_and_plan_numbers_logins_passwords_and_cued_phones_go_but_how_a_
             "It says my password is incorrect. Your password is expired.",
             "My order #A-77812 hasn't arrived, call me at [PHONE_NUMBER_1].",
             "[LOCATION_1] driver's license [US_DRIVER_LICENSE_1].",
-            "Build 1.2.3.4 released."
+            "Build 1.2.3.4 released.",
+            "IllegalArgumentException: Invalid email address: [EMAIL_ADDRESS_1]"
         ])
     );
 }

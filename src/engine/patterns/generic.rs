@@ -81,7 +81,7 @@ pub(super) const EMAIL: PatternSpec = PatternSpec {
           | [",
         glued_scripts!(),
         r"]+ )
-        @
+        @@?     # a typo's doubled `@`, as validation errors echo it, still names its owner
         [\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?          # first domain label
         (?:\.[\p{L}\p{N}](?:[\p{L}\p{N}\-]*[\p{L}\p{N}])?)*   # more labels
         # The top-level domain is in one family too: test@test.com今天 ends at `com`.
@@ -105,6 +105,10 @@ pub(super) const EMAIL: PatternSpec = PatternSpec {
         ("test@test.com으로 보내세요", "test@test.com"),
         ("a@example.com,b@example.org", "b@example.org"),
         ("用户@例子.广告", "用户@例子.广告"),
+        (
+            "Invalid email address: bob.smith@@example.com at",
+            "bob.smith@@example.com",
+        ),
     ],
     counter_examples: &["an @ sign alone", "user@localhost", "x@example.c"],
     ..PatternSpec::BASE
@@ -226,6 +230,7 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
         "sshd[2231]: Failed password for invalid user oracle from 198.51.100.23 port 52814",
         "login: failed",
         "user: admin",
+        "sshd[9]: Invalid user app from 10.0.0.9",
         "the user interface is slow",
         "support for user feedback from customers",
         "built for user input",
@@ -286,7 +291,8 @@ const NOT_USER_NAMES: &[&str] = &[
     "root", "admin", "administrator", "guest", "anonymous", "nobody", "system", "daemon",
     "www-data", "postgres", "ubuntu", "ec2-user", "test", "user", "users", "null", "none",
     "unknown", "success", "successful", "failed", "failure", "true", "false", "yes", "no",
-    "ok", "error", "pending", "service", "default", "required", "invalid",
+    "ok", "error", "pending", "service", "default", "required", "invalid", "app", "api",
+    "web", "www", "bot", "cron",
     // service accounts, which scanners try on every host ("Invalid user oracle from …")
     "oracle", "mysql", "ftp", "ftpuser", "git", "pi", "deploy", "jenkins", "tomcat", "apache",
     "nginx", "hadoop", "ansible", "vagrant", "centos", "debian", "azureuser", "support",
