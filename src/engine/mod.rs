@@ -5,7 +5,6 @@
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
 mod aliases;
-mod clinical_terms;
 pub mod context;
 pub mod custom;
 pub mod dictionary;
@@ -302,12 +301,11 @@ impl Engine {
 }
 
 /// Checks of a resolved detection that find it names no one although a tier read it as
-/// a name, a place or a people: a public body, a technology, a clinical abbreviation,
-/// an identifier's name, a language, a greeting. Adding one is a module with a `names_no_one` and a row here.
+/// a name, a place or a people: a public body, a technology, an identifier's name, a
+/// language, a greeting. Adding one is a module with a `names_no_one` and a row here.
 const NAMES_NO_ONE: &[fn(&str, &Detection) -> bool] = &[
     public_bodies::names_no_one,
     technologies::names_no_one,
-    clinical_terms::names_no_one,
     identifier_names::names_no_one,
     languages::names_no_one,
     greetings::names_no_one,

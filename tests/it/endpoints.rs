@@ -270,7 +270,7 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
 
 #[test]
 fn a_clinical_notes_abbreviations_stay_and_its_people_places_jobs_and_numbers_go() {
-    // The model reads "SOB", "Hgb" and "CVA" as names now and then; the list drops them.
+    // The model reads "SOB", "Hgb" and "CVA" as names now and then: clinical shorthand.
     let s = TestServer::start(&format!(
         "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
     ));

@@ -57,8 +57,8 @@ pub(crate) fn is_given_name(word: &str) -> bool {
 
 /// Degrees and licences written after a name ("Omar Fitzgerald, M.D.", "Ana Ruiz, PA-C").
 const CREDENTIALS: &[&str] = &[
-    "MD", "DO", "PhD", "RN", "NP", "PAC", "DDS", "DMD", "MBBS", "MBChB", "FRCP", "FRCS", "FACS",
-    "FACP", "MPH", "LPN", "CNP", "APRN", "DNP", "PharmD", "MSN", "BSN", "CRNA", "LCSW",
+    "MD", "DO", "PhD", "RN", "NP", "PA", "PAC", "DDS", "DMD", "MBBS", "MBChB", "FRCP", "FRCS",
+    "FACS", "FACP", "MPH", "LPN", "CNP", "APRN", "DNP", "PharmD", "MSN", "BSN", "CRNA", "LCSW",
 ];
 
 /// Whether `word`, its dots and hyphens left out ("M.D.", "PA-C"), is a degree or licence.
@@ -118,14 +118,18 @@ pub(crate) fn ends_cue(before: &str, word: &str) -> bool {
 /// Clinical shorthand a model tags as a name now and then in notes ("PT IS A 72 Y.O.",
 /// "SpO2 97% on RA.", "CHF"): patient, age, history, dosing and diagnosis words, never a
 /// person, place or organisation. Units and wards ("MICU") are not here: they say where
-/// a patient was. Compared without case and dots.
+/// a patient was, nor are words that are also given names ("Tia", "Uri", "Gerd", "Aki").
+/// Compared without case and dots.
 #[rustfmt::skip]
 const CLINICAL_SHORTHAND: &[&str] = &[
     "pt", "pts", "yo", "yrs", "s/p", "h/o", "c/o", "f/u", "d/w", "a/p", "w/", "ra", "prn",
     "npo", "bid", "tid", "qid", "qhs", "chf", "copd", "htn", "ckd", "cabg", "nsr", "dm2", "hpi",
     "pmh", "psh", "ros", "rtc", "hcp", "rhm", "lhm", "rhf", "lhf", "hx", "dx", "rx", "tx", "sx",
     "pcp", "pt/ot", "cath", "stemi", "nstemi", "pci", "ekg", "ecg", "cxr", "lvh", "tte", "tee",
-    "cad", "dvt", "uti", "afib", "esrd", "sw", "ob/gyn",
+    "cad", "dvt", "uti", "afib", "esrd", "sw", "ob/gyn", "sob", "cva", "t2dm", "iddm", "niddm",
+    "hfref", "hfpef", "tavr", "tavi", "ercp", "egd", "turp", "orif", "lvad", "picc", "ards",
+    "ecmo", "cpap", "bipap", "bph", "bmp", "cmp", "lft", "lfts", "abg", "vbg", "mri", "mra",
+    "eeg", "emg", "ivf", "sqh", "gi", "ent", "ega", "nst", "hgb", "hct",
 ];
 
 /// Drugs that notes name most, a name to a model in capitals ("STARTED ON PREDNISONE"):
@@ -155,7 +159,7 @@ pub(crate) fn is_drug(word: &str) -> bool {
 /// organisations in news. Compared without case and dots.
 #[rustfmt::skip]
 const CLINICAL_MEASURES: &[&str] = &[
-    "bp", "hr", "rr", "spo2", "o2", "temp", "inr", "wbc", "hgb", "hct", "plt", "bun", "cr",
+    "bp", "hr", "rr", "spo2", "o2", "temp", "inr", "wbc", "plt", "bun", "cr",
     "hba1c", "a1c", "ldl", "hdl", "tsh", "alt", "ast", "bnp", "crp", "esr", "ekg", "ecg", "cxr",
     "ef", "qtc",
 ];
@@ -372,4 +376,19 @@ pub(super) fn lists() -> &'static Lists {
             .flat_map(str::split_whitespace)
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_clinical_shorthand_is_a_given_name() {
+        let capitalised = |w: &str| w[..1].to_uppercase() + &w[1..];
+        let clash: Vec<_> = CLINICAL_SHORTHAND
+            .iter()
+            .filter(|w| is_given_name(&capitalised(w)))
+            .collect();
+        assert!(clash.is_empty(), "{clash:?}");
+    }
 }

@@ -579,7 +579,7 @@ fn beside_our_model_clinical_shorthand_vitals_and_labs_are_no_names_dates_or_sum
             ("WILLIAMS, ROBERT J", "PERSON"),
             ("04/17/1952", "DATE_TIME"),
             ("72", "AGE"),
-            ("POLICE OFFICER", "OCCUPATION"),
+            ("RETIRED POLICE OFFICER", "OCCUPATION"),
             ("QUINCY", "LOCATION"),
             ("47", "AGE"),
             ("Mr. Kurt Ueda", "PERSON"),
