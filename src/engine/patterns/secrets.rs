@@ -171,8 +171,8 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
     regex: r#"(?ix)
         \b(?:password|passwd|pwd|pw|passphrase|passcode|pass|kennwort|passwort|mot\ de\ passe
           |contraseña|senha)
-        (?: ["']?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*["']?([^\s"',;]{0,127}[^\s"',;.])
-          | \s+["“']([^\s"'”]{1,128})["”'] )"#,
+        (?: ["']?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*["']?([^\s"',;]*[^\s"',;.])
+          | \s+["“']([^\s"'”]+)["”'] )"#,
     group: 1,
     score: 0.85,
     validate: Some(structure::password),
