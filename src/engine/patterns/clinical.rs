@@ -6,9 +6,9 @@ use crate::engine::{PatternSpec, Proof};
 /// Medical record (chart) number after its cue: `MRN 4482913`, `MR# 00912377`,
 /// `Medical record no. 123456`, `Unit No: 720-83-19`, `Pt ID 77410022`, `Hospital No:
 /// 1234567`. Any 5–10 digits, or groups of 2–4 joined by dashes: hospitals number records
-/// their own way, so there is no checksum and the cue is required (the regex, not context, enforces it).
-/// The cue fixes both ends, so the span is exact (`Grammar`): it wins over a phone
-/// pattern that reads the same digits as a number dialled with `00`.
+/// their own way, so there is no checksum and the cue is required (the regex, not
+/// context, enforces it). The cue fixes both ends, so the span is exact (`Grammar`): it
+/// wins over a phone pattern that reads the same digits as a number dialled with `00`.
 pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
     name: "medical_record_number",
     label: "MEDICAL_RECORD_NUMBER",

@@ -169,10 +169,12 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
     name: "password",
     label: "PASSWORD",
     regex: r#"(?ix)
-        \b(?:password|passwd|pwd|pw|passphrase|passcode|pass|kennwort|passwort|mot\ de\ passe
-          |contraseña|senha)
-        (?: ["']?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*["']?([^\s"',;]*[^\s"',;.])
-          | \s+["“']([^\s"'”]+)["”'] )"#,
+        \b(?: (?:password|passwd|pwd|pw|passphrase|passcode|pass|kennwort|passwort
+              |mot\ de\ passe|contraseña|senha)
+            ["']?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*["']?([^\s"',;]*[^\s"',;.])
+          # quoted right after the word; not after "pass" ("pass "hello" as an argument")
+          | (?:password|passwd|pwd|pw|passphrase|passcode|kennwort|passwort|contraseña|senha)
+            \s+["“']([^\s"'”]+)["”'] )"#,
     group: 1,
     score: 0.85,
     validate: Some(structure::password),
@@ -195,6 +197,7 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
         "It says my password is incorrect.",
         "your password is expired",
         "the pass is available at the desk",
+        "pass \"ownership\" to the caller",
     ],
     ..PatternSpec::BASE
 };

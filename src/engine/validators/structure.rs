@@ -186,7 +186,6 @@ pub fn password(s: &str) -> bool {
         "incorrect",
         "correct",
         "invalid",
-        "hidden",
         "visible",
         "secure",
         "insecure",
