@@ -230,8 +230,8 @@ pub(super) const EMPLOYEE_ID: PatternSpec = PatternSpec {
 };
 
 /// A student's or matriculation number after its cue (`Student No: 2021104583`,
-/// `Matrikelnummer 412233`, `numéro étudiant 21904417`); like [`EMPLOYEE_ID`], only the
-/// cue tells.
+/// `Matrikelnummer 412233`, `numéro étudiant 21904417`); like [`EMPLOYEE_ID`], whose
+/// scoring and shape it shares, only the cue tells.
 pub(super) const STUDENT_ID: PatternSpec = PatternSpec {
     name: "student_id",
     label: "STUDENT_ID",
@@ -245,11 +245,6 @@ pub(super) const STUDENT_ID: PatternSpec = PatternSpec {
         (?:\s+(?:is|es|est|ist|är|jest))?",
         cued_value!()
     ),
-    group: 1,
-    score: 0.8,
-    proof: Proof::Grammar,
-    validate: Some(member_shaped),
-    negative_context: &[],
     examples: &[
         ("Student No: 2021104583, enrolled in", "2021104583"),
         ("my student ID is S2291-04", "S2291-04"),
@@ -261,7 +256,7 @@ pub(super) const STUDENT_ID: PatternSpec = PatternSpec {
         "student id 2023",
         "student numbers grew",
     ],
-    ..PatternSpec::BASE
+    ..EMPLOYEE_ID
 };
 
 /// A passport number of any country after its cue, in the languages users write in
