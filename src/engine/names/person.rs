@@ -6,7 +6,7 @@ use super::lists::{
     is_title, lists, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, RANKS,
     ROLES, STOP,
 };
-use super::tokens::{adjacent, is_name_word, name_run, Token};
+use super::tokens::{adjacent, is_name_word, is_particle, name_run, Token};
 use super::{Found, Words};
 use crate::text::ByteSpan;
 
@@ -154,8 +154,7 @@ pub(super) fn introduction(words: &Words<'_>, _found: &[Found]) -> Vec<(usize, u
             // Particles ("de", "van") are judged by the name words around them; an
             // article alone joins nouns ("Student der Informatik"), "van der" a name.
             let article = run.windows(2).any(|w| {
-                ["der", "den", "das", "dem", "des"].contains(&w[1].text)
-                    && !["van", "von", "ter"].contains(&w[0].text)
+                ["der", "den", "das", "dem", "des"].contains(&w[1].text) && !is_particle(&w[0])
             });
             let named: Vec<&Token<'_>> = run.iter().filter(|t| is_name_word(t)).collect();
             !article

@@ -204,8 +204,8 @@ pub(super) const EMPLOYEE_ID: PatternSpec = PatternSpec {
         \b(?: (?:employee|staff|personnel|payroll|badge)\s*(?:id|no\.?|number|num|\#)
             | emp\.?\s*(?:id|no\.?|\#) | personalnummer | personalnr\.? | mitarbeiternummer
             | personeelsnummer | anställningsnummer | matricule
-            | numéro\s+d['’]employé | número\s+de\s+empleado )
-        (?:\s+(?:is|es|est|ist|är))?",
+            | numéro\s+d['’]employé | número\s+de\s+empleado )",
+        copula!(),
         cued_value!()
     ),
     group: 1,
@@ -241,8 +241,8 @@ pub(super) const STUDENT_ID: PatternSpec = PatternSpec {
             | matriculation\s+(?:no\.?|number) | matrikelnummer | matrikel-?nr\.?
             | studentnummer | studienummer | numéro\s+(?:d['’])?étudiant
             | número\s+de\s+(?:estudiante|matrícula) | numero\s+di\s+matricola
-            | numer\s+indeksu )
-        (?:\s+(?:is|es|est|ist|är|jest))?",
+            | numer\s+indeksu )",
+        copula!(),
         cued_value!()
     ),
     examples: &[
@@ -270,8 +270,8 @@ pub(super) const PASSPORT_NUMBER: PatternSpec = PatternSpec {
         r"(?ix)
         \b(?: passport | passeport | pasaporte | passaporte | passaporto | reisepass
             | reisepassnummer | passnummer )
-        (?:\s*(?:no\.?|number|num|nr\.?|\#|numéro|número|numero|nummer))?
-        (?:\s+(?:is|es|est|ist|é|è))?",
+        (?:\s*(?:no\.?|number|num|nr\.?|\#|numéro|número|numero|nummer))?",
+        copula!(),
         cued_value!()
     ),
     group: 1,
@@ -382,19 +382,25 @@ fn booking_shaped(s: &str) -> bool {
 /// a year or fiscal year.
 fn account_shaped(s: &str) -> bool {
     let digits = s.bytes().filter(u8::is_ascii_digit).count();
-    let plain = digits == s.len();
-    let year = |y: &str| y.len() == 4 && (y.starts_with("19") || y.starts_with("20"));
+    // A plain run of eight or more is a bank account's shape (`US_BANK_NUMBER`).
+    let bank = digits == s.len() && digits >= 8;
     let fiscal = s
         .split_once('-')
         .is_some_and(|(a, b)| year(a) && b.len() == 2 && b.bytes().all(|c| c.is_ascii_digit()));
-    digits >= 4 && !(plain && (digits >= 8 || year(s))) && !fiscal
+    digits >= 4 && !bank && !year(s) && !fiscal
+}
+
+/// Four digits that read as a year of the last or this century.
+fn year(s: &str) -> bool {
+    s.len() == 4
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && (s.starts_with("19") || s.starts_with("20"))
 }
 
 /// Four or more digits, at most 24 characters, and no year.
 fn member_shaped(s: &str) -> bool {
     let digits = s.bytes().filter(u8::is_ascii_digit).count();
-    let year = digits == 4 && s.len() == 4 && (s.starts_with("19") || s.starts_with("20"));
-    digits >= 4 && s.len() <= 24 && !year
+    digits >= 4 && s.len() <= 24 && !year(s)
 }
 
 /// Five or more digits (so no year), at most 24 characters.

@@ -700,17 +700,19 @@ fn before_extension(s: &str) -> bool {
 pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
     name: "phone_cued_national",
     label: "PHONE_NUMBER",
-    regex: r"(?ix)
+    regex: concat!(
+        r"(?ix)
         \b(?:phone|mobile|cell|tel|telephone|móvil|movil|teléfono|telefono|celular|cellulare
           |telefone|telemóvel|handy|mobil|telefon|téléphone|portable|gsm|telefonnummer
           |mobilnummer|mobiel|mobielnummer|tlf|telefonszám|telefonszámom|puhelin
           |puhelinnumero|numer\s+telefonu|telefonní\s+číslo)\.?
-        (?:\s+(?:n[º°o]\.?|number|nummer|número|numero|numéro))?
-        (?:\s+(?:is|es|est|ist|é|è|är|er|on|jest|je))?
-        \s*[:\#]?\s*
+        (?:\s+(?:n[º°o]\.?|number|nummer|número|numero|numéro))?",
+        copula!(),
+        r"\s*[:\#]?\s*
         (\(?\d{2,4}\)?(?:[\s.\-/]\d{2,4}){2,4})\b
       | \b(?:call|text|ring|reach|whatsapp)\s+me\s+(?:at|on)\s*
-        (\(?\d{2,5}\)?(?:[\s.\-/]\d{2,8}){1,4})\b",
+        (\(?\d{2,5}\)?(?:[\s.\-/]\d{2,8}){1,4})\b"
+    ),
     group: 1,
     score: 0.8,
     proof: Proof::Grammar,

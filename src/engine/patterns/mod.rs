@@ -37,6 +37,15 @@ macro_rules! cued_value {
     };
 }
 
+/// "is" between a cue and its value, in the languages users write in ("my passport
+/// number is …", "mi móvil es …", "telefonnummer är …", Finnish "on", Polish "jest",
+/// Czech "je"), optional. One grammar for every cued pattern that reads it.
+macro_rules! copula {
+    () => {
+        r"(?:\s+(?:is|es|est|ist|é|è|är|er|on|jest|je))?"
+    };
+}
+
 mod americas;
 mod apac;
 mod cjk;
