@@ -70,7 +70,7 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
 
 /// Whether a value with a digit follows an identifier's name, after separators and
 /// at most one "no." / "number" / "is" in a few languages (" no 10000000146", ": 659…",
-/// " number 943 …", " es 12345678Z").
+/// " number 943 …", " es 12345678Z", " is QQ 12 34 56 C").
 fn a_value_follows(after: &str) -> bool {
     let separators = [' ', '\t', ':', '=', '#', '-', '.'];
     let mut rest = after.trim_start_matches(separators);
@@ -85,9 +85,19 @@ fn a_value_follows(after: &str) -> bool {
     {
         rest = rest[word_len..].trim_start_matches(separators);
     }
-    rest.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
-        .next()
-        .is_some_and(|value| value.bytes().any(|b| b.is_ascii_digit()))
+    let mut values = rest.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'));
+    let digit = |value: &str| value.bytes().any(|b| b.is_ascii_digit());
+    match values.next() {
+        Some(value) if digit(value) => true,
+        // A spaced value's letter prefix ("QQ 12 34 56 C", "AB 123456").
+        Some(prefix)
+            if (1..=3).contains(&prefix.len())
+                && prefix.bytes().all(|b| b.is_ascii_uppercase()) =>
+        {
+            values.next().is_some_and(digit)
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -110,6 +120,7 @@ mod tests {
             ("NHS number 943 476 5919", "NHS", "ORGANIZATION"),
             ("mi DNI es 12345678Z", "DNI", "LOCATION"),
             ("my WhatsApp is +44 7700 900456", "WhatsApp", "ORGANIZATION"),
+            ("My NI number is QQ 12 34 56 C", "NI", "ORGANIZATION"),
         ] {
             assert!(dropped(text, part, label), "{part} in {text}");
         }

@@ -4,7 +4,9 @@
 //! their context, resolves overlaps and applies the threshold. It knows nothing about
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
+mod ages_beside_names;
 mod aliases;
+mod constant_names;
 pub mod context;
 pub mod custom;
 pub mod dictionary;
@@ -294,7 +296,8 @@ impl Engine {
                         .iter()
                         .any(|names_no_one| names_no_one(text, d))
                 });
-                aliases::with_aliases(text, resolve::merge_adjacent(text, found))
+                let found = aliases::with_aliases(text, resolve::merge_adjacent(text, found));
+                ages_beside_names::with_ages(text, labels, found)
             })
             .collect())
     }
@@ -302,11 +305,12 @@ impl Engine {
 
 /// Checks of a resolved detection that find it names no one although a tier read it as
 /// a name, a place or a people: a public body, a technology, an identifier's name, a
-/// language, a greeting. Adding one is a module with a `names_no_one` and a row here.
+/// word of a constant's name, a language, a greeting. Adding one is a module with a `names_no_one` and a row here.
 const NAMES_NO_ONE: &[fn(&str, &Detection) -> bool] = &[
     public_bodies::names_no_one,
     technologies::names_no_one,
     identifier_names::names_no_one,
+    constant_names::names_no_one,
     languages::names_no_one,
     greetings::names_no_one,
 ];

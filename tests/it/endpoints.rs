@@ -381,6 +381,36 @@ fn staff_student_and_plan_numbers_logins_passwords_and_cued_phones_go_but_how_a_
 }
 
 #[test]
+fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_salaries_go() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Bei Fragen erreichen Sie uns unter 030 12345678. Rufen Sie mich bitte zurück: 0171 2345678.",
+            "Le llamaremos al 612 345 678 mañana. Chiamami al 347 123 4567.",
+            "sure it's mike@example.com, and my zip is 94107; zip 1000 files.",
+            "My SSN is 123-45-6789. My NI number is QQ 12 34 56 C. Her employee code is EMP-20931.",
+            "Max Müller (34) sagte, Anna Schmidt, 29, expects €65k.",
+            "GOOGLE_API_KEY=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+            "My flat is at 221 Baker Street. It is nice."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Bei Fragen erreichen Sie uns unter [PHONE_NUMBER_1]. Rufen Sie mich bitte zurück: [PHONE_NUMBER_2].",
+            "Le llamaremos al [PHONE_NUMBER_3] mañana. Chiamami al [PHONE_NUMBER_4].",
+            "sure it's [EMAIL_ADDRESS_1], and my zip is [ADDRESS_1]; zip 1000 files.",
+            "My SSN is [US_SSN_1]. My NI number is [UK_NINO_1]. Her employee code is [EMPLOYEE_ID_1].",
+            "[PERSON_1] ([AGE_1]) sagte, [PERSON_2], [AGE_2], expects [MONEY_1].",
+            "GOOGLE_API_KEY=[API_KEY_1]",
+            "My flat is at [ADDRESS_2]. It is nice."
+        ])
+    );
+}
+
+#[test]
 fn coordinates_go_in_prose_and_under_their_keys_but_other_decimals_stay() {
     let s = TestServer::default();
     let r = s.post(

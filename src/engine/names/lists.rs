@@ -282,7 +282,8 @@ pub(super) const CUES: &[&str] = &[
     "me llamo", "mi nombre es", "je m'appelle", "mon nom est", "ich heiße", "ich heisse",
     "mein name ist", "mi chiamo", "il mio nome è", "meu nome é", "me chamo", "ik heet",
     "mijn naam is", "jag heter", "mitt namn är", "nazywam się", "je m’appelle", "chamo-me",
-    "jmenuji se",
+    "jmenuji se", "меня зовут", "мене звати", "benim adım", "mit navn er", "jeg hedder",
+    "jeg heter", "minun nimeni on", "mă numesc", "a nevem",
 ];
 
 /// Self-introductions (lower-case) that also say what someone is ("ich bin Deutscher",

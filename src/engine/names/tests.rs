@@ -80,6 +80,7 @@ fn given_names_and_cues_and_repeated_surnames() {
         "Olá, meu nome é Lucía Fernández.",
         "Hallo, ich heiße Lucía Fernández.",
         "Hoi, ik heet Lucía Fernández.",
+        "Merhaba, benim adım Lucía Fernández.",
     ] {
         assert_eq!(
             found(intro),
@@ -87,6 +88,10 @@ fn given_names_and_cues_and_repeated_surnames() {
             "{intro}"
         );
     }
+    assert_eq!(
+        found("Здравствуйте, меня зовут Иван Петров, мой телефон"),
+        vec![("Иван Петров".into(), "PERSON")]
+    );
 }
 
 #[test]

@@ -376,3 +376,37 @@ pub(super) const PHONE_CN: PatternSpec = PatternSpec {
     counter_examples: &["订单号13812345678", "手机型号 12345678901"],
     ..PatternSpec::BASE
 };
+
+/// The cues of a Japanese or Korean phone number: 電話番号, 携帯, 連絡先; 전화번호,
+/// 휴대폰, 연락처. Also the prefilter of [`PHONE_JA_KO`].
+macro_rules! ja_ko_phone_cue {
+    () => {
+        r"(?:電話番号|電話|携帯番号|携帯|連絡先|전화번호|전화|휴대폰|핸드폰|연락처)"
+    };
+}
+
+/// Japanese and Korean numbers after their cue: `電話番号は090-1234-5678`, `携帯：080 1234
+/// 5678`, `연락처 010-1234-5678`. A trunk 0, then dashed groups as both countries write
+/// them (or ten or eleven digits run together); the cue is required and context words
+/// are not found inside text without spaces, as for [`PHONE_CN`].
+pub(super) const PHONE_JA_KO: PatternSpec = PatternSpec {
+    name: "phone_ja_ko",
+    label: "PHONE_NUMBER",
+    prefilter: Some(ja_ko_phone_cue!()),
+    regex: concat!(
+        r"(?x)",
+        ja_ko_phone_cue!(),
+        r"[^0-9\n]{0,4}? (0[0-9]{1,4}[\ \-][0-9]{2,4}[\ \-][0-9]{4}|0[0-9]{9,10})\b"
+    ),
+    group: 1,
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        ("電話番号は090-1234-5678、住所は", "090-1234-5678"),
+        ("携帯：080 1234 5678", "080 1234 5678"),
+        ("연락처 010-1234-5678 입니다", "010-1234-5678"),
+        ("電話 03-1234-5678", "03-1234-5678"),
+    ],
+    counter_examples: &["注文番号090-1234-5678", "電話 12345"],
+    ..PatternSpec::BASE
+};

@@ -16,7 +16,7 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
         \b(?: mrn | mr\# | mr\s+no\.? | medical\s+record(?:\s+(?:number|no\.?|\#))?
             | chart\s+(?:number|no\.?|\#) | unit\s+(?:number|no\.?)
             | (?:patient|pt\.?)\s+(?:id|no\.?|number|\#) | hospital\s+(?:number|no\.?) )
-        \s*[:\#]?\s*
+        \s*[:\#\-]?\s*
         (\d{5,10}|\d{2,4}(?:-\d{2,4}){1,3})\b",
     group: 1,
     score: 0.85,
@@ -31,6 +31,7 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
         ("UNIT NUMBER: 772-41-06", "772-41-06"),
         ("Pt ID 77410022; Health Plan #", "77410022"),
         ("Hospital No: 1234567", "1234567"),
+        ("VALUES ('MRN-0044812', 'Fatima')", "0044812"),
     ],
     counter_examples: &[
         "order 4482913",

@@ -201,7 +201,7 @@ pub(super) const EMPLOYEE_ID: PatternSpec = PatternSpec {
     label: "EMPLOYEE_ID",
     regex: concat!(
         r"(?ix)
-        \b(?: (?:employee|staff|personnel|payroll|badge)\s*(?:id|no\.?|number|num|\#)
+        \b(?: (?:employee|staff|personnel|payroll|badge)\s*(?:id|no\.?|number|num|code|\#)
             | emp\.?\s*(?:id|no\.?|\#) | personalnummer | personalnr\.? | mitarbeiternummer
             | personeelsnummer | anställningsnummer | matricule
             | numéro\s+d['’]employé | número\s+de\s+empleado )",
@@ -219,12 +219,14 @@ pub(super) const EMPLOYEE_ID: PatternSpec = PatternSpec {
         ("my staff number is 004271.", "004271"),
         ("Personalnummer: 7712045", "7712045"),
         ("EMP# 30418 on leave", "30418"),
+        ("Her employee code is EMP-20931.", "EMP-20931"),
     ],
     counter_examples: &[
         "employee number 12",
         "staff number 2024",
         "employee id pending",
         "personnel numbers rose",
+        "the Employee Code of Conduct",
     ],
     ..PatternSpec::BASE
 };

@@ -33,6 +33,20 @@ const PHONE_CONTEXT: &[&str] = &[
     "celular",
     "contato",
     "appelez",
+    "joindre",
+    "telefonnummer",
+    "rufnummer",
+    "handynummer",
+    "festnetz",
+    "erreichbar",
+    "anrufen",
+    "teléfono",
+    "telefono",
+    "móvil",
+    "llamar",
+    "cellulare",
+    "mobiel",
+    "bellen",
 ];
 
 /// Letters of the scripts written without spaces between words (Han, kana, Thai, Lao,
@@ -694,9 +708,10 @@ fn before_extension(s: &str) -> bool {
 /// A national number of 9 to 12 digits in groups right after a phone word of the
 /// languages users write in, or after the word and "is" (`Mi móvil: 612 345 678`,
 /// `cellulare 347 123 4567`, `Handy 0151 2345 6789`, `o meu telemóvel é 912 345 678`,
-/// `telefonnummer är 070-123 45 67`), or after "call me at" and its kin (`call me at
-/// 0661-234567`, any grouping): no national layout fits them all, so the cue is
-/// required, and it fixes the number's start (`Grammar`).
+/// `telefonnummer är 070-123 45 67`), or after "call me at" and its kin in those
+/// languages (`call me at 0661-234567`, `erreichen Sie uns unter 030 12345678`, `le
+/// llamaremos al 612 345 678`, any grouping): no national layout fits them all, so the
+/// cue is required, and it fixes the number's start (`Grammar`).
 pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
     name: "phone_cued_national",
     label: "PHONE_NUMBER",
@@ -710,8 +725,24 @@ pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
         copula!(),
         r"\s*[:\#]?\s*
         (\(?\d{2,4}\)?(?:[\s.\-/]\d{2,4}){2,4})\b
-      | \b(?:call|text|ring|reach|whatsapp)\s+me\s+(?:at|on)\s*
-        (\(?\d{2,5}\)?(?:[\s.\-/]\d{2,8}){1,4})\b"
+      | \b(?:(?:call|text|ring|reach|whatsapp|contact)\s+(?:me|us|him|her|them)\s+(?:at|on)
+          # German: erreichen Sie uns (telefonisch) unter, erreichbar unter, rufen Sie
+          # mich (bitte) zurück, ruf uns an unter
+          | erreichen\s+sie\s+(?:uns|mich|ihn|sie)(?:\s+(?:telefonisch|jederzeit|gerne|auch))?\s+unter
+          | erreichbar\s+unter
+          | (?:rufen\s+sie\s+(?:uns|mich)|ruf\s+(?:uns|mich))(?:\s+(?:bitte|gerne|einfach))*
+            \s+(?:an|zurück)(?:\s+unter)?
+          # Spanish, Italian: le llamaremos al, llámenos al, chiamami al
+          | (?:llámame|llamame|llámanos|llamanos|llámenos|llamenos|llame|llamen|llamar
+            |llamaremos|llamaré|llamare|contáctanos|contáctenos|chiamami|chiamaci
+            |chiamateci|chiamare|contattami|contattaci)\s+al
+          # French, Portuguese, Dutch: me joindre au, appelez-nous au, ligue-me para o, bel me op
+          | (?:appelez|appelle[sz]?|contactez|joindre|joignable)(?:[\s\-](?:nous|moi))?\s+au
+          | (?:ligue|liga)(?:-me|-nos)?\s+para(?:\s+o)?
+          | bel\s+(?:me|ons)\s+(?:op|via)
+          # Swedish, Danish, Norwegian: ring mig på, ring meg på
+          | ring\s+(?:mig|meg|os|oss)\s+på)
+        \s*:?\s*(\(?\d{2,5}\)?(?:[\s.\-/]\d{2,8}){1,4})\b"
     ),
     group: 1,
     score: 0.8,
@@ -731,12 +762,26 @@ pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
             "My order #A-77812 hasn't arrived, call me at 0661-234567.",
             "0661-234567",
         ),
+        (
+            "Bei Fragen erreichen Sie uns unter 030 12345678.",
+            "030 12345678",
+        ),
+        ("Rufen Sie mich bitte zurück: 0171 2345678.", "0171 2345678"),
+        ("Le llamaremos al 612 345 678 mañana.", "612 345 678"),
+        ("Chiamami al 347 123 4567 quando arrivi.", "347 123 4567"),
+        ("Ring mig på 070-123 45 67.", "070-123 45 67"),
+        (
+            "Vous pouvez me joindre au 04 72 10 30 30.",
+            "04 72 10 30 30",
+        ),
     ],
     counter_examples: &[
         "mobile 12 34",
         "phone model 2024 edition",
         "cell 3 of 4 5 6",
         "call me at 10 30 tomorrow",
+        "Rufen Sie uns an unter 1 2",
+        "llamaremos al 2024",
     ],
     ..PatternSpec::BASE
 };
@@ -1194,9 +1239,9 @@ pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
         (?:\d{1,5}[A-Za-z]?/)?\d{1,6}[A-Za-z]?\s+               # (unit/) building number
         (?:(?:[NSEW]\.?|North|South|East|West)\s+)?
         (?:[A-Z][a-z]+\.?\s+){1,4}                              # street name words
-        (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Place|Pl
-          |Way|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Crescent|Close
-          |Gardens|Grove|Mews|Row|Walk|Hill)\b\.?
+        (?:(?:Street|Avenue|Road|Boulevard|Lane|Drive|Court|Place|Way|Terrace|Circle
+          |Parkway|Highway|Square|Crescent|Close|Gardens|Grove|Mews|Row|Walk|Hill)\b
+          |(?:St|Ave|Rd|Blvd|Ln|Dr|Ct|Pl|Ter|Cir|Pkwy|Hwy|Sq)\b\.?)  # a full stop only abbreviates
         (?:\s(?:NE|NW|SE|SW|N|S|E|W)\b)?                        # direction
         (?:,?\s+(?:Apt|Apartment|Suite|Ste|Unit|Flat|\#)\.?\s*[A-Za-z0-9\-]+)?  # unit
         (?:,\s*[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)?                 # city
@@ -1216,6 +1261,10 @@ pub(super) const STREET_ADDRESS: PatternSpec = PatternSpec {
             "221B Baker Street, London",
         ),
         ("at 42 Oak St. Apt 5 now", "42 Oak St. Apt 5"),
+        (
+            "My flat is at 221 Baker Street. It is nice.",
+            "221 Baker Street",
+        ),
         (
             "send it to Flat 4, 22 Baker Street, London",
             "Flat 4, 22 Baker Street, London",
@@ -1394,6 +1443,35 @@ pub(super) const STREET_ADDRESS_NORTH: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Turkish streets with their door number: `Bağdat Caddesi No:45`, `Atatürk Bulvarı No. 12/3`,
+/// `Gül Sokak No:7 D:5`. The number is required: a street's name alone is also a famous
+/// place ("Bağdat Caddesi" is a shopping street).
+pub(super) const STREET_ADDRESS_TR: PatternSpec = PatternSpec {
+    name: "street_address_tr",
+    label: "ADDRESS",
+    prefilter: Some(r"(?i)(?:caddesi|cad\.|sokak|sokağı|sok\.|sk\.|bulvarı|blv\.)\s*,?\s*no"),
+    regex: r"(?x)
+        \p{Lu}\p{L}*(?:\s\p{Lu}\p{L}*)?\s
+        (?:Caddesi|Cad\.|Sokak|Sokağı|Sok\.|Sk\.|Bulvarı|Blv\.)
+        \s*,?\s*No\s*[:.]?\s*\d{1,4}[A-Za-z]?(?:/\d{1,3})?\b
+        (?:\s*(?:D|Daire)\s*[:.]?\s*\d{1,3}\b)?",
+    score: 0.8,
+    negative_context: &[],
+    examples: &[
+        (
+            "adresim Bağdat Caddesi No:45 Kadıköy",
+            "Bağdat Caddesi No:45",
+        ),
+        (
+            "Atatürk Bulvarı No. 12/3 önünde",
+            "Atatürk Bulvarı No. 12/3",
+        ),
+        ("Gül Sokak No:7 D:5", "Gül Sokak No:7 D:5"),
+    ],
+    counter_examples: &["Bağdat Caddesi çok kalabalık", "Sokak No"],
+    ..PatternSpec::BASE
+};
+
 /// Post-office boxes: `PO Box 123`, `P.O. Box 4471`, `Post Office Box 9`, `Postfach 10 20 30`,
 /// with the city, state and ZIP that follow in the US form. A box number is where
 /// someone's mail goes, as a street address is.
@@ -1442,6 +1520,52 @@ pub(super) const US_CITY_STATE_ZIP: PatternSpec = PatternSpec {
     counter_examples: &["Version, AB 12345", "Totals, OK 1234"],
     ..PatternSpec::BASE
 };
+
+/// A postal code after its cue, of any country (`my zip is 94107`, `ZIP code:
+/// 94107-1234`, `postal code K1A 0B1`, `código postal 28013`, `CAP 20121`, `postnummer
+/// 114 55`): alone a postcode still narrows down where someone lives (HIPAA Safe Harbor
+/// lists ZIP codes), and four or five digits alone are anything, so the cue is required
+/// and fixes the span. A bare "zip" needs "is" or a colon ("zip 1000 files"); Italy's
+/// CAP is written in capitals ("a cap of 2000"). German PLZ are `DE_PLZ`'s.
+pub(super) const CUED_POSTAL_CODE: PatternSpec = PatternSpec {
+    name: "cued_postal_code",
+    label: "ADDRESS",
+    regex: concat!(
+        r"(?ix)
+        (?: \b(?: zip\s*code | postal\s*code | post\s*code | postcode | code\s+postal
+              | c[óo]digo\s+postal | codice\s+postale | (?-i:CAP) | postnummer | postinumero
+              | kod\s+pocztowy )",
+        copula!(),
+        r"
+          | \bzip(?:\s+is|\s*:) )
+        \s*[:\#]?\s*
+        ( \d{4}\s?(?-i:[A-Z]{2})                 # Netherlands: 1012 AB
+        | (?-i:[A-Z]\d[A-Z])\s?\d(?-i:[A-Z])\d   # Canada: K1A 0B1
+        | \d{2,6}(?:[\s\-]\d{2,4})? )\b          # 94107, 94107-1234, 114 55, 00-950"
+    ),
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(postal_code),
+    negative_context: &[],
+    examples: &[
+        ("Customer: sure, and my zip is 94107", "94107"),
+        ("ZIP code: 94107-1234", "94107-1234"),
+        ("postal code K1A 0B1, Ottawa", "K1A 0B1"),
+        ("código postal 28013", "28013"),
+        ("CAP 20121 Milano", "20121"),
+        ("postnummer 114 55", "114 55"),
+        ("postcode 1012 AB", "1012 AB"),
+    ],
+    counter_examples: &["zip 1000 files", "a cap of 2000", "zip code 12", "zip: v2"],
+    ..PatternSpec::BASE
+};
+
+/// Four to nine digits: no country's postal code has fewer or more.
+fn postal_code(s: &str) -> bool {
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    s.bytes().any(|b| b.is_ascii_alphabetic()) || (4..=9).contains(&digits)
+}
 
 /// UK postcodes (BS 7666): `SW1A 2AA`, `M1 1AE`, `EC1A 1BB`.
 pub(super) const UK_POSTCODE: PatternSpec = PatternSpec {
@@ -1598,7 +1722,7 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
           (?:",
         indian_grouping!(),
         r"|\d{1,3}(?:[,.\s]\d{3})*)
-          (?:[.,]\d{1,2})?\b(?:\s?(?:million|billion|m|bn|k|mln|MLN|bln|BLN|lakh|crore)\b)?
+          (?:[.,]\d{1,2})?(?:\s?(?:million|billion|m|bn|k|mln|MLN|bln|BLN|lakh|crore))?\b
       | (?:\b(?:approximately|about|around|some|over)\s)?
         \b(?:",
         indian_grouping!(),
@@ -1625,6 +1749,7 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
             "4,393 pounds sterling (GBP)",
         ),
         ("it cost $12.50", "$12.50"),
+        ("expects €65k, reachable at", "€65k"),
         ("salary INR 18,50,000 a year", "INR 18,50,000"),
         ("a loan of ₹1,20,00,000", "₹1,20,00,000"),
         (

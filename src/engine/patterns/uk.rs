@@ -39,6 +39,29 @@ pub(super) const UK_NINO: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A National Insurance number right after its cue (`My NI number is QQ 12 34 56 C`):
+/// the writer says it is one, so the prefixes that [`UK_NINO`]'s check leaves out (QQ,
+/// HMRC's example prefix, and the other never-allocated ones) are taken too.
+pub(super) const UK_NINO_CUED: PatternSpec = PatternSpec {
+    name: "uk_nino_cued",
+    label: "UK_NINO",
+    regex: concat!(
+        r"(?ix)\b(?:national\s+insurance(?:\s+(?:number|no\.?))?|ni\s+(?:number|no\.?)|nino)",
+        copula!(),
+        r"\s*[:\#]?\s*((?-i:[A-Z]{2})\s?\d{2}\s?\d{2}\s?\d{2}\s?(?-i:[A-D]))\b"
+    ),
+    group: 1,
+    score: 0.85,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        ("My NI number is QQ 12 34 56 C.", "QQ 12 34 56 C"),
+        ("National Insurance No: AB123456C", "AB123456C"),
+    ],
+    counter_examples: &["NI number pending", "nino QQ 12 34 56 E"],
+    ..PatternSpec::BASE
+};
+
 /// Driving licence `MORGA753116SM9IJ`: surname, encoded birth date, initials. Found
 /// without context, as in Presidio (0.5 there): sixteen characters with a valid date in
 /// fixed places are not an ordinary token (dev sets: 0 new detections). DVLA publishes

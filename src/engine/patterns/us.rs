@@ -30,6 +30,33 @@ pub(super) const US_SSN: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// An SSN right after its cue (`SSN 123-45-6789`, `social security number is
+/// 078-05-1120`): the writer says it is one, so the numbers that [`ssn::ssn`] leaves out
+/// as well-known examples (the SSA's leaflet number, the wallet insert's) are taken too;
+/// a test record or a demo that writes them still has them masked. Never-issued areas,
+/// groups and serials stay out.
+pub(super) const US_SSN_CUED: PatternSpec = PatternSpec {
+    name: "us_ssn_cued",
+    label: "US_SSN",
+    regex: concat!(
+        r"(?ix)\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|\#))?)",
+        copula!(),
+        r"\s*[:\#]?\s*(\d{3}-\d{2}-\d{4}|\d{3}\s\d{2}\s\d{4}|\d{9})\b"
+    ),
+    group: 1,
+    score: 0.85,
+    proof: Proof::Grammar,
+    validate: Some(ssn::issuable),
+    negative_context: &[],
+    examples: &[
+        ("My SSN is 123-45-6789.", "123-45-6789"),
+        ("Social Security Number: 078-05-1120", "078-05-1120"),
+        ("SSN 536221234", "536221234"),
+    ],
+    counter_examples: &["SSN 000-12-3456", "SSN: 666-12-3456", "SSN 123-45-67890"],
+    ..PatternSpec::BASE
+};
+
 /// A bare nine-digit SSN: only with context.
 pub(super) const US_SSN_BARE: PatternSpec = PatternSpec {
     name: "us_ssn_bare",

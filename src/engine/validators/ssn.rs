@@ -10,21 +10,22 @@ fn parts(s: &str) -> Option<(u32, u32, u32)> {
     Some((n(0..3), n(3..5), n(5..9)))
 }
 
-/// Area not 000, 666 or 9xx; group not 00; serial not 0000; not a well-known fake
-/// (078-05-1120, 123-45-6789) or one repeated digit.
+/// An issuable SSN not among the well-known examples (078-05-1120, 123-45-6789) and no
+/// one repeated digit: what a number found without its cue must be.
 pub fn ssn(s: &str) -> bool {
-    let Some((area, group, serial)) = parts(s) else {
-        return false;
-    };
     let compact: String = s.chars().filter(char::is_ascii_digit).collect();
-    area != 0
-        && area != 666
-        && area < 900
-        && group != 0
-        && serial != 0
+    issuable(s)
         && compact != "078051120"
         && compact != "123456789"
         && !compact.bytes().all(|c| c == compact.as_bytes()[0])
+}
+
+/// Area not 000, 666 or 9xx; group not 00; serial not 0000.
+pub fn issuable(s: &str) -> bool {
+    let Some((area, group, serial)) = parts(s) else {
+        return false;
+    };
+    area != 0 && area != 666 && area < 900 && group != 0 && serial != 0
 }
 
 /// ITIN: 9xx-(50–65, 70–88, 90–92, 94–99)-xxxx.
@@ -50,6 +51,8 @@ mod tests {
         assert!(!ssn("536-22-0000"));
         assert!(!ssn("123-45-6789"));
         assert!(!ssn("111-11-1111"));
+        assert!(issuable("123-45-6789"));
+        assert!(!issuable("000-12-3456"));
     }
 
     #[test]
