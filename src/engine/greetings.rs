@@ -1,6 +1,6 @@
-//! Greetings and thanks name no one: "Xin chào", "Merhaba" or "Selamat pagi" open a
-//! message in Vietnamese, Turkish or Indonesian, and a model trained on English news
-//! reads them as names. A span that is exactly one listed greeting (`lists/greetings.txt`),
+//! Greetings, thanks and "please" name no one: "Xin chào", "Merhaba" or "Selamat pagi"
+//! open a message in Vietnamese, Turkish or Indonesian, "Bitte" a German request, and a
+//! model trained on English news reads them as names. A span that is exactly one listed greeting (`lists/greetings.txt`),
 //! in any case, is dropped: "Hola Maria" and "Merhaba Ayşe" keep their names. Spans the
 //! operator's deny list names are kept.
 
@@ -34,8 +34,8 @@ mod tests {
 
     #[test]
     fn a_greeting_read_as_a_name_names_no_one() {
-        let text = "Xin chào, tôi muốn hỏi. MERHABA! Selamat pagi, saya mau tanya.";
-        for part in ["Xin chào", "MERHABA", "Selamat pagi"] {
+        let text = "Xin chào, tôi muốn hỏi. MERHABA! Selamat pagi. Bitte überweisen Sie.";
+        for part in ["Xin chào", "MERHABA", "Selamat pagi", "Bitte"] {
             let d = detection_at(text, part, "PERSON", Proof::None);
             assert!(names_no_one(text, &d), "{part}");
         }

@@ -411,6 +411,35 @@ fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_s
 }
 
 #[test]
+fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_come_out_right() {
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "The complainant, Ms. Trinh Nguyen, 52, stated her vehicle (2018 Honda Civic, plate 7ABC123) was broken into.",
+            "Hi Wei Zhang, your member number is 7781 2234 9910; frequent flyer AA 8812345.",
+            "Bitte überweisen Sie 1.250,00 € an Max Mustermann, IBAN DE02 1203 0000 0000 2020 51.",
+            "GOOGLE_API_KEY=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+            "Merhaba, benim adım Elif Demir. Telefonum 0532 123 45 67, adresim Bağdat Caddesi No:45."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    // A car's make and model is no one's, but the model reads it as an organisation.
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "The complainant, [PERSON_1], [AGE_1], stated her vehicle (2018 [ORGANIZATION_1], plate [LICENSE_PLATE_1]) was broken into.",
+            "Hi [PERSON_2], your member number is [ACCOUNT_NUMBER_1]; frequent flyer [ACCOUNT_NUMBER_2].",
+            "Bitte überweisen Sie [MONEY_1] an [PERSON_3], IBAN [IBAN_CODE_1].",
+            "GOOGLE_API_KEY=[API_KEY_1]",
+            "Merhaba, benim adım [PERSON_4]. Telefonum [PHONE_NUMBER_1], adresim [ADDRESS_1]."
+        ])
+    );
+}
+
+#[test]
 fn coordinates_go_in_prose_and_under_their_keys_but_other_decimals_stay() {
     let s = TestServer::default();
     let r = s.post(

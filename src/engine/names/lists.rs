@@ -87,6 +87,8 @@ const CHATTER: &[&str] = &[
     "heiße", "heisse", "heet", "soy", "sono", "sou", "ik", "eu", "io",
     // … and in Swedish, Danish, Norwegian and Polish: "jag heter …", "nazywam się …"
     "jag", "heter", "är", "jeg", "hedder", "er", "nazywam", "się", "jestem",
+    // … and Turkish: "benim adım …"
+    "benim", "adım",
     // "I live …", a verb a model reads as a name ("Eu moro em Lisboa")
     "moro", "vivo", "abito", "habite", "woon", "wohne", "bor", "mieszkam", "på",
 ];

@@ -100,14 +100,22 @@ pub(super) const LICENSE_PLATE: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// "his plate is 7ABC123": "plate" alone is also a dish, so the value must look like a
+/// "his plate is 7ABC123", "plate 7ABC123": "plate" alone is also a dish, so the value must look like a
 /// registration, letters and digits, five or more.
 pub(super) const LICENSE_PLATE_IS: PatternSpec = PatternSpec {
     name: "license_plate_is",
-    regex: r"(?ix)\bplate\s+is\s+((?-i:[A-Z0-9]{1,8}(?:[\ \-][A-Z0-9]{1,4}){0,2}))\b",
+    regex: r"(?ix)\bplate(?:\s+is|\s*:)?\s+((?-i:[A-Z0-9]{1,8}(?:[\ \-][A-Z0-9]{1,4}){0,2}))\b",
     validate: Some(registration_shaped),
-    examples: &[("and his plate is 7ABC123", "7ABC123")],
-    counter_examples: &["the plate is 12 inches", "the plate is HOT"],
+    examples: &[
+        ("and his plate is 7ABC123", "7ABC123"),
+        ("(2018 Honda Civic, plate 7ABC123) was", "7ABC123"),
+    ],
+    counter_examples: &[
+        "the plate is 12 inches",
+        "the plate is HOT",
+        "plate 12",
+        "plate 2B",
+    ],
     ..LICENSE_PLATE
 };
 
@@ -163,6 +171,7 @@ pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
         r"(?ix)
         \b(?: frequent[\s-]?fl[iy]er | ffn
             | (?:loyalty|rewards?|membership)\s+(?:no\.?|number|num|\#|id|card)
+            | member\s+(?:no\.?|number|num|\#)
             | aadvantage | skymiles | mileageplus | miles\s*(?:&|and)\s*more | flying\s+blue
             | executive\s+club | krisflyer | skywards | asia\s+miles | trueblue
             | rapid\s+rewards )
@@ -181,6 +190,11 @@ pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
         ("Frequent flyer no. BA-48291733", "BA-48291733"),
         ("loyalty card no. 6001-2293-8841", "6001-2293-8841"),
         ("membership number: M0049271", "M0049271"),
+        (
+            "Your member number is 7781 2234 9910. Best,",
+            "7781 2234 9910",
+        ),
+        ("seat 14C, frequent flyer AA 8812345.", "AA 8812345"),
     ],
     counter_examples: &[
         "frequent flyer programme",
@@ -188,6 +202,7 @@ pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
         "membership id 2024",
         "Flying Blue 2",
         "rewards card 500",
+        "member number 12 of 40",
     ],
     ..PatternSpec::BASE
 };

@@ -1691,7 +1691,8 @@ macro_rules! currency_after {
             |lei|leva|hryvnias?|dinars?|pesos?|shekels?|drachmas?|escudos?|pesetas?
             |guilders?|deutsche?\s?marks?)(?:\ssterling)?
             |[A-Z][A-Za-z]+\s[Mm]arks?
-            |GBP|USD|EUR|CHF|SEK|TRY|TRL|YTL|PLN|ATS|DEM)
+            |GBP|USD|EUR|CHF|SEK|TRY|TRL|YTL|PLN|ATS|DEM
+            |€|£|zł|Kč)
           (?:\s\([A-Z]{3}\))?"
     };
 }
@@ -1750,6 +1751,7 @@ pub(super) const MONEY: PatternSpec = PatternSpec {
         ),
         ("it cost $12.50", "$12.50"),
         ("expects €65k, reachable at", "€65k"),
+        ("Bitte überweisen Sie 1.250,00 € an", "1.250,00 €"),
         ("salary INR 18,50,000 a year", "INR 18,50,000"),
         ("a loan of ₹1,20,00,000", "₹1,20,00,000"),
         (

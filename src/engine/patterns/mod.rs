@@ -28,12 +28,14 @@
 
 /// The value after an identifier's cue (`Acct#: 2291-004-33`, `Lic #: RN-4417782`,
 /// `accession S22-04819`): an optional `:` or `#`, then a capital or a digit and letters
-/// and digits in up to five dash-joined groups, captured. A macro, so that each cued
-/// pattern can splice it into its one literal; each pattern's validator says how many
-/// digits it needs.
+/// and digits in up to five dash-joined groups, captured; or digits in up to four
+/// space-separated groups of three to five, as cards print them (`7781 2234 9910`), or
+/// a carrier's or issuer's capitals and a space before a long number (`AA 8812345`). A
+/// macro, so that each cued pattern can splice it into its one literal; each pattern's
+/// validator says how many digits it needs.
 macro_rules! cued_value {
     () => {
-        r"\s*[:\#]?\s*((?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,4})\b"
+        r"\s*[:\#]?\s*((?-i:[A-Z]{1,3})\s\d{5,12}|\d{3,5}(?:\s\d{3,5}){1,3}|(?-i:[A-Z0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,4})\b"
     };
 }
 
