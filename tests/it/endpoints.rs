@@ -440,6 +440,34 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
 }
 
 #[test]
+fn secrets_in_shell_lines_headers_and_settings_go_whole() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "spring.datasource.password=Tr0ub4dor&3 level=info",
+            "azure_client_secret: \"7Q~8Q~aBcDeFgHiJkLmNoPqRsTuVwXyZ012345\"",
+            "curl -H 'Authorization: Basic am9objpzM2NyZXQ=' https://api.example.com",
+            "redis://:s3cr3tp4ss@cache.internal:6379/0",
+            "DB_PASS='hunter2' ./run.sh && mysql -u root -pS3cretPass prod_db && mkdir -p build",
+            "GET /login?zip=94107&lang=en HTTP/1.1"
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "spring.datasource.password=[PASSWORD_1] level=info",
+            "azure_client_secret: \"[API_KEY_1]\"",
+            "curl -H 'Authorization: Basic [PASSWORD_2]' [URL_1]",
+            "redis://[CONNECTION_STRING_1]/0",
+            "DB_PASS='[PASSWORD_3]' ./run.sh && mysql -u root -p[PASSWORD_4] prod_db && mkdir -p build",
+            "GET /login?zip=[ADDRESS_1]&lang=en HTTP/1.1"
+        ])
+    );
+}
+
+#[test]
 fn coordinates_go_in_prose_and_under_their_keys_but_other_decimals_stay() {
     let s = TestServer::default();
     let r = s.post(

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::support::upstream::{Received, Reply, Upstream};
-use crate::support::{free_port, scratch_dir, TestServer};
+use crate::support::{free_port, free_ports, scratch_dir, TestServer};
 
 const FILE_KEY: &str = "file-api-key-1111aaaa";
 const ENV_KEY: &str = "env-api-key-2222bbbb";
@@ -82,6 +82,7 @@ fn run(args: &[&str], yaml: &str, env: &[(&str, String)]) -> (Option<i32>, Strin
     let dir = scratch_dir();
     let path = dir.join("config.yaml");
     std::fs::write(&path, yaml).expect("write config");
+    let [port, metrics] = free_ports();
     let out = Command::new(env!("CARGO_BIN_EXE_anonymizer"))
         .args(args)
         .arg("--config")
@@ -91,11 +92,8 @@ fn run(args: &[&str], yaml: &str, env: &[(&str, String)]) -> (Option<i32>, Strin
         .env_remove("ANONYMIZER_REDIS_URL")
         .env_remove("ANONYMIZER_SESSION_STORE")
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .env("ANONYMIZER_LISTEN", format!("127.0.0.1:{}", free_port()))
-        .env(
-            "ANONYMIZER_METRICS_LISTEN",
-            format!("127.0.0.1:{}", free_port()),
-        )
+        .env("ANONYMIZER_LISTEN", format!("127.0.0.1:{port}"))
+        .env("ANONYMIZER_METRICS_LISTEN", format!("127.0.0.1:{metrics}"))
         .output()
         .expect("run anonymizer");
     let text =

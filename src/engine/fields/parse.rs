@@ -225,16 +225,7 @@ fn key_values(text: &str, out: &mut Vec<Field>) {
                 // Capped: a value longer than that is dropped anyway, and `a=a=a=…`
                 // must not rescan the rest of the text from every `=`.
                 let window = &bytes[after..bytes.len().min(after + MAX_VALUE_BYTES + 1)];
-                let end = window
-                    .iter()
-                    .position(|b| {
-                        b.is_ascii_whitespace()
-                            || matches!(
-                                b,
-                                b'&' | b'"' | b',' | b';' | b'|' | b')' | b']' | b'}' | b'\\'
-                            )
-                    })
-                    .map_or(after + window.len(), |n| after + n);
+                let end = after + unquoted_value_len(window);
                 // A URL's query parameter (`?zip=94107 200 12ms`) ends at the space: a
                 // URL holds none.
                 let query = key_start > 0 && matches!(bytes[key_start - 1], b'?' | b'&');
@@ -248,6 +239,35 @@ fn key_values(text: &str, out: &mut Vec<Field>) {
             }
             _ => {}
         }
+    }
+}
+
+/// The length of the unquoted value at the start of `window`: up to a space or a
+/// delimiter. An `&` ends it only where a `key=` follows (`a=1&b=2`); otherwise it is
+/// part of the value (`password=Tr0ub4dor&3`).
+fn unquoted_value_len(window: &[u8]) -> usize {
+    let ends = |b: &u8| {
+        b.is_ascii_whitespace()
+            || matches!(
+                b,
+                b'&' | b'"' | b',' | b';' | b'|' | b')' | b']' | b'}' | b'\\'
+            )
+    };
+    let mut end = 0;
+    loop {
+        end += window[end..]
+            .iter()
+            .position(ends)
+            .unwrap_or(window.len() - end);
+        if window.get(end) != Some(&b'&') {
+            return end;
+        }
+        let next = &window[end + 1..];
+        let token = next.iter().position(ends).unwrap_or(next.len());
+        if token == 0 || next[..token].contains(&b'=') {
+            return end;
+        }
+        end += 1;
     }
 }
 

@@ -245,6 +245,18 @@ fn a_url_query_value_ends_at_the_space_after_it() {
 }
 
 #[test]
+fn an_ampersand_ends_a_value_only_before_the_next_key() {
+    assert_eq!(
+        flagged("spring.datasource.password=Tr0ub4dor&3 level=info"),
+        want(&[("Tr0ub4dor&3", "PASSWORD")])
+    );
+    assert_eq!(
+        flagged("GET /login?zip=94107&name=Ana HTTP/1.1"),
+        want(&[("94107", "ADDRESS"), ("Ana", "PERSON")])
+    );
+}
+
+#[test]
 fn a_model_email_without_an_at_sign_inside_machinery_is_dropped() {
     let text = "request_id=55abc8844ea1619dec82df1abb0ecbe1 contact=ana@example.com";
     let candidate = |s: &str| {

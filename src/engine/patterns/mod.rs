@@ -253,6 +253,7 @@ pub static ALL: &[&PatternSpec] = &[
     &secrets::PRIVATE_KEY,
     &secrets::PASSWORD,
     &secrets::PASSWORD_USER_OPTION,
+    &secrets::BASIC_AUTH,
     &secrets::PIN,
     &secrets::CONNECTION_STRING,
 ];

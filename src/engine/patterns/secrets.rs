@@ -61,8 +61,8 @@ pub(super) const API_KEY_VENDOR: PatternSpec = PatternSpec {
 /// `api_key = "…"`, `aws_secret_access_key="…"`, `AWS_SECRET_ACCESS_KEY=…`,
 /// `client_secret: …`, `"token": "…"`, `Bearer …` with a high-entropy value. The key is
 /// a whole identifier with a secret word anywhere in it (`aws_` before, `_access_key`
-/// after), so the value starts after the separator and is found whole, `/`, `+` and `=`
-/// included.
+/// after), so the value starts after the separator and is found whole, `/`, `+`, `=` and
+/// `~` (Azure's client secrets) included.
 pub(super) const API_KEY_ASSIGNMENT: PatternSpec = PatternSpec {
     name: "api_key_assignment",
     label: "API_KEY",
@@ -73,7 +73,7 @@ pub(super) const API_KEY_ASSIGNMENT: PatternSpec = PatternSpec {
           |encryption[_\-]?key|bearer|token|secret)
         [a-z0-9_.\-]*                                         # rest of the identifier
         (?:["']?\s*(?:[:=]|=>)\s*["']?|\s+)                   # separator, quotes
-        ([A-Za-z0-9_\-+/=.]{16,256})                          # the value"#,
+        ([A-Za-z0-9_\-+/=.~]{16,256})                         # the value"#,
     group: 1,
     score: 0.8,
     validate: Some(structure::high_entropy),
@@ -110,6 +110,10 @@ pub(super) const API_KEY_ASSIGNMENT: PatternSpec = PatternSpec {
         (
             "STRIPE_API_KEY=rk9x2Lm4Qp7Wz1Ty5Uv8Rs3N",
             "rk9x2Lm4Qp7Wz1Ty5Uv8Rs3N",
+        ),
+        (
+            "azure_client_secret: \"7Q~8Q~aBcDeFgHiJkLmNoPqRsTuVwXyZ012345\"",
+            "7Q~8Q~aBcDeFgHiJkLmNoPqRsTuVwXyZ012345",
         ),
     ],
     counter_examples: &[
@@ -169,7 +173,8 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
     name: "password",
     label: "PASSWORD",
     regex: r#"(?ix)
-        \b(?: (?:password|passwd|pwd|pw|passphrase|passcode|pass|kennwort|passwort
+        \b(?: (?:[a-z0-9]+[_.\-])*                # DB_PASS, spring.datasource.password
+            (?:password|passwd|pwd|pw|passphrase|passcode|pass|kennwort|passwort
               |mot\ de\ passe|contraseña|senha)
             ["']?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*["']?([^\s"',;]*[^\s"',;.])
           # quoted right after the word; not after "pass" ("pass "hello" as an argument")
@@ -185,6 +190,8 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
         ("\"passwd\": \"correct-horse\"", "correct-horse"),
         ("my password is Tr0ub4dor&3.", "Tr0ub4dor&3"),
         ("the pw is hunter2!", "hunter2!"),
+        ("DB_PASS='hunter2' ./run.sh", "hunter2"),
+        ("MYSQL_ROOT_PASSWORD: s3cr3t-Root", "s3cr3t-Root"),
         (
             "sign in with username \"k.tanaka\" and password \"Sakura#2024\"",
             "Sakura#2024",
@@ -198,17 +205,24 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
         "your password is expired",
         "the pass is available at the desk",
         "pass \"ownership\" to the caller",
+        "bypass=enabled",
     ],
     ..PatternSpec::BASE
 };
 
-/// The password of a command line's user option: `curl -u admin:S3cr3tP@ss`, `--user
-/// 'bob:hunter2'`, as prompts paste commands to debug. Only the password is the entity;
+/// The password of a command line's user or password option: `curl -u admin:S3cr3tP@ss`,
+/// `--user 'bob:hunter2'`, `--password S3cret`, MySQL's `-pS3cret`, as prompts paste
+/// commands to debug. Only the password is the entity;
 /// the user name stays so the command still reads.
 pub(super) const PASSWORD_USER_OPTION: PatternSpec = PatternSpec {
     name: "password_user_option",
     label: "PASSWORD",
-    regex: r#"(?:^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']+:([^\s"']{1,128})"#,
+    regex: r#"(?x)
+        (?:^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']+:([^\s"']{1,128})
+        # --password S3cret (the "=" form is PASSWORD's)
+      | (?:^|\s)--password\s+["']?([^\s"'\-][^\s"']*)
+        # MySQL's and MariaDB's -pS3cret, glued to its flag
+      | \b(?:mysql|mysqldump|mysqladmin|mariadb)\s(?:[^\n]*?\s)?-p([^\s"']+)"#,
     group: 1,
     score: 0.85,
     validate: Some(structure::password),
@@ -216,14 +230,55 @@ pub(super) const PASSWORD_USER_OPTION: PatternSpec = PatternSpec {
     examples: &[
         ("curl -u admin:S3cr3tP@ss https://api.acme.io", "S3cr3tP@ss"),
         ("curl --user 'bob:hunter2x' -X POST", "hunter2x"),
+        ("mysql -u root -pS3cretPass prod_db", "S3cretPass"),
+        ("pg_dump --password S3cr3t-9 -h db", "S3cr3t-9"),
     ],
     counter_examples: &[
         "curl -u admin https://x",
         "docker run -u 1000:1000 img",
         "ls -u a:b",
+        "mysql -u root -p prod_db",
+        "mkdir -p build",
     ],
     ..PatternSpec::BASE
 };
+
+/// HTTP Basic credentials: `Authorization: Basic am9objpzM2NyZXQ=` is `john:s3cret` in
+/// base64, a password in the clear to anyone who decodes it. Only a value that decodes
+/// to a user and a password (`user:password`) counts ("Basic plan" is no header).
+pub(super) const BASIC_AUTH: PatternSpec = PatternSpec {
+    name: "basic_auth",
+    label: "PASSWORD",
+    regex: r"\bBasic\s+([A-Za-z0-9+/]{4,}={0,2})",
+    group: 1,
+    score: 0.9,
+    proof: Proof::Grammar,
+    validate: Some(basic_credentials),
+    negative_context: &[],
+    examples: &[
+        ("Authorization: Basic am9objpzM2NyZXQ=", "am9objpzM2NyZXQ="),
+        (
+            "-H 'Authorization: Basic YWRtaW46aHVudGVyMg==' https://x",
+            "YWRtaW46aHVudGVyMg==",
+        ),
+    ],
+    counter_examples: &["the Basic plan costs less", "Basic YWJjZGVm"],
+    ..PatternSpec::BASE
+};
+
+fn basic_credentials(s: &str) -> bool {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .is_some_and(|decoded| {
+            decoded
+                .split_once(':')
+                .is_some_and(|(_, pass)| !pass.is_empty())
+                && !decoded.chars().any(char::is_control)
+        })
+}
 
 /// A PIN after its cue: "my pin is 4821", "PIN: 0815", "SIM PIN 1234", "PIN-Nummer 5823".
 /// A PIN code of six digits is left out: in India that is the postal code ("Pin code:
@@ -254,12 +309,13 @@ pub(super) const PIN: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// Credentials inside URLs: `postgres://user:pass@host:5432/db` → `user:pass@host:5432`.
+/// Credentials inside URLs: `postgres://user:pass@host:5432/db` → `user:pass@host:5432`,
+/// also without a user (`redis://:pass@host`, Redis's own form).
 /// The host is kept in the entity so it also covers what looks like `pass@host` e-mail.
 pub(super) const CONNECTION_STRING: PatternSpec = PatternSpec {
     name: "connection_string",
     label: "CONNECTION_STRING",
-    regex: r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://([^\s:/@]{1,128}:[^\s@/]{1,256}@[^\s/?#]+)",
+    regex: r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://([^\s:/@]{0,128}:[^\s@/]{1,256}@[^\s/?#]+)",
     group: 1,
     score: 0.9,
     // RFC 3986 userinfo and host: exact, and longer than the e-mail-like `pass@host`
@@ -276,6 +332,10 @@ pub(super) const CONNECTION_STRING: PatternSpec = PatternSpec {
             "mongodb+srv://bob:pw12345@cluster0.example.net",
             "bob:pw12345@cluster0.example.net",
         ),
+        (
+            "redis://:s3cr3tp4ss@cache.internal:6379/0",
+            ":s3cr3tp4ss@cache.internal:6379",
+        ),
     ],
     counter_examples: &[
         "postgres://db.internal:5432/app",
@@ -287,5 +347,5 @@ pub(super) const CONNECTION_STRING: PatternSpec = PatternSpec {
 fn credentials(s: &str) -> bool {
     s.split_once('@')
         .and_then(|(creds, _)| creds.split_once(':'))
-        .is_some_and(|(user, pass)| !user.is_empty() && !pass.is_empty() && !pass.starts_with("${"))
+        .is_some_and(|(_, pass)| !pass.is_empty() && !pass.starts_with("${"))
 }

@@ -62,10 +62,17 @@ pub fn scratch_dir() -> Scratch {
 }
 
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
+    let [port] = free_ports();
+    port
+}
+
+/// `N` distinct free ports: all are held while picked, since the system may hand a port
+/// just let go of straight out again, and a server whose two listeners share one port
+/// answers API requests from its metrics listener now and then.
+pub fn free_ports<const N: usize>() -> [u16; N] {
+    let held: [TcpListener; N] =
+        std::array::from_fn(|_| TcpListener::bind("127.0.0.1:0").expect("free port"));
+    held.map(|l| l.local_addr().expect("bound").port())
 }
 
 /// Whether process `pid` has a socket listening on `port` of 127.0.0.1 (Linux: the
@@ -123,8 +130,9 @@ impl TestServer {
         std::fs::write(&config, yaml).expect("write config");
         let log_path = dir.join("stderr.log");
         let log = std::fs::File::create(&log_path).expect("create log");
-        let addr = format!("127.0.0.1:{}", free_port());
-        let metrics_addr = format!("127.0.0.1:{}", free_port());
+        let [port, metrics_port] = free_ports();
+        let addr = format!("127.0.0.1:{port}");
+        let metrics_addr = format!("127.0.0.1:{metrics_port}");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_anonymizer"));
         cmd.arg("--config")
             .arg(&config)
