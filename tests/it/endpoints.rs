@@ -440,7 +440,7 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
 }
 
 #[test]
-fn secrets_in_shell_lines_headers_and_settings_go_whole() {
+fn secrets_in_shell_lines_headers_and_settings_go_whole_and_log_lines_keep_their_escapes() {
     let s = TestServer::default();
     let r = s.post(
         "/v1/anonymize",
@@ -450,7 +450,9 @@ fn secrets_in_shell_lines_headers_and_settings_go_whole() {
             "curl -H 'Authorization: Basic am9objpzM2NyZXQ=' https://api.example.com",
             "redis://:s3cr3tp4ss@cache.internal:6379/0",
             "DB_PASS='hunter2' ./run.sh && mysql -u root -pS3cretPass prod_db && mkdir -p build",
-            "GET /login?zip=94107&lang=en HTTP/1.1"
+            "GET /login?zip=94107&lang=en HTTP/1.1",
+            r#"level=error msg="Error sending alert" err="Post \"http://alertmanager:9093/api/v2/alerts\": refused""#,
+            "ERROR django.request: user=<User: tom.hanks@example.com> ip=10.1.2.3"
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -462,7 +464,9 @@ fn secrets_in_shell_lines_headers_and_settings_go_whole() {
             "curl -H 'Authorization: Basic [PASSWORD_2]' [URL_1]",
             "redis://[CONNECTION_STRING_1]/0",
             "DB_PASS='[PASSWORD_3]' ./run.sh && mysql -u root -p[PASSWORD_4] prod_db && mkdir -p build",
-            "GET /login?zip=[ADDRESS_1]&lang=en HTTP/1.1"
+            "GET /login?zip=[ADDRESS_1]&lang=en HTTP/1.1",
+            r#"level=error msg="Error sending alert" err="Post \"[URL_2]\": refused""#,
+            "ERROR django.request: user=<User: [EMAIL_ADDRESS_1]> ip=[IP_ADDRESS_1]"
         ])
     );
 }

@@ -163,8 +163,20 @@ fn always_personal(text: &str, c: &Candidate) -> bool {
 
 /// Whether a value under a personal key can be what its key names: a card number has
 /// 12 to 19 digits (`cc=0` in a URL is a flag, not a card); an IP address has the dots
-/// of IPv4 or the colons of IPv6 (`ip=0` is a flag too).
+/// of IPv4 or the colons of IPv6 (`ip=0` is a flag too). A value that opens a bracket
+/// it does not close is the cut-off start of a longer one (Django's `user=<User:
+/// ana@example.com>` ends at the space), which the other tiers read whole.
 fn shaped_like(label: Label, value: &str) -> bool {
+    let closer = match value.as_bytes().first() {
+        Some(b'<') => Some('>'),
+        Some(b'(') => Some(')'),
+        Some(b'[') => Some(']'),
+        Some(b'{') => Some('}'),
+        _ => None,
+    };
+    if closer.is_some_and(|c| !value.contains(c)) {
+        return false;
+    }
     match label.as_str() {
         "IP_ADDRESS" => {
             let count = |c: u8| value.bytes().filter(|&b| b == c).count();

@@ -257,6 +257,17 @@ fn an_ampersand_ends_a_value_only_before_the_next_key() {
 }
 
 #[test]
+fn a_value_cut_off_inside_its_bracket_is_left_to_the_other_tiers() {
+    assert_eq!(
+        flagged("ERROR django.request: user=<User: tom.hanks@example.com> ip=10.1.2.3"),
+        want(&[
+            ("tom.hanks@example.com", "EMAIL_ADDRESS"),
+            ("10.1.2.3", "IP_ADDRESS")
+        ])
+    );
+}
+
+#[test]
 fn a_model_email_without_an_at_sign_inside_machinery_is_dropped() {
     let text = "request_id=55abc8844ea1619dec82df1abb0ecbe1 contact=ana@example.com";
     let candidate = |s: &str| {

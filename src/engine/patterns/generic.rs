@@ -419,24 +419,25 @@ pub(super) const URL: PatternSpec = PatternSpec {
         glued_scripts!(),
         cjk_punctuation!(),
         emoji!(),
-        r#"]* [^\s/?\#<>"'\]).,;:!?"#,
+        r#"]* [^\s/?\#<>"'\]).,;:!?\\"#,
         glued_scripts!(),
         cjk_punctuation!(),
         emoji!(),
         r#"]
         # … while a path may be in any script (https://zh.wikipedia.org/wiki/北京); a
-        # query or fragment needs more than its `?` or `#` ("see https://x.org?").
+        # query or fragment needs more than its `?` or `#` ("see https://x.org?"). No
+        # URL ends on a backslash: it escapes the quote after it (err="Post "http://…"").
         (?: / (?: [^\s<>"'\])"#,
         cjk_punctuation!(),
         emoji!(),
-        r#"]* [^\s<>"'\]).,;:!?"#,
+        r#"]* [^\s<>"'\]).,;:!?\\"#,
         cjk_punctuation!(),
         emoji!(),
         r#"] )?
           | [?\#] [^\s<>"'\])"#,
         cjk_punctuation!(),
         emoji!(),
-        r#"]* [^\s<>"'\]).,;:!?"#,
+        r#"]* [^\s<>"'\]).,;:!?\\"#,
         cjk_punctuation!(),
         emoji!(),
         r#"] )?"#
@@ -457,6 +458,10 @@ pub(super) const URL: PatternSpec = PatternSpec {
         ("(www.example.org/)", "www.example.org/"),
         ("see https://example.org? yes", "https://example.org"),
         ("https://example.org😀", "https://example.org"),
+        (
+            r#"err="Post \"http://alertmanager:9093/api/v2/alerts\": dial""#,
+            "http://alertmanager:9093/api/v2/alerts",
+        ),
     ],
     counter_examples: &["http is a protocol"],
     ..PatternSpec::BASE
