@@ -422,7 +422,9 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
             "Hi Wei Zhang, your member number is 7781 2234 9910; frequent flyer AA 8812345.",
             "Bitte überweisen Sie 1.250,00 € an Max Mustermann, IBAN DE02 1203 0000 0000 2020 51.",
             "GOOGLE_API_KEY=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
-            "Merhaba, benim adım Elif Demir. Telefonum 0532 123 45 67, adresim Bağdat Caddesi No:45."
+            "Merhaba, benim adım Elif Demir. Telefonum 0532 123 45 67, adresim Bağdat Caddesi No:45.",
+            "Prof. Dr. med. Hans-Peter Müller-Lüdenscheidt leitet die Klinik.",
+            "Dictated by: Jennifer X. Yao, MD JXY/rrm #774211 D: 03/02/2024. Lic. RN 229187."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -434,7 +436,9 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
             "Hi [PERSON_2], your member number is [ACCOUNT_NUMBER_1]; frequent flyer [ACCOUNT_NUMBER_2].",
             "Bitte überweisen Sie [MONEY_1] an [PERSON_3], IBAN [IBAN_CODE_1].",
             "GOOGLE_API_KEY=[API_KEY_1]",
-            "Merhaba, benim adım [PERSON_4]. Telefonum [PHONE_NUMBER_1], adresim [ADDRESS_1]."
+            "Merhaba, benim adım [PERSON_4]. Telefonum [PHONE_NUMBER_1], adresim [ADDRESS_1].",
+            "Prof. Dr. med. [PERSON_5] leitet die Klinik.",
+            "Dictated by: [PERSON_6], MD [PERSON_7] #774211 D: [DATE_TIME_1]. Lic. RN [LICENSE_NUMBER_1]."
         ])
     );
 }

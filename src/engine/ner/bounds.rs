@@ -28,7 +28,10 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
             text,
             with_regnal_number(
                 text,
-                without_rank(text, without_chatter(text, before_possessive(text, span))?),
+                with_joined_names(
+                    text,
+                    without_rank(text, without_chatter(text, before_possessive(text, span))?),
+                ),
             ),
         ),
         _ => span,
@@ -455,6 +458,51 @@ fn with_regnal_number(text: &str, span: ByteSpan) -> ByteSpan {
     span
 }
 
+/// A person's span with the names joined to it by a hyphen ("Hans-Peter Müller" +
+/// "-Lüdenscheidt"): a model ends a double-barrelled surname at its hyphen now and then,
+/// most of all where a letter outside ASCII follows, and half a surname gives the person
+/// away. Only capitalised names are taken ("Müller-based" stays out).
+fn with_joined_names(text: &str, span: ByteSpan) -> ByteSpan {
+    // A capital and lower-case letters: in capitals, "FOOTBALL-RANDALL CUNNINGHAM" is
+    // a headline's topic before a name.
+    let name_len = |s: &str| {
+        let mut chars = s.chars();
+        match chars.next() {
+            Some(first) if first.is_uppercase() => {
+                first.len_utf8()
+                    + chars
+                        .take_while(|c| c.is_lowercase())
+                        .map(char::len_utf8)
+                        .sum::<usize>()
+            }
+            _ => 0,
+        }
+    };
+    let mut end = span.end;
+    while let Some(after) = text.get(end..).and_then(|rest| rest.strip_prefix('-')) {
+        let len = name_len(after);
+        if len < 2 {
+            break;
+        }
+        end += 1 + len;
+    }
+    let mut start = span.start;
+    while let Some(before) = text.get(..start).and_then(|head| head.strip_suffix('-')) {
+        let word_start = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphabetic())
+            .last()
+            .map_or(before.len(), |(i, _)| i);
+        let len = name_len(&before[word_start..]);
+        if len < 2 || word_start + len != before.len() {
+            break;
+        }
+        start = word_start;
+    }
+    ByteSpan::new(start, end)
+}
+
 /// A person's span with the known given name and initials just before it, when an initial
 /// stands between them ("Ian" + "P. Vance", "Ian P." + "Vance" → "Ian P. Vance"): a model
 /// leaves the first name of a signature line out now and then. The initial ties the
@@ -604,6 +652,27 @@ fn whole_ascii_words(text: &str, span: ByteSpan) -> ByteSpan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_double_barrelled_name_is_taken_whole() {
+        fn joined<'t>(text: &'t str, part: &str) -> &'t str {
+            let start = text.find(part).expect("part");
+            let span = with_joined_names(text, ByteSpan::new(start, start + part.len()));
+            &text[span.start..span.end]
+        }
+        let text = "Prof. Dr. Hans-Peter Müller-Lüdenscheidt leitet";
+        assert_eq!(
+            joined(text, "Hans-Peter Müller"),
+            "Hans-Peter Müller-Lüdenscheidt"
+        );
+        assert_eq!(joined(text, "Lüdenscheidt"), "Müller-Lüdenscheidt");
+        assert_eq!(joined("Ana Müller-based", "Ana Müller"), "Ana Müller");
+        assert_eq!(joined("Ana Ruiz- today", "Ana Ruiz"), "Ana Ruiz");
+        assert_eq!(
+            joined("FOOTBALL-RANDALL CUNNINGHAM", "RANDALL CUNNINGHAM"),
+            "RANDALL CUNNINGHAM"
+        );
+    }
 
     #[test]
     fn loose_punctuation_is_trimmed_and_a_lone_dot_is_no_entity() {

@@ -151,3 +151,21 @@ pub(super) const PAGER: PatternSpec = PatternSpec {
     counter_examples: &["the pager went off at 0300h", "pager 12", "page 51432"],
     ..PatternSpec::BASE
 };
+
+/// The reference initials under a dictated letter, `JXY/rrm`: the dictating physician's
+/// in capitals, the transcriptionist's in lower case. Two people's initials; the layout
+/// is also an abbreviation's ("TCP/ip"), so only beside the dictation's own words
+/// (`Dictated by`, `D:`, `T:`, `cc:`).
+pub(super) const DICTATION_INITIALS: PatternSpec = PatternSpec {
+    name: "dictation_initials",
+    label: "PERSON",
+    regex: r"\b[A-Z]{2,4}/[a-z]{2,4}\b",
+    score: 0.3,
+    context: &["dictated", "transcribed", "dictation", "d:", "t:", "cc:"],
+    examples: &[(
+        "Dictated by: Jennifer X. Yao, MD JXY/rrm #774211 D: 03/02/2024",
+        "JXY/rrm",
+    )],
+    counter_examples: &["set TCP/ip options", "JXY/rrm"],
+    ..PatternSpec::BASE
+};

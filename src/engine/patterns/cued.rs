@@ -316,8 +316,9 @@ fn passport_shaped(s: &str) -> bool {
 }
 
 /// A licence or certificate number after its cue: `License No. 0049288`, `Lic #:
-/// RN-4417782`, `certificate no. BC-2291-88`, `medical licence number 123456`. A cue
-/// with its "no."/"number"/"#", and four or more digits. A driving licence's number is
+/// RN-4417782`, `certificate no. BC-2291-88`, `medical licence number 123456`, `Lic. RN
+/// 229187`. A cue with its "no."/"number"/"#" or a clinical licence's kind, and four or
+/// more digits. A driving licence's number is
 /// `US_DRIVER_LICENSE`'s and a plate `LICENSE_PLATE`'s: "driver" or "driving" near the
 /// cue takes this reading under the threshold.
 pub(super) const LICENSE_NUMBER: PatternSpec = PatternSpec {
@@ -325,7 +326,10 @@ pub(super) const LICENSE_NUMBER: PatternSpec = PatternSpec {
     label: "LICENSE_NUMBER",
     regex: concat!(
         r"(?ix)\b(?: licen[cs]e | lic\.? | certificate | cert\.? ) \s*(?:no\.?|number|num|\#)",
-        cued_value!()
+        cued_value!(),
+        // the licence's kind between the cue and its number: `Lic. RN 229187`
+        r"| \b(?: licen[cs]e | lic\.? ) \s* (?-i:RN|LPN|LVN|NP|APRN|MD|DO|PA|DDS|DMD|RPh|CRNA)
+            \s*[:\#]?\s*(\d{4,10})\b"
     ),
     group: 1,
     score: 0.8,
@@ -340,6 +344,7 @@ pub(super) const LICENSE_NUMBER: PatternSpec = PatternSpec {
         ("Lic #: RN-4417782.", "RN-4417782"),
         ("birth certificate no. BC-2291-88", "BC-2291-88"),
         ("medical licence number 123456", "123456"),
+        ("Lic. RN 229187, DEA# AB1234563", "229187"),
     ],
     counter_examples: &[
         "license number pending",

@@ -165,6 +165,7 @@ pub static ALL: &[&PatternSpec] = &[
     &clinical::HEALTH_PLAN_NUMBER,
     &clinical::PAGER,
     &clinical::ACCESSION_NUMBER,
+    &clinical::DICTATION_INITIALS,
     &uk::UK_NHS,
     &uk::UK_NINO,
     &uk::UK_NINO_CUED,
