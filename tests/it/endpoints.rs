@@ -392,7 +392,9 @@ fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_s
             "My SSN is 123-45-6789. My NI number is QQ 12 34 56 C. Her employee code is EMP-20931.",
             "Max Müller (34) sagte, Anna Schmidt, 29, expects €65k.",
             "GOOGLE_API_KEY=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
-            "My flat is at 221 Baker Street. It is nice."
+            "My flat is at 221 Baker Street. It is nice.",
+            "こんにちは、山田太郎と申します。電話番号は090-1234-5678です。",
+            "Contact: Zhang Wei (张伟), WeChat: zhangwei_88, QQ: 123456789"
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -405,7 +407,9 @@ fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_s
             "My SSN is [US_SSN_1]. My NI number is [UK_NINO_1]. Her employee code is [EMPLOYEE_ID_1].",
             "[PERSON_1] ([AGE_1]) sagte, [PERSON_2], [AGE_2], expects [MONEY_1].",
             "GOOGLE_API_KEY=[API_KEY_1]",
-            "My flat is at [ADDRESS_2]. It is nice."
+            "My flat is at [ADDRESS_2]. It is nice.",
+            "こんにちは、[PERSON_3]と申します。電話番号は[PHONE_NUMBER_5]です。",
+            "Contact: [PERSON_4] ([PERSON_5]), WeChat: [PERSON_6], QQ: [ACCOUNT_NUMBER_1]"
         ])
     );
 }

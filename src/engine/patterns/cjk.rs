@@ -150,8 +150,8 @@ macro_rules! zh_given {
 }
 
 /// Chinese names beside their cue: after 我叫, 名叫, 姓名：, 联系人：, 患者：, … (the name,
-/// then punctuation or a word that follows names), or before an honorific (王先生,
-/// 李老师, 张医生). The honorific form takes the surname alone too, as "Mr Wang" does.
+/// then punctuation or a word that follows names), before an honorific (王先生,
+/// 李老师, 张医生), or in brackets after the romanised name (`Zhang Wei (张伟)`). The honorific form takes the surname alone too, as "Mr Wang" does.
 pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
     name: "person_zh",
     label: "PERSON",
@@ -160,7 +160,9 @@ pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
         "|",
         zh_name_field!(),
         "|",
-        zh_honorific!()
+        zh_honorific!(),
+        "|[(（]",
+        zh_surname!()
     )),
     regex: concat!(
         r"(?x)(?:",
@@ -176,7 +178,12 @@ pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
         zh_surname!(),
         zh_given!(),
         r"{0,2})",
-        zh_honorific!()
+        zh_honorific!(),
+        // in brackets after its romanisation: Zhang Wei (张伟)
+        r"| [A-Za-z]\s?[(（] (",
+        zh_surname!(),
+        zh_given!(),
+        r"{1,2}) [)）]"
     ),
     group: 1,
     score: 0.75,
@@ -187,6 +194,7 @@ pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
         ("请转告李老师明天上课。", "李"),
         ("患者：陈静薇，女，45岁。", "陈静薇"),
         ("欧阳娜娜女士您好", "欧阳娜娜"),
+        ("Contact: Zhang Wei (张伟), WeChat", "张伟"),
     ],
     counter_examples: &[
         "我是高中生。",
@@ -254,6 +262,25 @@ pub(super) const PERSON_JA: PatternSpec = PatternSpec {
         "申込者氏名を記入",
     ],
     ..PatternSpec::BASE
+};
+
+/// A Japanese name that its bearer gives: 山田太郎と申します, 田中といいます ("I am called
+/// …"), 名前は山田太郎です ("my name is …"). Only these naming words: "私は学生です" ("I am a
+/// student") has the shape of a name before です.
+pub(super) const PERSON_JA_NAMED: PatternSpec = PatternSpec {
+    name: "person_ja_named",
+    prefilter: Some(r"と申します|といいます|名前は"),
+    regex: r"(?x)
+        ( \p{Han}{1,4} (?:[\ 　]?\p{Han}{1,3})? | [\p{Katakana}ー]{2,8} ) (?:と申します|といいます)
+      | 名前は ( \p{Han}{1,4} (?:[\ 　]?\p{Han}{1,3})? | [\p{Katakana}ー]{2,8} ) です",
+    surroundings: None,
+    examples: &[
+        ("こんにちは、山田太郎と申します。", "山田太郎"),
+        ("私の名前は鈴木花子です。", "鈴木花子"),
+        ("マイクといいます", "マイク"),
+    ],
+    counter_examples: &["私は学生です。", "こんにちは、山田太郎です。"],
+    ..PERSON_JA
 };
 
 fn ja_name(s: &str) -> bool {

@@ -161,7 +161,8 @@ pub(super) const ACCOUNT_NUMBER: PatternSpec = PatternSpec {
 };
 
 /// A loyalty account after its cue: a frequent-flyer number (`AAdvantage #: 7K4P290`,
-/// `my SkyMiles number is 2197654321`), a loyalty or membership card. One traveller or
+/// `my SkyMiles number is 2197654321`), a loyalty or membership card; and a QQ number,
+/// the Chinese messenger's account, which is a number too. One traveller or
 /// customer each, so an `ACCOUNT_NUMBER`; airline programmes print long plain runs,
 /// which the bank-account rule of [`ACCOUNT_NUMBER`] would refuse.
 pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
@@ -174,7 +175,7 @@ pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
             | member\s+(?:no\.?|number|num|\#)
             | aadvantage | skymiles | mileageplus | miles\s*(?:&|and)\s*more | flying\s+blue
             | executive\s+club | krisflyer | skywards | asia\s+miles | trueblue
-            | rapid\s+rewards )
+            | rapid\s+rewards | (?-i:QQ) )
         (?:\s+(?:card\s+)?(?:no\.?|number|num|\#|id|account))? (?:\s+is)?",
         cued_value!()
     ),
@@ -195,6 +196,7 @@ pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
             "7781 2234 9910",
         ),
         ("seat 14C, frequent flyer AA 8812345.", "AA 8812345"),
+        ("WeChat: zhangwei_88, QQ: 123456789", "123456789"),
     ],
     counter_examples: &[
         "frequent flyer programme",

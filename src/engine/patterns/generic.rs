@@ -189,7 +189,7 @@ macro_rules! user_name_cue {
 }
 
 /// A user name after its cue in prose, forms and auth logs: `Username: mlopez`,
-/// `login = k_mensah`, sshd's `Failed password for invalid user jdoe42 from …` and
+/// `login = k_mensah`, a messenger's account (`WeChat: zhangwei_88`, `Skype ID: …`), sshd's `Failed password for invalid user jdoe42 from …` and
 /// `Accepted publickey for jdoe from …`, MySQL's `user 'jdoe'@'10.0.0.1'`. It names
 /// its owner as a handle does, so it is a PERSON. Without a colon or `=`, only in the
 /// phrasings of auth logs ("invalid user X", "for user X from" an address). Not
@@ -199,8 +199,11 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
     name: "cued_username",
     label: "PERSON",
     regex: concat!(
-        r"(?ix)\b",
+        r"(?ix)\b(?:",
         user_name_cue!(),
+        // the messengers whose accounts are names: WeChat: zhangwei_88, Skype ID: …
+        r"| wechat(?:[\ _\-]?id)? | weixin | skype(?:[\ _\-]?id)? | telegram | discord
+          | kakao(?:talk)?(?:[\ _\-]?id)? | line[\ _\-]id | snapchat )",
         r#"\s*[:=]\s*["']?"#,
         user_name_capture!(),
         r"| \b(?:invalid|illegal)\s+user\s+",
@@ -226,6 +229,7 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
             "jdoe42",
         ),
         ("Login = k_mensah", "k_mensah"),
+        ("Zhang Wei (张伟), WeChat: zhangwei_88, QQ", "zhangwei_88"),
         ("Login failed for user mlopez from 10.1.2.3", "mlopez"),
         ("sshd[9]: Invalid user oracle2 from 10.0.0.9", "oracle2"),
         (

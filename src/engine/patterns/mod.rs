@@ -116,6 +116,7 @@ pub static ALL: &[&PatternSpec] = &[
     &cjk::STREET_ADDRESS_KO,
     &cjk::PERSON_ZH,
     &cjk::PERSON_JA,
+    &cjk::PERSON_JA_NAMED,
     &cjk::PERSON_KO,
     &generic::PO_BOX,
     &generic::US_CITY_STATE_ZIP,
