@@ -460,7 +460,8 @@ fn secrets_in_shell_lines_headers_and_settings_go_whole_and_log_lines_keep_their
             "DB_PASS='hunter2' ./run.sh && mysql -u root -pS3cretPass prod_db && mkdir -p build",
             "GET /login?zip=94107&lang=en HTTP/1.1",
             r#"level=error msg="Error sending alert" err="Post \"http://alertmanager:9093/api/v2/alerts\": refused""#,
-            "ERROR django.request: user=<User: tom.hanks@example.com> ip=10.1.2.3"
+            "ERROR django.request: user=<User: tom.hanks@example.com> ip=10.1.2.3",
+            r#"<input type="text" name="fullname" value="Sven Olsen">"#
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -474,7 +475,8 @@ fn secrets_in_shell_lines_headers_and_settings_go_whole_and_log_lines_keep_their
             "DB_PASS='[PASSWORD_3]' ./run.sh && mysql -u root -p[PASSWORD_4] prod_db && mkdir -p build",
             "GET /login?zip=[ADDRESS_1]&lang=en HTTP/1.1",
             r#"level=error msg="Error sending alert" err="Post \"[URL_2]\": refused""#,
-            "ERROR django.request: user=<User: [EMAIL_ADDRESS_1]> ip=[IP_ADDRESS_1]"
+            "ERROR django.request: user=<User: [EMAIL_ADDRESS_1]> ip=[IP_ADDRESS_1]",
+            r#"<input type="text" name="fullname" value="[PERSON_1]">"#
         ])
     );
 }

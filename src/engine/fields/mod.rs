@@ -67,7 +67,7 @@ pub fn scan(text: &str) -> Scan {
                     value.end = parse::extend_words(text, value.end, any_case);
                 }
                 let shown = &text[value.start..value.end];
-                if !is_blank(shown) && shaped_like(label, shown) {
+                if !is_blank(shown) && shaped_like(label, shown) && !names_a_field(shown) {
                     personal.push((value, label));
                 }
             }
@@ -194,6 +194,16 @@ fn shaped_like(label: Label, value: &str) -> bool {
         }
         _ => true,
     }
+}
+
+/// Whether a value is itself the name of a personal field: an HTML form's
+/// `name="fullname"` or a schema's `"field": "email"` names where data goes, not whose
+/// it is.
+fn names_a_field(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && matches!(keys::role(value), Some(Role::Personal(_)))
 }
 
 /// Labels whose unquoted values may run over several words (`name=Ana Ruiz`); an

@@ -268,6 +268,14 @@ fn a_value_cut_off_inside_its_bracket_is_left_to_the_other_tiers() {
 }
 
 #[test]
+fn a_value_that_names_a_personal_field_is_no_data() {
+    assert_eq!(
+        flagged(r#"<input type="text" name="fullname" value="x"> name="Sven Olsen""#),
+        want(&[("Sven Olsen", "PERSON")])
+    );
+}
+
+#[test]
 fn a_model_email_without_an_at_sign_inside_machinery_is_dropped() {
     let text = "request_id=55abc8844ea1619dec82df1abb0ecbe1 contact=ana@example.com";
     let candidate = |s: &str| {
