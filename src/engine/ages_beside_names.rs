@@ -1,5 +1,6 @@
 //! An age written right after a person's name, as news, reports and interview notes
-//! give it: "Tomás Herrera, 34, joined …", "Max Müller (34) sagte …". The number is that
+//! give it: "Tomás Herrera, 34, joined …", "Max Müller (34) sagte …", "Jordan turns 40
+//! on June 3rd". The number is that
 //! person's age; alone it is any number, so only the name before it tells, and only a
 //! resolved `PERSON` counts.
 
@@ -10,7 +11,8 @@ use crate::text::{ByteSpan, Label, LabelSet};
 const SCORE: f32 = 0.85;
 
 /// `detections` (sorted, non-overlapping, of `text`) with an `AGE` added after every
-/// person whose name is followed by `, 34,` or ` (34)`, where nothing else was found.
+/// person whose name is followed by `, 34,`, ` (34)` or ` turns 40`, where nothing else
+/// was found.
 /// Sorted and non-overlapping, as it came.
 pub(crate) fn with_ages(
     text: &str,
@@ -49,15 +51,36 @@ pub(crate) fn with_ages(
     detections
 }
 
-/// The span of the age in `, 34, ` or ` (34)` right at `at`: one to three digits, a
-/// human age (1 to 119), closed by a comma and a space or by the bracket ("Smith, 34,000"
+/// The span of the age in `, 34, `, ` (34)` or ` turns 40 ` right at `at`: one to three
+/// digits, a human age (1 to 119), closed by a comma and a space, the bracket, or what
+/// ends the thought after "turns" ("Smith, 34,000"
 /// and "Smith, 12, 14 and 16" have no closing space or are a list, see the test).
 fn age_after(text: &str, at: usize) -> Option<ByteSpan> {
     let rest = text.get(at..)?;
+    let turns = [" turns ", " turned ", " just turned "]
+        .into_iter()
+        .find(|t| rest.starts_with(t));
     let (open, close): (&str, &[&str]) = if rest.starts_with(", ") {
         (", ", &[", "])
     } else if rest.starts_with(" (") {
         (" (", &[")"])
+    } else if let Some(turns) = turns {
+        // "Jordan turns 40 on June 3rd", not "turns 90 degrees".
+        (
+            turns,
+            &[
+                " on",
+                " in",
+                " this",
+                " next",
+                " today",
+                " tomorrow",
+                ".",
+                ",",
+                "!",
+                ";",
+            ],
+        )
     } else {
         return None;
     };
@@ -102,6 +125,7 @@ mod tests {
             ["34"]
         );
         assert_eq!(ages("Max Müller (34) sagte", "Max Müller"), ["34"]);
+        assert_eq!(ages("Jordan turns 40 on June 3rd", "Jordan"), ["40"]);
     }
 
     #[test]
@@ -112,6 +136,7 @@ mod tests {
             ("Jane Smith, 250, is the count", "Jane Smith"),
             ("Jane Smith, 34 Oak Road", "Jane Smith"),
             ("Jane Smith (1990) held", "Jane Smith"),
+            ("Jane Smith turns 90 degrees", "Jane Smith"),
         ] {
             assert!(ages(text, name).is_empty(), "{text}");
         }

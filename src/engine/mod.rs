@@ -14,6 +14,7 @@ pub mod fields;
 mod greetings;
 mod identifier_names;
 mod languages;
+mod name_lists;
 pub mod names;
 pub mod ner;
 pub mod patterns;
@@ -297,6 +298,7 @@ impl Engine {
                         .any(|names_no_one| names_no_one(text, d))
                 });
                 let found = aliases::with_aliases(text, resolve::merge_adjacent(text, found));
+                let found = name_lists::with_list_names(text, labels, found);
                 ages_beside_names::with_ages(text, labels, found)
             })
             .collect())

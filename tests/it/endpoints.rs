@@ -428,7 +428,9 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
             "GOOGLE_API_KEY=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
             "Merhaba, benim adım Elif Demir. Telefonum 0532 123 45 67, adresim Bağdat Caddesi No:45.",
             "Prof. Dr. med. Hans-Peter Müller-Lüdenscheidt leitet die Klinik.",
-            "Dictated by: Jennifer X. Yao, MD JXY/rrm #774211 D: 03/02/2024. Lic. RN 229187."
+            "Dictated by: Jennifer X. Yao, MD JXY/rrm #774211 D: 03/02/2024. Lic. RN 229187.",
+            "Team: Ole Gunnar, Bjørn-Erik Hansen, Åsa Öberg, Łukasz Żółć, Ștefan Țurcanu, Đorđe Đoković",
+            "Re: party — Jordan turns 40 on Saturday."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -442,7 +444,9 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
             "GOOGLE_API_KEY=[API_KEY_1]",
             "Merhaba, benim adım [PERSON_4]. Telefonum [PHONE_NUMBER_1], adresim [ADDRESS_1].",
             "Prof. Dr. med. [PERSON_5] leitet die Klinik.",
-            "Dictated by: [PERSON_6], MD [PERSON_7] #774211 D: [DATE_TIME_1]. Lic. RN [LICENSE_NUMBER_1]."
+            "Dictated by: [PERSON_6], MD [PERSON_7] #774211 D: [DATE_TIME_1]. Lic. RN [LICENSE_NUMBER_1].",
+            "Team: [PERSON_8], [PERSON_9], [PERSON_10], [PERSON_11], [PERSON_12], [PERSON_13]",
+            "Re: party — [PERSON_14] turns [AGE_2] on [DATE_TIME_2]."
         ])
     );
 }

@@ -1,0 +1,184 @@
+//! A name in a list of names: "Team: Ole Gunnar, Bjørn-Erik Hansen, Åsa Öberg, Đorđe
+//! Đoković". Where two or more items of a comma-separated list are people and the others
+//! are written as names (one to three capitalised words), an item that no tier found is
+//! a person too: a model misses a name it cannot read now and then, and the list's
+//! other items say what it is.
+
+use super::{Detection, Proof};
+use crate::text::{ByteSpan, Label, LabelSet};
+
+/// Below the model's and the rules' sure readings: the list, not the words, tells.
+const SCORE: f32 = 0.6;
+
+/// `detections` (sorted, non-overlapping, of `text`) with every name-shaped item of a
+/// list of people that no tier found, or found only in part, made a whole `PERSON`. Sorted and non-overlapping, as it came.
+pub(crate) fn with_list_names(
+    text: &str,
+    labels: &LabelSet,
+    mut detections: Vec<Detection>,
+) -> Vec<Detection> {
+    let person = Label::builtin("PERSON");
+    if !labels.contains(person) || !text.contains(", ") {
+        return detections;
+    }
+    let mut added = Vec::new();
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        added.extend(names_in_line(
+            text,
+            line_start,
+            line.trim_end(),
+            &detections,
+            person,
+        ));
+        line_start += line.len();
+    }
+    if !added.is_empty() {
+        // A part of the name that a tier found gives way to the whole name.
+        detections.retain(|d| {
+            !added
+                .iter()
+                .any(|a: &Detection| d.span.start < a.span.end && a.span.start < d.span.end)
+        });
+        detections.extend(added);
+        detections.sort_by_key(|d| d.span.start);
+    }
+    detections
+}
+
+/// The unfound names of one line (`line` starts at byte `at` of `text`).
+fn names_in_line(
+    text: &str,
+    at: usize,
+    line: &str,
+    detections: &[Detection],
+    person: Label,
+) -> Vec<Detection> {
+    let items = items(line)
+        .into_iter()
+        .map(|s| ByteSpan::new(at + s.start, at + s.end))
+        .collect::<Vec<_>>();
+    if items.len() < 3 {
+        return Vec::new();
+    }
+    let overlapping = |item: ByteSpan| {
+        detections
+            .iter()
+            .filter(move |d| d.span.start < item.end && item.start < d.span.end)
+    };
+    // An item is a person when a person is all of it, after the list's heading for the
+    // first ("Team: Ole Gunnar").
+    let is_person = |item: ByteSpan| {
+        overlapping(item).any(|d| {
+            d.label == person
+                && d.span.end == item.end
+                && (d.span.start == item.start || text[item.start..d.span.start].ends_with(": "))
+        })
+    };
+    let people = items.iter().filter(|&&item| is_person(item)).count();
+    // A list, not a sentence with commas: every item is a person or written as a name.
+    let a_list = items
+        .iter()
+        .all(|&item| is_person(item) || name_shaped(&text[item.start..item.end]));
+    if people < 2 || !a_list {
+        return Vec::new();
+    }
+    // Unfound, or found only in part by a person reading ("Đorđe" of "Đorđe Đoković").
+    items
+        .into_iter()
+        .filter(|&item| {
+            name_shaped(&text[item.start..item.end])
+                && !is_person(item)
+                && overlapping(item).all(|d| d.label == person && d.proof == Proof::None)
+        })
+        .map(|span| Detection {
+            span,
+            label: person,
+            score: SCORE,
+            alternative: None,
+            proof: Proof::None,
+        })
+        .collect()
+}
+
+/// The items of a comma-separated list in `line`, trimmed, with a closing full stop,
+/// and an "and" that opens the last item, left out.
+fn items(line: &str) -> Vec<ByteSpan> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, _) in line.match_indices(", ").chain([(line.len(), "")]) {
+        let mut s = start;
+        let mut e = i;
+        let item = &line[s..e];
+        if let Some(rest) = item.strip_prefix("and ") {
+            s += item.len() - rest.len();
+        }
+        let trimmed = line[s..e].trim_end_matches(['.', ';', ' ']);
+        e = s + trimmed.len();
+        out.push(ByteSpan::new(s, e));
+        start = i + 2;
+    }
+    out
+}
+
+/// One to three words, each a capital and then lower-case letters (a hyphen or an
+/// apostrophe inside): "Đorđe Đoković", "Jean-Luc", "O'Neil".
+fn name_shaped(item: &str) -> bool {
+    let words: Vec<&str> = item.split(' ').collect();
+    (1..=3).contains(&words.len())
+        && words.iter().all(|w| {
+            let mut chars = w.chars();
+            chars.next().is_some_and(char::is_uppercase)
+                && w.chars().count() >= 2
+                && chars.all(|c| c.is_lowercase() || c == '-' || c == '\'' || c == '’')
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tests::detection_at;
+
+    fn added(text: &str, people: &[&str]) -> Vec<String> {
+        let found = people
+            .iter()
+            .map(|p| detection_at(text, p, "PERSON", Proof::None))
+            .collect();
+        let all = with_list_names(text, &LabelSet::all(), found);
+        assert!(all.windows(2).all(|w| w[0].span.end <= w[1].span.start));
+        all.iter()
+            .filter(|d| d.score == SCORE)
+            .map(|d| text[d.span.start..d.span.end].to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn an_unfound_name_in_a_list_of_people_is_a_person() {
+        let text = "Team: Ole Gunnar, Bjørn-Erik Hansen, Åsa Öberg, Đorđe Đoković";
+        assert_eq!(
+            added(text, &["Ole Gunnar", "Bjørn-Erik Hansen", "Åsa Öberg"]),
+            ["Đorđe Đoković"]
+        );
+        let text = "Speakers: Ana Ruiz, Đorđe Đoković, and Bo Chen.";
+        assert_eq!(added(text, &["Ana Ruiz", "Bo Chen"]), ["Đorđe Đoković"]);
+        assert_eq!(
+            added(text, &["Ana Ruiz", "Đorđe", "Bo Chen"]),
+            ["Đorđe Đoković"]
+        );
+    }
+
+    #[test]
+    fn other_lists_and_other_items_stay() {
+        // One person only, or items that are no name.
+        assert!(added("Paris, Rome, Ana Ruiz, Berlin", &["Ana Ruiz"]).is_empty());
+        assert!(added(
+            "Ana Ruiz, Bo Chen, the new intern, 3 others",
+            &["Ana Ruiz", "Bo Chen"]
+        )
+        .is_empty());
+        assert!(added("Ana Ruiz, Bo Chen, IBM", &["Ana Ruiz", "Bo Chen"]).is_empty());
+        // A sentence with commas is no list.
+        let text = "The Irish, under manager Mick McCarthy, took a lead through Ana Ruiz, Bo Chen";
+        assert!(added(text, &["Mick McCarthy", "Ana Ruiz", "Bo Chen"]).is_empty());
+    }
+}
