@@ -1,8 +1,7 @@
 //! An age written right after a person's name, as news, reports and interview notes
 //! give it: "Tomás Herrera, 34, joined …", "Max Müller (34) sagte …", "Jordan turns 40
-//! on June 3rd". The number is that
-//! person's age; alone it is any number, so only the name before it tells, and only a
-//! resolved `PERSON` counts.
+//! on June 3rd". The number is that person's age; alone it is any number, so only the
+//! name before it tells, and only a resolved `PERSON` counts.
 
 use super::{Detection, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
@@ -12,8 +11,7 @@ const SCORE: f32 = 0.85;
 
 /// `detections` (sorted, non-overlapping, of `text`) with an `AGE` added after every
 /// person whose name is followed by `, 34,`, ` (34)` or ` turns 40`, where nothing else
-/// was found.
-/// Sorted and non-overlapping, as it came.
+/// was found. Sorted and non-overlapping, as it came.
 pub(crate) fn with_ages(
     text: &str,
     labels: &LabelSet,
@@ -53,8 +51,8 @@ pub(crate) fn with_ages(
 
 /// The span of the age in `, 34, `, ` (34)` or ` turns 40 ` right at `at`: one to three
 /// digits, a human age (1 to 119), closed by a comma and a space, the bracket, or what
-/// ends the thought after "turns" ("Smith, 34,000"
-/// and "Smith, 12, 14 and 16" have no closing space or are a list, see the test).
+/// ends the thought after "turns" ("Smith, 34,000" has no closing space, and "Smith, 12,
+/// 14 and 16" is a list).
 fn age_after(text: &str, at: usize) -> Option<ByteSpan> {
     let rest = text.get(at..)?;
     let turns = [" turns ", " turned ", " just turned "]

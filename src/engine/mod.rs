@@ -307,7 +307,8 @@ impl Engine {
 
 /// Checks of a resolved detection that find it names no one although a tier read it as
 /// a name, a place or a people: a public body, a technology, an identifier's name, a
-/// word of a constant's name, a language, a greeting. Adding one is a module with a `names_no_one` and a row here.
+/// word of a constant's name, a language, a greeting. Adding one is a module with a
+/// `names_no_one` and a row here.
 const NAMES_NO_ONE: &[fn(&str, &Detection) -> bool] = &[
     public_bodies::names_no_one,
     technologies::names_no_one,

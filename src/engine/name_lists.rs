@@ -1,8 +1,8 @@
 //! A name in a list of names: "Team: Ole Gunnar, Bjørn-Erik Hansen, Åsa Öberg, Đorđe
 //! Đoković". Where two or more items of a comma-separated list are people and the others
-//! are written as names (one to three capitalised words), an item that no tier found is
-//! a person too: a model misses a name it cannot read now and then, and the list's
-//! other items say what it is.
+//! are written as names (one to three capitalised words), an item that no tier found, or
+//! found only in part, is a person too: a model misses a name it cannot read now and
+//! then, and the list's other items say what it is.
 
 use super::{Detection, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
@@ -11,7 +11,8 @@ use crate::text::{ByteSpan, Label, LabelSet};
 const SCORE: f32 = 0.6;
 
 /// `detections` (sorted, non-overlapping, of `text`) with every name-shaped item of a
-/// list of people that no tier found, or found only in part, made a whole `PERSON`. Sorted and non-overlapping, as it came.
+/// list of people that no tier found, or found only in part, made a whole `PERSON`.
+/// Sorted and non-overlapping, as it came.
 pub(crate) fn with_list_names(
     text: &str,
     labels: &LabelSet,
@@ -46,7 +47,8 @@ pub(crate) fn with_list_names(
     detections
 }
 
-/// The unfound names of one line (`line` starts at byte `at` of `text`).
+/// The names of one line's list that no tier found whole (`line` starts at byte `at` of
+/// `text`).
 fn names_in_line(
     text: &str,
     at: usize,
@@ -72,6 +74,7 @@ fn names_in_line(
         overlapping(item).any(|d| {
             d.label == person
                 && d.span.end == item.end
+                && d.span.start >= item.start
                 && (d.span.start == item.start || text[item.start..d.span.start].ends_with(": "))
         })
     };
@@ -177,6 +180,8 @@ mod tests {
         )
         .is_empty());
         assert!(added("Ana Ruiz, Bo Chen, IBM", &["Ana Ruiz", "Bo Chen"]).is_empty());
+        // A person that starts before an item and ends with it is no item of its own.
+        assert!(added("Ana Ruiz, Bo Chen, Li Na", &["Ana Ruiz", "Bo Chen, Li Na"]).is_empty());
         // A sentence with commas is no list.
         let text = "The Irish, under manager Mick McCarthy, took a lead through Ana Ruiz, Bo Chen";
         assert!(added(text, &["Mick McCarthy", "Ana Ruiz", "Bo Chen"]).is_empty());
