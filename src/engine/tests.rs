@@ -57,9 +57,8 @@ fn garbage_and_huge_unicode_input_never_panics() {
                 let r = next();
                 match r % 6 {
                     0 => char::from(b'0' + (r >> 8) as u8 % 10),
-                    1 => {
-                        [' ', '-', '.', '/', ':', '@', '(', ')', '+', '\n'][(r >> 8) as usize % 10]
-                    }
+                    1 => [' ', '-', '.', '/', ':', '@', '(', ')', '+', '\n', ',']
+                        [(r >> 8) as usize % 11],
                     2 => char::from(b'A' + (r >> 8) as u8 % 26),
                     3 => char::from_u32((r >> 8) as u32 % 0x11_0000).unwrap_or('\u{FFFD}'),
                     4 => ['é', 'İ', 'ß', '中', '😀', '\u{301}', '\u{200B}', 'ǅ']
@@ -77,6 +76,11 @@ fn garbage_and_huge_unicode_input_never_panics() {
     check(&engine, &big);
     check(&engine, &"9".repeat(200_000));
     check(&engine, &"-----BEGIN PRIVATE KEY-----".repeat(1000));
+    // Lists of names, ages after names, hyphens and brackets at every edge.
+    check(
+        &engine,
+        &"Ana Ruiz, Bo Chen, Li Na-, (34), Đorđe, ".repeat(500),
+    );
 }
 
 #[test]
