@@ -394,7 +394,8 @@ fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_s
             "GOOGLE_API_KEY=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
             "My flat is at 221 Baker Street. It is nice.",
             "こんにちは、山田太郎と申します。電話番号は090-1234-5678です。",
-            "Contact: Zhang Wei (张伟), WeChat: zhangwei_88, QQ: 123456789"
+            "Contact: Zhang Wei (张伟), WeChat: zhangwei_88, QQ: 123456789",
+            "Numéro de sécurité sociale : 1 85 05 78 006 084 36."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -409,7 +410,8 @@ fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_s
             "GOOGLE_API_KEY=[API_KEY_1]",
             "My flat is at [ADDRESS_2]. It is nice.",
             "こんにちは、[PERSON_3]と申します。電話番号は[PHONE_NUMBER_5]です。",
-            "Contact: [PERSON_4] ([PERSON_5]), WeChat: [PERSON_6], QQ: [ACCOUNT_NUMBER_1]"
+            "Contact: [PERSON_4] ([PERSON_5]), WeChat: [PERSON_6], QQ: [ACCOUNT_NUMBER_1]",
+            "Numéro de sécurité sociale : [FR_NIR_1]."
         ])
     );
 }

@@ -85,6 +85,40 @@ pub(super) const FR_NIR: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A NIR right after its cue (`Numéro de sécurité sociale : 1 85 05 78 006 084 36`): the
+/// writer says it is one, so a number whose key is wrong (a typo, a made-up example) is
+/// taken too, as a cued SSN is; a fragment of it would otherwise read as a phone number.
+/// The sex digit and a month still have to fit.
+pub(super) const FR_NIR_CUED: PatternSpec = PatternSpec {
+    name: "fr_nir_cued",
+    label: "FR_NIR",
+    regex: r"(?ix)
+        \b(?: s[ée]curit[ée]\s+sociale | n[°o]\s*(?:de\s+)?s[ée]cu | nir | insee )
+        \s*[:\#]?\s*
+        ([12]\s?\d{2}\s?\d{2}\s?(?:\d{2}|2[AB])\s?\d{3}\s?\d{3}\s?\d{2})\b",
+    group: 1,
+    score: 0.85,
+    proof: Proof::Grammar,
+    validate: Some(nir_shaped),
+    negative_context: &[],
+    examples: &[(
+        "Numéro de sécurité sociale : 1 85 05 78 006 084 36.",
+        "1 85 05 78 006 084 36",
+    )],
+    counter_examples: &[
+        "sécurité sociale 3 85 05 78 006 084 36",
+        "NIR 1 85 13 78 006 084 36",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// A month from 01 to 12 (or 20 and above, INSEE's codes for an unknown month).
+fn nir_shaped(s: &str) -> bool {
+    let d: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).collect();
+    let month = d.get(3..5).map(|m| (m[0] - b'0') * 10 + (m[1] - b'0'));
+    month.is_some_and(|m| (1..=12).contains(&m) || m >= 20)
+}
+
 /// PESEL: eleven digits with a date inside; checksum passes 1 in 10, so context decides.
 pub(super) const PL_PESEL: PatternSpec = PatternSpec {
     name: "pl_pesel",

@@ -179,6 +179,7 @@ pub static ALL: &[&PatternSpec] = &[
     &eu::ES_NIE,
     &eu::DE_TAX_ID,
     &eu::FR_NIR,
+    &eu::FR_NIR_CUED,
     &eu::PL_PESEL,
     &eu::PL_NIP,
     &eu::NL_BSN,
