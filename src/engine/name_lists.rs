@@ -25,14 +25,22 @@ pub(crate) fn with_list_names(
     let mut added = Vec::new();
     let mut line_start = 0;
     for line in text.split_inclusive('\n') {
-        added.extend(names_in_line(
-            text,
-            line_start,
-            line.trim_end(),
-            &detections,
-            person,
-        ));
-        line_start += line.len();
+        let line_end = line_start + line.len();
+        // Each line reads only its own detections (sorted and disjoint, so their ends
+        // are sorted too), and a line without a comma or a person is no list of people.
+        let from = detections.partition_point(|d| d.span.end <= line_start);
+        let to = detections.partition_point(|d| d.span.start < line_end);
+        let own = &detections[from..to];
+        if line.contains(", ") && own.iter().any(|d| d.label == person) {
+            added.extend(names_in_line(
+                text,
+                line_start,
+                line.trim_end(),
+                own,
+                person,
+            ));
+        }
+        line_start = line_end;
     }
     if !added.is_empty() {
         // A part of the name that a tier found gives way to the whole name.
@@ -48,7 +56,7 @@ pub(crate) fn with_list_names(
 }
 
 /// The names of one line's list that no tier found whole (`line` starts at byte `at` of
-/// `text`).
+/// `text`; `detections` are those that overlap it).
 fn names_in_line(
     text: &str,
     at: usize,

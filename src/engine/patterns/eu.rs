@@ -88,7 +88,7 @@ pub(super) const FR_NIR: PatternSpec = PatternSpec {
 /// A NIR right after its cue (`Numéro de sécurité sociale : 1 85 05 78 006 084 36`): the
 /// writer says it is one, so a number whose key is wrong (a typo, a made-up example) is
 /// taken too, as a cued SSN is; a fragment of it would otherwise read as a phone number.
-/// The sex digit and a month still have to fit.
+/// The rest of its shape still has to fit.
 pub(super) const FR_NIR_CUED: PatternSpec = PatternSpec {
     name: "fr_nir_cued",
     label: "FR_NIR",
@@ -99,7 +99,7 @@ pub(super) const FR_NIR_CUED: PatternSpec = PatternSpec {
     group: 1,
     score: 0.85,
     proof: Proof::Grammar,
-    validate: Some(nir_shaped),
+    validate: Some(eu::fr_nir_shape),
     negative_context: &[],
     examples: &[(
         "Numéro de sécurité sociale : 1 85 05 78 006 084 36.",
@@ -111,13 +111,6 @@ pub(super) const FR_NIR_CUED: PatternSpec = PatternSpec {
     ],
     ..PatternSpec::BASE
 };
-
-/// A month from 01 to 12 (or 20 and above, INSEE's codes for an unknown month).
-fn nir_shaped(s: &str) -> bool {
-    let d: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).collect();
-    let month = d.get(3..5).map(|m| (m[0] - b'0') * 10 + (m[1] - b'0'));
-    month.is_some_and(|m| (1..=12).contains(&m) || m >= 20)
-}
 
 /// PESEL: eleven digits with a date inside; checksum passes 1 in 10, so context decides.
 pub(super) const PL_PESEL: PatternSpec = PatternSpec {

@@ -189,8 +189,9 @@ macro_rules! user_name_cue {
 }
 
 /// A user name after its cue in prose, forms and auth logs: `Username: mlopez`,
-/// `login = k_mensah`, a messenger's account (`WeChat: zhangwei_88`, `Skype ID: …`), sshd's `Failed password for invalid user jdoe42 from …` and
-/// `Accepted publickey for jdoe from …`, MySQL's `user 'jdoe'@'10.0.0.1'`. It names
+/// `login = k_mensah`, a messenger's account (`WeChat: zhangwei_88`, `Skype ID: …`),
+/// sshd's `Failed password for invalid user jdoe42 from …` and `Accepted publickey for
+/// jdoe from …`, MySQL's `user 'jdoe'@'10.0.0.1'`. It names
 /// its owner as a handle does, so it is a PERSON. Without a colon or `=`, only in the
 /// phrasings of auth logs ("invalid user X", "for user X from" an address). Not
 /// `Proof::Grammar`: in `User: Ana Ruiz` the model's longer "Ana Ruiz" should win over the

@@ -95,39 +95,48 @@ pub fn de_tax_id(s: &str) -> bool {
     super::iso7064::check_digit(&d[..10]) == d[10]
 }
 
-/// French NIR: sex 1/2, year, month 01–12 (or 20+ for unknown), department (2A/2B
-/// allowed), commune, order, and the two-digit key.
+/// French NIR: its shape ([`fr_nir_shape`]) and the two-digit key.
 pub fn fr_nir(s: &str) -> bool {
+    let Some((body, corsica, key)) = nir_parts(s) else {
+        return false;
+    };
+    let n: u64 = body.iter().fold(0, |a, c| a * 10 + u64::from(c - b'0'));
+    // 2A: "19" replaces "2A"; 2B: "18" replaces "2B" (n had "20" there).
+    let n = n - corsica;
+    97 - n % 97 == key
+}
+
+/// A NIR's shape, whatever its key: sex 1/2, year, month 01–12 (or 20+ for unknown),
+/// department (2A/2B allowed), commune, order and two key digits.
+pub fn fr_nir_shape(s: &str) -> bool {
+    nir_parts(s).is_some()
+}
+
+/// The thirteen digits of a well-shaped NIR (Corsica's letter as 0), what its
+/// department's letter takes off the number (INSEE rule: 2A → 19, 2B → 18), and its key.
+fn nir_parts(s: &str) -> Option<(Vec<u8>, u64, u64)> {
     let b: Vec<u8> = s
         .bytes()
         .filter(|c| c.is_ascii_alphanumeric())
         .map(|c| c.to_ascii_uppercase())
         .collect();
     if b.len() != 15 || !matches!(b[0], b'1' | b'2') {
-        return false;
+        return None;
     }
-    // Corsica: 2A → 19, 2B → 18 subtracted from the number (INSEE rule).
     let (body, corsica): (Vec<u8>, u64) = match (b[5], b[6]) {
         (b'2', b'A') => ([&b[..6], b"0", &b[7..13]].concat(), 1_000_000),
         (b'2', b'B') => ([&b[..6], b"0", &b[7..13]].concat(), 2_000_000),
         _ => (b[..13].to_vec(), 0),
     };
     if !body.iter().all(u8::is_ascii_digit) || !b[13..].iter().all(u8::is_ascii_digit) {
-        return false;
+        return None;
     }
     let month = u32::from(b[3] - b'0') * 10 + u32::from(b[4] - b'0');
     if !(1..=12).contains(&month) && month < 20 {
-        return false;
+        return None;
     }
-    let n: u64 = body.iter().fold(0, |a, c| a * 10 + u64::from(c - b'0'));
-    let n = if corsica == 0 {
-        n
-    } else {
-        // 2A: "19" replaces "2A"; 2B: "18" replaces "2B" (n had "20" there).
-        n - corsica
-    };
     let key = u64::from(b[13] - b'0') * 10 + u64::from(b[14] - b'0');
-    97 - n % 97 == key
+    Some((body, corsica, key))
 }
 
 /// Polish PESEL: 11 digits, weights 1-3-7-9-1-3-7-9-1-3 and a real month (the century is
