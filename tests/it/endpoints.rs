@@ -454,6 +454,35 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
 }
 
 #[test]
+fn with_the_model_names_greeted_in_lower_case_chat_go_and_forms_of_address_stay() {
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "hey tanner, can you send me the report?",
+            "thanks kishan! see you at 5",
+            "love you mom! thank you so much, and hi there!",
+            "Great work Olan ! Goodbye monetization !",
+            "hi emma, hi kaite!"
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    // In lower case the model reads no name; the greeting says one follows.
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "hey [PERSON_1], can you send me the report?",
+            "thanks [PERSON_2]! see you at 5",
+            "love you mom! thank you so much, and hi there!",
+            "Great work [PERSON_3] ! Goodbye monetization !",
+            "hi [PERSON_4], hi [PERSON_5]!"
+        ])
+    );
+}
+
+#[test]
 fn secrets_in_shell_lines_headers_and_settings_go_whole_and_log_lines_keep_their_escapes() {
     let s = TestServer::default();
     let r = s.post(

@@ -288,6 +288,38 @@ pub(super) const CUES: &[&str] = &[
     "jeg heter", "minun nimeni on", "mă numesc", "a nevem",
 ];
 
+/// Greetings, thanks and praise (lower-case) that open a clause and may be followed by the
+/// name of whoever they are for: "hey tanner,", "thanks Kishan!" (`person::vocative`).
+/// No cue that is also a word of prose ("morning coffee!", "sorry bout that").
+#[rustfmt::skip]
+pub(super) const VOCATIVE_CUES: &[&str] = &[
+    "hey", "hi", "hello", "hiya", "howdy", "thanks", "thank you", "thx", "ty", "cheers",
+    "bye", "goodbye", "good morning", "good night", "goodnight", "congrats",
+    "congratulations", "happy birthday", "love you", "miss you", "well done", "good job",
+    "great job", "nice job", "great work", "good work", "nice work", "good luck",
+    "welcome back",
+];
+
+/// Words a greeting or thanks calls people by that are no name ("thanks guys!", "love you
+/// mom!", "hi there!"), and the words that end such a clause ("thanks anyway!"),
+/// lower-case. Frequent words, chat and function words are already out (`common`,
+/// [`CHATTER`], [`STOP`]).
+#[rustfmt::skip]
+pub(super) const FORMS_OF_ADDRESS: &[&str] = &[
+    "all", "everyone", "everybody", "y'all", "yall", "ya'll", "folks", "peeps", "fam", "gang",
+    "crew", "squad", "bro", "bros", "bruh", "bruv", "dude", "dudes", "mate", "mates", "buddy",
+    "bud", "pal", "homie", "homies", "fellas", "lads", "lad", "gents", "gentlemen", "ladies",
+    "sir", "sirs", "madam", "ma'am", "maam", "mister", "boss", "chief", "captain", "doc",
+    "doctor", "nurse", "officer", "coach", "teacher", "prof", "professor", "mom", "mum",
+    "mommy", "mummy", "mama", "momma", "ma", "daddy", "papa", "pa", "pops", "grandma",
+    "grandpa", "granny", "nana", "gran", "auntie", "aunty", "aunt", "uncle", "sis", "sister",
+    "cuz", "cousin", "son", "kiddo", "boys", "girls", "babe", "bae", "honey", "hun", "hon",
+    "sweetie", "sweetheart", "darling", "luv", "sunshine", "king", "queen", "legend",
+    "legends", "champ", "ya", "yourself", "anyway", "already", "alot", "lots", "tons",
+    "heaps", "loads", "bunches", "kindly", "sm", "tysm", "fr", "again", "tho",
+    "xx", "xxx", "xoxo", "chatgpt", "gpt", "bot", "ai", "assistant", "copilot", "internet",
+];
+
 /// Self-introductions (lower-case) that also say what someone is ("ich bin Deutscher",
 /// "je suis médecin"): a name follows only as `person::introduction` checks.
 #[rustfmt::skip]

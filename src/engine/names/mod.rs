@@ -8,6 +8,7 @@
 //! - a known given name and a capitalised word after it: `Phil Simmons`;
 //! - two or three capitalised words with no cue at all: a guess at the threshold;
 //! - a cue phrase: `my name is Ana Ruiz`, `Dear Ana`, `Name: Ana Ruiz`;
+//! - a name a greeting or thanks calls someone by in chat, in any case: `hey tanner,`;
 //! - a surname already found in the same text, met again alone: `… Simmons took four`;
 //! - an acronym in running text: `LIFFE`;
 //! - capitalised words ending in an organisation suffix (`Strix Television AB`,
@@ -101,6 +102,9 @@ const HONORIFIC: f32 = 0.85;
 /// A cue phrase ("my name is") says a name follows, but less surely than a title
 /// ("called Monday").
 const CUE: f32 = 0.8;
+/// A name after a greeting or thanks in chat ("hey tanner,"), in any case: a cue, but a
+/// weaker one than "my name is" (a nickname, a pet, a product's name).
+const VOCATIVE: f32 = 0.6;
 /// A role ("President") before two or more name words: a name, or an office's title.
 const ROLE: f32 = 0.75;
 /// A known given name before a name word: "Phil Simmons", but also "Grace Road".
@@ -182,6 +186,13 @@ const PERSON_TEXT_RULES: &[Rule<PersonTextFn>] = &[
         beside_model: true,
         find: person::introduction,
         example: ("Hallo, ik ben Sanne de Vries.", "Sanne de Vries"),
+    },
+    Rule {
+        name: "vocative",
+        score: VOCATIVE,
+        beside_model: true,
+        find: person::vocative,
+        example: ("hey tanner, can you send it?", "tanner"),
     },
     Rule {
         name: "repeated_surname",
@@ -320,8 +331,9 @@ impl Recognizer for NameRecognizer {
     }
 
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
-        // Every rule needs a capital letter (logs and lower-case chat have none).
-        if !text.chars().any(char::is_uppercase) {
+        // Every rule but the greeted name needs a capital letter (logs and lower-case chat
+        // have none).
+        if !text.chars().any(char::is_uppercase) && !person::has_vocative_cue(text) {
             return;
         }
         let words = Words::new(text);

@@ -2,9 +2,13 @@
 //! scan and return the words they take; text rules ([`super::PersonTextFn`]) look at the
 //! whole text after the scan. Scores are named in `mod.rs`'s rule table.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::lists::{
-    is_title, lists, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, RANKS,
-    ROLES, STOP,
+    is_chatter, is_title, lists, CUES, FORMS_OF_ADDRESS, GENERIC, HONORIFICS, INTRODUCTIONS,
+    ORG_HEADS, ORG_SUFFIXES, RANKS, ROLES, STOP, VOCATIVE_CUES,
 };
 use super::tokens::{adjacent, is_name_word, is_particle, name_run, Token};
 use super::{Found, Words};
@@ -199,6 +203,115 @@ fn after_phrases(words: &Words<'_>, phrases: &[&str]) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A cue of [`VOCATIVE_CUES`], any case, and the space or ", " after it.
+static VOCATIVE_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    let cues: Vec<String> = VOCATIVE_CUES.iter().map(|c| regex::escape(c)).collect();
+    Regex::new(&format!(r"(?i)(?-u:\b)(?:{})(?:, ?| )", cues.join("|"))).expect("vocative cue regex")
+});
+
+/// Whether `text` has a greeting, thanks or praise a name may follow ([`vocative`]).
+pub(super) fn has_vocative_cue(text: &str) -> bool {
+    VOCATIVE_CUE.is_match(text)
+}
+
+/// A name someone is greeted, thanked or praised by in chat: `hey tanner,`, `thanks
+/// Kishan!`, `great work Olan!`. Chat is often in lower case, where the model reads no
+/// name. The cue opens its clause; one or two words follow it, in any case, and end the
+/// clause (punctuation, an emoji, a line break or the end of the text follows). None of
+/// them may be a frequent word, chat, a form of address (`guys`, `bro`, `mom`), a place
+/// or an acronym (`thanks BBC!`).
+pub(super) fn vocative(words: &Words<'_>, _found: &[Found]) -> Vec<(usize, usize)> {
+    let text = words.text;
+    let tokens = &words.tokens;
+    let mut out = Vec::new();
+    for cue in VOCATIVE_CUE.find_iter(text) {
+        if !opens_clause(&text[..cue.start()]) {
+            continue;
+        }
+        let first = tokens.partition_point(|t| t.start < cue.end());
+        if tokens.get(first).is_none_or(|t| t.start != cue.end()) {
+            continue;
+        }
+        for last in first..tokens.len().min(first + 2) {
+            if (last > first && !adjacent(text, &tokens[last - 1], &tokens[last]))
+                || !is_vocative_word(tokens[last].text)
+            {
+                break;
+            }
+            if ends_clause(&text[tokens[last].end..]) {
+                out.push((first, last));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Whether a cue after `before` opens a clause: nothing, punctuation or a chat word ("ok",
+/// "lol") before it.
+fn opens_clause(before: &str) -> bool {
+    let before = before.trim_end_matches([' ', '\t']);
+    let word_start = before.rfind(|c: char| !c.is_alphanumeric()).map_or(0, |i| {
+        i + before[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let word = &before[word_start..];
+    word.is_empty()
+        || is_chatter(word)
+        || ["ok", "okay", "oh", "so", "yeah", "well"]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// Whether the text after a word ends its clause: the end, a line break, punctuation or a
+/// symbol (an emoji), not a letter, digit, apostrophe or joiner.
+fn ends_clause(after: &str) -> bool {
+    after
+        .trim_start_matches([' ', '\t'])
+        .chars()
+        .next()
+        .is_none_or(|c| {
+            !c.is_alphanumeric() && !matches!(c, '\'' | '’' | '-' | '&' | '@' | '/' | '#' | '_')
+        })
+}
+
+/// A word that may be a name a greeting calls someone by: letters (inner `'` and `-`
+/// allowed), two or more, none of the words [`vocative`] leaves out, nor an abstract
+/// noun by its ending ("Goodbye monetization!").
+fn is_vocative_word(word: &str) -> bool {
+    let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+    if letters < 2
+        || !word
+            .chars()
+            .all(|c| c.is_alphabetic() || matches!(c, '\'' | '’' | '-'))
+        || (letters <= 3 && word.chars().all(char::is_uppercase))
+    {
+        return false;
+    }
+    let lower = word.to_lowercase();
+    if ["tion", "sion", "ment", "ness", "ism"]
+        .iter()
+        .any(|end| lower.ends_with(end))
+    {
+        return false;
+    }
+    let mut capitalised = String::with_capacity(word.len());
+    for (k, c) in lower.chars().enumerate() {
+        if k == 0 {
+            capitalised.extend(c.to_uppercase());
+        } else {
+            capitalised.push(c);
+        }
+    }
+    let lists = lists();
+    !(lists.common.contains(lower.as_str())
+        || is_chatter(&lower)
+        || FORMS_OF_ADDRESS.contains(&lower.as_str())
+        || VOCATIVE_CUES.contains(&lower.as_str())
+        || STOP.contains(&capitalised.as_str())
+        || GENERIC.contains(&capitalised.as_str())
+        || lists.places.contains(capitalised.as_str()))
 }
 
 /// A surname of a name found so far with more than a guess's score, met again alone

@@ -226,3 +226,53 @@ fn a_self_introduction_that_can_say_what_someone_is_needs_a_name_after_it() {
         assert_eq!(person(none), Vec::<String>::new(), "{none}");
     }
 }
+
+#[test]
+fn a_name_a_greeting_or_thanks_calls_someone_by_in_any_case() {
+    let beside = NameRecognizer::beside_model();
+    let person = |text: &str| {
+        found_by(&beside, text)
+            .into_iter()
+            .filter(|(_, label)| *label == "PERSON")
+            .map(|(name, _)| name)
+            .collect::<Vec<_>>()
+    };
+    for (text, names) in [
+        ("hey tanner, can you send me the report?", &["tanner"][..]),
+        ("thanks kishan!", &["kishan"]),
+        ("ok thanks Kishan :)", &["Kishan"]),
+        ("Great work Olan !", &["Olan"]),
+        ("THANK YOU JINX", &["JINX"]),
+        ("hi emma, hi kaite!", &["emma", "kaite"]),
+        (
+            "Thanks, Ana Ruiz.\nhappy birthday nadia ❤",
+            &["Ana Ruiz", "nadia"],
+        ),
+    ] {
+        assert_eq!(person(text), names, "{text}");
+    }
+    for none in [
+        // forms of address, frequent words, chat and what ends a thanks
+        "thanks guys!",
+        "thank you so much!",
+        "hi there!",
+        "hello world!",
+        "love you mom!",
+        "thanks in advance!",
+        "hey what's up?",
+        "Good luck tomorrow!",
+        "thanks again, xx",
+        "thanks chatgpt, that helped",
+        // no clause end after the word, or the cue does not open its clause
+        "hey tanner is your last name fox",
+        "They did a good job finishing it.",
+        "the thanks section.",
+        // acronyms, places and possessives
+        "thanks BBC!",
+        "hello london!",
+        "thanks kishan's mom",
+        "Goodbye monetization ! # 1 on trending",
+    ] {
+        assert_eq!(person(none), Vec::<String>::new(), "{none}");
+    }
+}
