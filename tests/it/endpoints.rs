@@ -454,7 +454,8 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
 }
 
 #[test]
-fn with_the_model_names_greeted_in_lower_case_chat_go_and_forms_of_address_stay() {
+fn with_the_model_names_greeted_in_lower_case_chat_and_their_surnames_go_and_forms_of_address_stay()
+{
     let s = TestServer::start(&format!(
         "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
     ));
@@ -465,11 +466,14 @@ fn with_the_model_names_greeted_in_lower_case_chat_go_and_forms_of_address_stay(
             "thanks kishan! see you at 5",
             "love you mom! thank you so much, and hi there!",
             "Great work Olan ! Goodbye monetization !",
-            "hi emma, hi kaite!"
+            "hi emma, hi kaite!",
+            "joke is on you, i love rick astley",
+            "me and ali askar, chandu"
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
-    // In lower case the model reads no name; the greeting says one follows.
+    // In lower case the model reads no name; the greeting says one follows. It reads a
+    // given name, but not the surname its vocabulary does not know ("askar", "astley").
     assert_eq!(
         r.json()["anonymized_text"],
         json!([
@@ -477,7 +481,9 @@ fn with_the_model_names_greeted_in_lower_case_chat_go_and_forms_of_address_stay(
             "thanks [PERSON_2]! see you at 5",
             "love you mom! thank you so much, and hi there!",
             "Great work [PERSON_3] ! Goodbye monetization !",
-            "hi [PERSON_4], hi [PERSON_5]!"
+            "hi [PERSON_4], hi [PERSON_5]!",
+            "joke is on you, i love [PERSON_6]",
+            "me and [PERSON_7], [PERSON_8]"
         ])
     );
 }

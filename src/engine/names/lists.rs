@@ -98,6 +98,33 @@ pub(crate) fn is_chatter(word: &str) -> bool {
     CHATTER.iter().any(|c| c.eq_ignore_ascii_case(word))
 }
 
+/// Whether `word` (any case) is a frequent English word, chat, a function word or a form
+/// of address: no name, however it is written ("thanks guys!", "rick lol").
+pub(crate) fn is_frequent_word(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    lists().common.contains(lower.as_str())
+        || is_chatter(&lower)
+        || FORMS_OF_ADDRESS.contains(&lower.as_str())
+        || STOP.contains(&title_case(&lower).as_str())
+}
+
+/// Endings of abstract nouns, which name no one ("Goodbye monetization!").
+pub(crate) const ABSTRACT_NOUN_ENDINGS: &[&str] = &["tion", "sion", "ment", "ness", "ism"];
+
+/// `word` with its first letter upper-case and the rest lower-case, as the lists spell
+/// names and places.
+pub(super) fn title_case(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    for (k, c) in word.chars().enumerate() {
+        if k == 0 {
+            out.extend(c.to_uppercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
 /// Whether `word` is the last word of a name cue or self-introduction whose other words
 /// end `before` ("ich" + "bin"): a model that starts a person there has taken the cue's
 /// tail, not a name ("bin" also opens Arabic names, "bin Laden").

@@ -7,8 +7,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lists::{
-    is_chatter, is_title, lists, CUES, FORMS_OF_ADDRESS, GENERIC, HONORIFICS, INTRODUCTIONS,
-    ORG_HEADS, ORG_SUFFIXES, RANKS, ROLES, STOP, VOCATIVE_CUES,
+    is_chatter, is_frequent_word, is_title, lists, title_case, ABSTRACT_NOUN_ENDINGS, CUES,
+    GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, RANKS, ROLES, STOP, VOCATIVE_CUES,
 };
 use super::tokens::{adjacent, is_name_word, is_particle, name_run, Token};
 use super::{Found, Words};
@@ -208,7 +208,8 @@ fn after_phrases(words: &Words<'_>, phrases: &[&str]) -> Vec<(usize, usize)> {
 /// A cue of [`VOCATIVE_CUES`], any case, and the space or ", " after it.
 static VOCATIVE_CUE: LazyLock<Regex> = LazyLock::new(|| {
     let cues: Vec<String> = VOCATIVE_CUES.iter().map(|c| regex::escape(c)).collect();
-    Regex::new(&format!(r"(?i)(?-u:\b)(?:{})(?:, ?| )", cues.join("|"))).expect("vocative cue regex")
+    Regex::new(&format!(r"(?i)(?-u:\b)(?:{})(?:, ?| )", cues.join("|")))
+        .expect("vocative cue regex")
 });
 
 /// Whether `text` has a greeting, thanks or praise a name may follow ([`vocative`]).
@@ -290,28 +291,12 @@ fn is_vocative_word(word: &str) -> bool {
         return false;
     }
     let lower = word.to_lowercase();
-    if ["tion", "sion", "ment", "ness", "ism"]
-        .iter()
-        .any(|end| lower.ends_with(end))
-    {
-        return false;
-    }
-    let mut capitalised = String::with_capacity(word.len());
-    for (k, c) in lower.chars().enumerate() {
-        if k == 0 {
-            capitalised.extend(c.to_uppercase());
-        } else {
-            capitalised.push(c);
-        }
-    }
-    let lists = lists();
-    !(lists.common.contains(lower.as_str())
-        || is_chatter(&lower)
-        || FORMS_OF_ADDRESS.contains(&lower.as_str())
+    let capitalised = title_case(&lower);
+    !(ABSTRACT_NOUN_ENDINGS.iter().any(|end| lower.ends_with(end))
+        || is_frequent_word(word)
         || VOCATIVE_CUES.contains(&lower.as_str())
-        || STOP.contains(&capitalised.as_str())
         || GENERIC.contains(&capitalised.as_str())
-        || lists.places.contains(capitalised.as_str()))
+        || lists().places.contains(capitalised.as_str()))
 }
 
 /// A surname of a name found so far with more than a guess's score, met again alone

@@ -11,6 +11,7 @@
 pub mod bounds;
 pub mod decode;
 pub mod identity;
+pub mod lower_case_surnames;
 pub mod model;
 pub mod pool;
 pub mod tokenize;
@@ -397,7 +398,8 @@ impl NerRecognizer {
                 })
                 .collect();
             let classes = window::stitch(&windows, &per_window, tokens.len());
-            let entities = decode::bio_entities(text, &tokens, &classes, &self.scheme);
+            let mut entities = decode::bio_entities(text, &tokens, &classes, &self.scheme);
+            lower_case_surnames::extend(text, &tokens, &mut entities, &self.targets);
             decode::candidates(text, &entities, &self.targets, wanted, out);
         }
         Ok(())
