@@ -35,7 +35,10 @@ pub fn extend(text: &str, tokens: &Tokens, entities: &mut [TypedSpan], targets: 
         {
             continue;
         }
-        let Some(rest) = text[entity.span.end..].strip_prefix(' ') else {
+        let Some(rest) = text
+            .get(entity.span.end..)
+            .and_then(|rest| rest.strip_prefix(' '))
+        else {
             continue;
         };
         let len: usize = rest
