@@ -190,16 +190,17 @@ fn an_honorific_in_capitals_keeps_its_title_but_not_a_condition_or_the_next_word
     }
 }
 
+/// The persons the rules that run beside a model find in `text`.
+fn person(text: &str) -> Vec<String> {
+    found_by(&NameRecognizer::beside_model(), text)
+        .into_iter()
+        .filter(|(_, label)| *label == "PERSON")
+        .map(|(name, _)| name)
+        .collect()
+}
+
 #[test]
 fn a_self_introduction_that_can_say_what_someone_is_needs_a_name_after_it() {
-    let beside = NameRecognizer::beside_model();
-    let person = |text: &str| {
-        found_by(&beside, text)
-            .into_iter()
-            .filter(|(_, label)| *label == "PERSON")
-            .map(|(name, _)| name)
-            .collect::<Vec<_>>()
-    };
     assert_eq!(
         person("Hallo, ik ben Sanne de Vries en ik woon in Utrecht."),
         ["Sanne de Vries"]
@@ -229,14 +230,6 @@ fn a_self_introduction_that_can_say_what_someone_is_needs_a_name_after_it() {
 
 #[test]
 fn a_name_a_greeting_or_thanks_calls_someone_by_in_any_case() {
-    let beside = NameRecognizer::beside_model();
-    let person = |text: &str| {
-        found_by(&beside, text)
-            .into_iter()
-            .filter(|(_, label)| *label == "PERSON")
-            .map(|(name, _)| name)
-            .collect::<Vec<_>>()
-    };
     for (text, names) in [
         ("hey tanner, can you send me the report?", &["tanner"][..]),
         ("thanks kishan!", &["kishan"]),
