@@ -158,7 +158,7 @@ const CLINICAL_SHORTHAND: &[&str] = &[
     "cad", "dvt", "uti", "afib", "esrd", "sw", "ob/gyn", "sob", "cva", "t2dm", "iddm", "niddm",
     "hfref", "hfpef", "tavr", "tavi", "ercp", "egd", "turp", "orif", "lvad", "picc", "ards",
     "ecmo", "cpap", "bipap", "bph", "bmp", "cmp", "lft", "lfts", "abg", "vbg", "mri", "mra",
-    "eeg", "emg", "ivf", "sqh", "gi", "ent", "ega", "nst", "hgb", "hct",
+    "eeg", "emg", "ivf", "sqh", "gi", "ent", "ega", "nst", "hgb", "hct", "biba", "bibems",
 ];
 
 /// Drugs that notes name most, a name to a model in capitals ("STARTED ON PREDNISONE"):

@@ -39,7 +39,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
     let span = whole_ascii_words(text, span);
     let span = if named {
-        whole_query_value(text, span)
+        without_cut_shorthand(text, whole_query_value(text, span))?
     } else {
         span
     };
@@ -183,12 +183,54 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     ))
 }
 
+/// A span of two or more words without the piece of slashed clinical shorthand at either
+/// edge ("Sunrise Manor s" of "s/p fall", "W FAMILY" of "D/W FAMILY"): a model tags one
+/// side of the slash now and then, and the cut shorthand reads as part of the name. `None` when
+/// nothing is left.
+fn without_cut_shorthand(text: &str, span: ByteSpan) -> Option<ByteSpan> {
+    let inner = text.get(span.start..span.end)?;
+    let (mut start, mut end) = (span.start, span.end);
+    if let Some(last_space) = inner.rfind(' ') {
+        let token_end = text[span.end..]
+            .find(char::is_whitespace)
+            .map_or(text.len(), |at| span.end + at);
+        let token = text[span.start + last_space + 1..token_end]
+            .trim_end_matches([',', '.', ';', ':', ')']);
+        if token_end > span.end && token.contains('/') && is_clinical_shorthand(token) {
+            end = span.start + last_space;
+        }
+    }
+    if let Some(first_space) = inner.find(' ') {
+        let token_start = text[..span.start]
+            .rfind(char::is_whitespace)
+            .map_or(0, |at| at + 1);
+        let token = text[token_start..span.start + first_space].trim_start_matches('(');
+        if token_start < span.start && token.contains('/') && is_clinical_shorthand(token) {
+            start = span.start + first_space + 1;
+        }
+    }
+    if (start, end) == (span.start, span.end) {
+        return Some(span);
+    }
+    trim_loose_punctuation(text, ByteSpan::new(start, end.max(start)))
+}
+
 /// Whether `span` is a credential alone ("M.D.", "PA-C"): a model tags one as a
 /// person or an organisation now and then; it names no one. Only such spans are checked:
 /// "MD" read as a US state stays a place.
 fn is_credential(text: &str, span: ByteSpan) -> bool {
-    text.get(span.start..span.end)
-        .is_some_and(is_credential_word)
+    // The whole dotted word: a model tags the "D" of "M.D." now and then.
+    let bytes = text.as_bytes();
+    let dotted = |b: u8| b.is_ascii_alphanumeric() || b == b'.';
+    let mut start = span.start;
+    while start > 0 && dotted(bytes[start - 1]) {
+        start -= 1;
+    }
+    let mut end = span.end;
+    while end < bytes.len() && dotted(bytes[end]) {
+        end += 1;
+    }
+    text.get(start..end).is_some_and(is_credential_word)
 }
 
 /// Whether `span` is clinical shorthand, or a measurement with its value ("PT", "Y.O.",
@@ -652,6 +694,29 @@ fn whole_ascii_words(text: &str, span: ByteSpan) -> ByteSpan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_piece_of_clinical_shorthand_at_an_edge_is_cut() {
+        let cut = |text: &'static str, part: &str| {
+            let start = text.find(part).expect("part");
+            without_cut_shorthand(text, ByteSpan::new(start, start + part.len()))
+                .map(|s| &text[s.start..s.end])
+        };
+        let text = "BIBA from Sunrise Manor s/p fall";
+        assert_eq!(cut(text, "Sunrise Manor s"), Some("Sunrise Manor"));
+        assert_eq!(cut("PLAN D/W FAMILY TODAY", "W FAMILY"), Some("FAMILY"));
+        assert_eq!(
+            cut("seen at Mercy General today", "Mercy General"),
+            Some("Mercy General")
+        );
+        assert_eq!(cut("met Ana Ruiz/Bo Chen", "Ana Ruiz"), Some("Ana Ruiz"));
+        assert_eq!(cut("x s/p y", "s"), Some("s"));
+        // a span that closes its bracket keeps it
+        assert_eq!(
+            cut("Mladost ( BJ ) 2", "Mladost ( BJ )"),
+            Some("Mladost ( BJ )")
+        );
+    }
 
     #[test]
     fn a_double_barrelled_name_is_taken_whole() {

@@ -58,7 +58,7 @@ pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
         \b(?: health\s+plan(?:\s+(?:id|no\.?|number|\#))?
             | (?:member|insurance|ins\.?|subscriber|policy|beneficiary|medicaid|medi-cal)
               \s+(?:id|no\.?|number|\#)
-            | (?:insurance|insurer|ins\.?|payer|coverage)\s*:\s*   # Insurance: BCBS ID …
+            | (?:insurance|insurer|ins\.?|payer|coverage|health\s+plan)\s*:\s*   # Insurance: BCBS ID …
               (?-i:[A-Z][A-Za-z&]{1,12})(?:\s+(?-i:[A-Z][A-Za-z&]{1,12}))?
               \s+(?:member\s+)?(?:id|no\.?|number|\#) )
         \s*[:\#]?\s*
@@ -80,6 +80,7 @@ pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
             "XGH449021775",
         ),
         ("Payer: Blue Cross member ID W22841907", "W22841907"),
+        ("Health plan: BCBS MA ID XKD44918221.", "XKD44918221"),
         ("Medicaid ID 12345678901 on file", "12345678901"),
     ],
     counter_examples: &[
@@ -167,5 +168,37 @@ pub(super) const DICTATION_INITIALS: PatternSpec = PatternSpec {
         "JXY/rrm",
     )],
     counter_examples: &["set TCP/ip options", "JXY/rrm"],
+    ..PatternSpec::BASE
+};
+
+/// A patient's room or bed after its cue: `Room: 14-B`, `rm 612`, `bed 4A`, `RM 3-12`.
+/// Where a patient lies is one of the places a record names (i2b2 marks rooms), and no
+/// other pattern reads a short number. Digits first, at most four, with a letter or a
+/// dashed part after them: "room temperature", "room for 2" and a record number after
+/// "room" stay out. The cue fixes the span (`Grammar`).
+pub(super) const ROOM: PatternSpec = PatternSpec {
+    name: "room",
+    label: "LOCATION",
+    regex: r"(?ix)
+        \b(?: room | rm\.? | bed ) (?:\s+(?:no\.?|number|\#))?
+        \s*[:\#]?\s*
+        (\d{1,4}(?:-?[A-Z]{1,2}|-\d{1,3})?)\b",
+    group: 1,
+    score: 0.6,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        ("ID: 33-412-9087  Room: 14-B", "14-B"),
+        ("admitted to 6B, rm 612 overnight", "612"),
+        ("moved to bed 4A at 0300", "4A"),
+        ("RM 3-12", "3-12"),
+    ],
+    counter_examples: &[
+        "at room temperature",
+        "room 4482913",
+        "bedside",
+        "bed rest",
+        "a room with 2 beds",
+    ],
     ..PatternSpec::BASE
 };

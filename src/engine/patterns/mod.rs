@@ -167,6 +167,7 @@ pub static ALL: &[&PatternSpec] = &[
     &clinical::PAGER,
     &clinical::ACCESSION_NUMBER,
     &clinical::DICTATION_INITIALS,
+    &clinical::ROOM,
     &uk::UK_NHS,
     &uk::UK_NINO,
     &uk::UK_NINO_CUED,
