@@ -45,7 +45,9 @@ macro_rules! occupation_words {
         |dressmaker|custodian|landscaper|realtor|baker|butcher|postman|courier|student
         |pupil|researcher|scientist|chemist|biologist|physicist|mathematician|priest|imam
         |rabbi|pastor|vicar|monk|nun|diplomat|ambassador|councillor|politician|athlete
-        |footballer|housewife|homemaker|pensioner|breadwinner
+        |footballer|housewife|homemaker|pensioner|breadwinner|longshoreman|dockworker
+        |stevedore|(?:crane|machine|forklift|equipment|switchboard|radio)\s+operator|violinist
+        |violist|cellist|pianist|organist|guitarist|bassist|drummer|flautist|saxophonist
         |(?:shop|research|nursing|teaching|dental|medical|personal|legal|administrative)\s+assistant"
     };
 }
@@ -121,6 +123,11 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
         ("I'm a software engineer at a bank", "software engineer"),
         ("Occupation: retired electrician", "retired electrician"),
         ("He works as a lorry driver.", "lorry driver"),
+        ("He used to work as a crane operator.", "crane operator"),
+        (
+            "She is a 66-year-old left-handed violinist.",
+            "left-handed violinist",
+        ),
         (
             "SOCIAL HISTORY: PATIENT IS A RETIRED FIREFIGHTER",
             "RETIRED FIREFIGHTER",
@@ -144,6 +151,7 @@ pub(super) const OCCUPATION: PatternSpec = PatternSpec {
         ),
     ],
     counter_examples: &[
+        "the plus sign is a binary operator",
         "You are a translator. Translate the text below.",
         "Act as a senior software engineer and review this.",
         "how to become a nurse in Canada",
