@@ -202,8 +202,9 @@ fn without_cut_shorthand(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     }
     if let Some(first_space) = inner.find(' ') {
         let token_start = text[..span.start]
-            .rfind(char::is_whitespace)
-            .map_or(0, |at| at + 1);
+            .char_indices()
+            .rfind(|(_, c)| c.is_whitespace())
+            .map_or(0, |(at, c)| at + c.len_utf8());
         let token = text[token_start..span.start + first_space].trim_start_matches('(');
         if token_start < span.start && token.contains('/') && is_clinical_shorthand(token) {
             start = span.start + first_space + 1;
@@ -711,6 +712,11 @@ mod tests {
         );
         assert_eq!(cut("met Ana Ruiz/Bo Chen", "Ana Ruiz"), Some("Ana Ruiz"));
         assert_eq!(cut("x s/p y", "s"), Some("s"));
+        // a space that is no ASCII space before the shorthand (no slice inside it)
+        assert_eq!(
+            cut("PLAN\u{a0}D/W FAMILY TODAY", "W FAMILY"),
+            Some("FAMILY")
+        );
         // a span that closes its bracket keeps it
         assert_eq!(
             cut("Mladost ( BJ ) 2", "Mladost ( BJ )"),
