@@ -468,7 +468,8 @@ fn with_the_model_names_greeted_in_lower_case_chat_and_their_surnames_go_and_for
             "Great work Olan ! Goodbye monetization !",
             "hi emma, hi kaite!",
             "joke is on you, i love rick astley",
-            "me and ali askar, chandu"
+            "me and ali askar, chandu",
+            "hola maría, ¿cómo estás? Hej Sven, tack för igår! merci beaucoup!"
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -483,7 +484,8 @@ fn with_the_model_names_greeted_in_lower_case_chat_and_their_surnames_go_and_for
             "Great work [PERSON_3] ! Goodbye monetization !",
             "hi [PERSON_4], hi [PERSON_5]!",
             "joke is on you, i love [PERSON_6]",
-            "me and [PERSON_7], [PERSON_8]"
+            "me and [PERSON_7], [PERSON_8]",
+            "hola [PERSON_9], ¿cómo estás? Hej [PERSON_10], tack för igår! merci beaucoup!"
         ])
     );
 }

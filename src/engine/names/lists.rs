@@ -77,7 +77,8 @@ const CHATTER: &[&str] = &[
     "lol", "lmao", "lmfao", "rofl", "omg", "omfg", "smh", "tbh", "imo", "imho", "idk", "wtf",
     "btw", "fyi", "ikr", "haha", "hahaha", "hehe", "xd", "ugh", "yay", "pls", "plz", "thx",
     "was", "is", "am", "are", "were", "and", "or", "but", "hi", "hey", "hello", "hallo",
-    "hola", "bonjour", "salut", "ciao", "ich", "je", "moi",
+    // ("moin" is left out: it also opens names, Moin Khan)
+    "hola", "bonjour", "salut", "ciao", "hej", "servus", "ich", "je", "moi",
     // letter openings: "Sehr geehrte Frau …", "Liebe Frau …", "Chère Madame …"
     "dear", "sehr", "geehrte", "geehrter", "liebe", "lieber", "chère", "cher", "estimado",
     "estimada", "querido", "querida", "gentile", "gentili", "geachte",
@@ -325,6 +326,9 @@ pub(super) const VOCATIVE_CUES: &[&str] = &[
     "congratulations", "happy birthday", "love you", "miss you", "well done", "good job",
     "great job", "nice job", "great work", "good work", "nice work", "good luck",
     "welcome back",
+    // … in the other languages users write in
+    "hola", "ciao", "hallo", "salut", "bonjour", "hej", "merci", "danke", "gracias", "grazie",
+    "obrigado", "obrigada",
 ];
 
 /// Words a greeting or thanks calls people by that are no name ("thanks guys!", "love you
@@ -345,6 +349,14 @@ pub(super) const FORMS_OF_ADDRESS: &[&str] = &[
     "legends", "champ", "ya", "yourself", "anyway", "already", "alot", "lots", "tons",
     "heaps", "loads", "bunches", "kindly", "sm", "tysm", "fr", "again", "tho",
     "xx", "xxx", "xoxo", "chatgpt", "gpt", "bot", "ai", "assistant", "copilot", "internet",
+    // … and in the other languages of the cues: "hola a todos", "grazie mille", "danke
+    // schön", "merci beaucoup", "bonjour madame"
+    "todos", "todas", "amigo", "amiga", "amigos", "amigas", "chicos", "chicas", "mundo",
+    "tutti", "ragazzi", "amici", "mille", "tante", "molto", "bella", "bello", "cara", "caro",
+    "mondo", "alle", "zusammen", "leute", "schön", "schon", "sehr", "vielmals", "welt",
+    "tous", "toi", "vous", "monde", "beaucoup", "bien", "madame", "monsieur", "mademoiselle",
+    "señor", "señora", "signora", "signore", "mucho", "muchas", "muchísimas", "querida",
+    "querido", "tudo", "todo", "pessoal", "gente", "allihop", "alla", "så", "mycket",
 ];
 
 /// Self-introductions (lower-case) that also say what someone is ("ich bin Deutscher",

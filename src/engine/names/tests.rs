@@ -237,6 +237,8 @@ fn a_name_a_greeting_or_thanks_calls_someone_by_in_any_case() {
         ("Great work Olan !", &["Olan"]),
         ("THANK YOU JINX", &["JINX"]),
         ("hi emma, hi kaite!", &["emma", "kaite"]),
+        ("hola maría, ¿cómo estás?", &["maría"]),
+        ("grazie giulia!", &["giulia"]),
         (
             "Thanks, Ana Ruiz.\nhappy birthday nadia ❤",
             &["Ana Ruiz", "nadia"],
@@ -265,6 +267,11 @@ fn a_name_a_greeting_or_thanks_calls_someone_by_in_any_case() {
         "hello london!",
         "thanks kishan's mom",
         "Goodbye monetization ! # 1 on trending",
+        "hola a todos!",
+        "grazie mille!",
+        "danke schön!",
+        "merci beaucoup!",
+        "hallo zusammen,",
     ] {
         assert_eq!(person(none), Vec::<String>::new(), "{none}");
     }
