@@ -185,8 +185,8 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
 
 /// A span of two or more words without the piece of slashed clinical shorthand at either
 /// edge ("Sunrise Manor s" of "s/p fall", "W FAMILY" of "D/W FAMILY"): a model tags one
-/// side of the slash now and then, and the cut shorthand reads as part of the name. `None` when
-/// nothing is left.
+/// side of the slash now and then, and the cut shorthand reads as part of the name.
+/// `None` when nothing is left.
 fn without_cut_shorthand(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     let inner = text.get(span.start..span.end)?;
     let (mut start, mut end) = (span.start, span.end);

@@ -58,7 +58,8 @@ pub(super) const HEALTH_PLAN_NUMBER: PatternSpec = PatternSpec {
         \b(?: health\s+plan(?:\s+(?:id|no\.?|number|\#))?
             | (?:member|insurance|ins\.?|subscriber|policy|beneficiary|medicaid|medi-cal)
               \s+(?:id|no\.?|number|\#)
-            | (?:insurance|insurer|ins\.?|payer|coverage|health\s+plan)\s*:\s*   # Insurance: BCBS ID …
+            | (?:insurance|insurer|ins\.?|payer|coverage|health\s+plan)   # Insurance: BCBS ID …
+              \s*:\s*
               (?-i:[A-Z][A-Za-z&]{1,12})(?:\s+(?-i:[A-Z][A-Za-z&]{1,12}))?
               \s+(?:member\s+)?(?:id|no\.?|number|\#) )
         \s*[:\#]?\s*
