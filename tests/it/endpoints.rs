@@ -491,25 +491,25 @@ fn with_the_model_names_greeted_in_lower_case_chat_and_their_surnames_go_and_for
 }
 
 #[test]
-fn with_the_model_rooms_plan_numbers_degrees_and_shorthand_in_notes_come_out_right() {
+fn with_the_model_ids_rooms_plan_numbers_degrees_and_shorthand_in_notes_come_out_right() {
     let s = TestServer::start(&format!(
         "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
     ));
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
-            "Signed electronically by: N. LACROIX, M.D. on 11/17/2088 14:22\nAcct#: 000441298  Room: 14-B",
+            "Signed electronically by: N. LACROIX, M.D. on 11/17/2088 14:22\nID: 33-412-9087  Acct#: 000441298  Room: 14-B",
             "HPI: 81yo M w/ hx afib on coumadin, BIBA from Sunrise Manor s/p fall. Health plan: BCBS MA ID XKD44918221.",
             "Admitted to 6B, rm 612. Keep at room temperature. Bed rest x 2 days."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
     // The model had tagged the "D" of "M.D.", "BIBA" (brought in by ambulance) and the
-    // "s" of "s/p"; the room and the plan's number behind its payer had stayed.
+    // "s" of "s/p"; the bare ID, the room and the plan's number behind its payer had stayed.
     assert_eq!(
         r.json()["anonymized_text"],
         json!([
-            "Signed electronically by: [PERSON_1], M.D. on [DATE_TIME_1]\nAcct#: [US_BANK_NUMBER_1]  Room: [LOCATION_1]",
+            "Signed electronically by: [PERSON_1], M.D. on [DATE_TIME_1]\nID: [MEDICAL_RECORD_NUMBER_1]  Acct#: [US_BANK_NUMBER_1]  Room: [LOCATION_1]",
             "HPI: [AGE_1]yo M w/ hx afib on coumadin, BIBA from [LOCATION_2] s/p fall. Health plan: BCBS MA ID [HEALTH_PLAN_NUMBER_1].",
             "Admitted to 6B, rm [LOCATION_3]. Keep at room temperature. Bed rest x 2 days."
         ])

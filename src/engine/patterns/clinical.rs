@@ -44,6 +44,53 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A bare `ID:` and a number in a clinical record: `ID: 33-412-9087`, `ID# 4471209`
+/// (i2b2's other identifiers). The same number grammar as [`MEDICAL_RECORD_NUMBER`], but
+/// "ID" alone is also a log's own join key (`ID: 1234567` of a request), so it stays
+/// under the threshold unless a record's words stand near it (`dob`, `acct`, `m.d.`,
+/// `admitted`). Capitals only: a lower-case `id` is a field name.
+pub(super) const CLINICAL_ID: PatternSpec = PatternSpec {
+    name: "clinical_id",
+    label: "MEDICAL_RECORD_NUMBER",
+    regex: r"(?x)
+        \bID\s*(?:[:\#]|[Nn]o\.?)\s*
+        (\d{5,10}|\d{2,4}(?:-\d{2,4}){1,3})\b",
+    group: 1,
+    score: 0.3,
+    context: &[
+        "patient",
+        "pt",
+        "mrn",
+        "dob",
+        "acct",
+        "account",
+        "room",
+        "admitted",
+        "discharged",
+        "attending",
+        "md",
+        "m.d.",
+        "physician",
+        "hospital",
+        "clinic",
+        "record",
+        "unit no",
+    ],
+    examples: &[
+        (
+            "Signed by: N. LACROIX, M.D. on 11/17/2088\nID: 33-412-9087  Acct#: 000441298",
+            "33-412-9087",
+        ),
+        ("NAME: Upton, Quinn  DOB: 4/9/41  ID# 4471209", "4471209"),
+    ],
+    counter_examples: &[
+        "request ID: 1234567 completed in 12 ms",
+        "job id: 4471209",
+        "ID: 12-3",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// A health plan beneficiary, insurance member or policy number after its cue (`Health
 /// plan ID 4492-118-09`, `Member ID: XQH448821903`, `policy no. AB-1234567`): one of
 /// HIPAA's eighteen identifiers, numbered by each insurer its own way, so only the cue

@@ -163,6 +163,7 @@ pub static ALL: &[&PatternSpec] = &[
     &us::US_MBI_COMPACT,
     &us::MEDICAL_LICENSE,
     &clinical::MEDICAL_RECORD_NUMBER,
+    &clinical::CLINICAL_ID,
     &clinical::HEALTH_PLAN_NUMBER,
     &clinical::PAGER,
     &clinical::ACCESSION_NUMBER,
