@@ -86,23 +86,31 @@ fn names_in_line(
                 && (d.span.start == item.start || text[item.start..d.span.start].ends_with(": "))
         })
     };
-    let people = items.iter().filter(|&&item| is_person(item)).count();
+    // Each item read once: (span, a person is all of it, written as a name).
+    let read: Vec<(ByteSpan, bool, bool)> = items
+        .into_iter()
+        .map(|item| {
+            (
+                item,
+                is_person(item),
+                name_shaped(&text[item.start..item.end]),
+            )
+        })
+        .collect();
+    let people = read.iter().filter(|&&(_, person, _)| person).count();
     // A list, not a sentence with commas: every item is a person or written as a name.
-    let a_list = items
-        .iter()
-        .all(|&item| is_person(item) || name_shaped(&text[item.start..item.end]));
+    let a_list = read.iter().all(|&(_, person, shaped)| person || shaped);
     if people < 2 || !a_list {
         return Vec::new();
     }
     // Unfound, or found only in part by a person reading ("Đorđe" of "Đorđe Đoković").
-    items
-        .into_iter()
-        .filter(|&item| {
-            name_shaped(&text[item.start..item.end])
-                && !is_person(item)
+    read.into_iter()
+        .filter(|&(item, is_person, shaped)| {
+            shaped
+                && !is_person
                 && overlapping(item).all(|d| d.label == person && d.proof == Proof::None)
         })
-        .map(|span| Detection {
+        .map(|(span, _, _)| Detection {
             span,
             label: person,
             score: SCORE,

@@ -331,6 +331,10 @@ pub(super) const VOCATIVE_CUES: &[&str] = &[
     "obrigado", "obrigada",
 ];
 
+/// Words besides chat that may stand before a greeting in its clause ("ok thanks Kishan"),
+/// lower-case.
+pub(super) const BEFORE_A_GREETING: &[&str] = &["ok", "okay", "oh", "so", "yeah", "well"];
+
 /// Words a greeting or thanks calls people by that are no name ("thanks guys!", "love you
 /// mom!", "hi there!"), and the words that end such a clause ("thanks anyway!"),
 /// lower-case. Frequent words, chat and function words are already out (`common`,

@@ -7,8 +7,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lists::{
-    is_chatter, is_frequent_word, is_title, lists, title_case, ABSTRACT_NOUN_ENDINGS, CUES,
-    GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, RANKS, ROLES, STOP, VOCATIVE_CUES,
+    is_chatter, is_frequent_word, is_title, lists, title_case, ABSTRACT_NOUN_ENDINGS,
+    BEFORE_A_GREETING, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, RANKS,
+    ROLES, STOP, VOCATIVE_CUES,
 };
 use super::tokens::{adjacent, is_name_word, is_particle, name_run, Token};
 use super::{Found, Words};
@@ -260,7 +261,7 @@ fn opens_clause(before: &str) -> bool {
     let word = &before[word_start..];
     word.is_empty()
         || is_chatter(word)
-        || ["ok", "okay", "oh", "so", "yeah", "well"]
+        || BEFORE_A_GREETING
             .iter()
             .any(|w| w.eq_ignore_ascii_case(word))
 }
@@ -293,7 +294,7 @@ fn is_vocative_word(word: &str) -> bool {
     let lower = word.to_lowercase();
     let capitalised = title_case(&lower);
     !(ABSTRACT_NOUN_ENDINGS.iter().any(|end| lower.ends_with(end))
-        || is_frequent_word(word)
+        || is_frequent_word(&lower)
         || VOCATIVE_CUES.contains(&lower.as_str())
         || GENERIC.contains(&capitalised.as_str())
         || lists().places.contains(capitalised.as_str()))

@@ -221,17 +221,9 @@ fn without_cut_shorthand(text: &str, span: ByteSpan) -> Option<ByteSpan> {
 /// "MD" read as a US state stays a place.
 fn is_credential(text: &str, span: ByteSpan) -> bool {
     // The whole dotted word: a model tags the "D" of "M.D." now and then.
-    let bytes = text.as_bytes();
-    let dotted = |b: u8| b.is_ascii_alphanumeric() || b == b'.';
-    let mut start = span.start;
-    while start > 0 && dotted(bytes[start - 1]) {
-        start -= 1;
-    }
-    let mut end = span.end;
-    while end < bytes.len() && dotted(bytes[end]) {
-        end += 1;
-    }
-    text.get(start..end).is_some_and(is_credential_word)
+    let dotted = widened(text, span, |b| b.is_ascii_alphanumeric() || b == b'.');
+    text.get(dotted.start..dotted.end)
+        .is_some_and(is_credential_word)
 }
 
 /// Whether `span` is clinical shorthand, or a measurement with its value ("PT", "Y.O.",
@@ -680,13 +672,19 @@ fn whole_query_value(text: &str, span: ByteSpan) -> ByteSpan {
 /// `O`), and a cut identifier or date would leave digits in the clear. Only ASCII
 /// letters and digits are taken: scripts written without spaces have no word to widen to.
 fn whole_ascii_words(text: &str, span: ByteSpan) -> ByteSpan {
+    widened(text, span, |b| b.is_ascii_alphanumeric())
+}
+
+/// `span` widened on both sides over the ASCII bytes that `keep` accepts (never into a
+/// multi-byte character, whose bytes are no ASCII).
+fn widened(text: &str, span: ByteSpan, keep: impl Fn(u8) -> bool) -> ByteSpan {
     let bytes = text.as_bytes();
     let mut start = span.start;
-    while start > 0 && bytes[start - 1].is_ascii_alphanumeric() {
+    while start > 0 && keep(bytes[start - 1]) {
         start -= 1;
     }
     let mut end = span.end;
-    while end < bytes.len() && bytes[end].is_ascii_alphanumeric() {
+    while end < bytes.len() && keep(bytes[end]) {
         end += 1;
     }
     ByteSpan::new(start, end)

@@ -150,8 +150,9 @@ macro_rules! zh_given {
 }
 
 /// Chinese names beside their cue: after 我叫, 名叫, 姓名：, 联系人：, 患者：, … (the name,
-/// then punctuation or a word that follows names), before an honorific (王先生,
-/// 李老师, 张医生), or in brackets after the romanised name (`Zhang Wei (张伟)`). The honorific form takes the surname alone too, as "Mr Wang" does.
+/// then punctuation or a word that follows names), before an honorific (王先生, 李老师,
+/// 张医生), or in brackets after the romanised name (`Zhang Wei (张伟)`). The honorific
+/// form takes the surname alone too, as "Mr Wang" does.
 pub(super) const PERSON_ZH: PatternSpec = PatternSpec {
     name: "person_zh",
     label: "PERSON",

@@ -3,6 +3,14 @@
 
 use crate::engine::{PatternSpec, Proof};
 
+/// A record number as hospitals write it: 5–10 digits, or groups of 2–4 joined by
+/// dashes (`720-83-19`), captured. A macro, so that each pattern's regex is one literal.
+macro_rules! record_number {
+    () => {
+        r"(\d{5,10}|\d{2,4}(?:-\d{2,4}){1,3})\b"
+    };
+}
+
 /// Medical record (chart) number after its cue: `MRN 4482913`, `MR# 00912377`,
 /// `Medical record no. 123456`, `Unit No: 720-83-19`, `Pt ID 77410022`, `Hospital No:
 /// 1234567`. Any 5–10 digits, or groups of 2–4 joined by dashes: hospitals number records
@@ -12,12 +20,14 @@ use crate::engine::{PatternSpec, Proof};
 pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
     name: "medical_record_number",
     label: "MEDICAL_RECORD_NUMBER",
-    regex: r"(?ix)
+    regex: concat!(
+        r"(?ix)
         \b(?: mrn | mr\# | mr\s+no\.? | medical\s+record(?:\s+(?:number|no\.?|\#))?
             | chart\s+(?:number|no\.?|\#) | unit\s+(?:number|no\.?)
             | (?:patient|pt\.?)\s+(?:id|no\.?|number|\#) | hospital\s+(?:number|no\.?) )
-        \s*[:\#\-]?\s*
-        (\d{5,10}|\d{2,4}(?:-\d{2,4}){1,3})\b",
+        \s*[:\#\-]?\s*",
+        record_number!()
+    ),
     group: 1,
     score: 0.85,
     proof: Proof::Grammar,
@@ -52,9 +62,7 @@ pub(super) const MEDICAL_RECORD_NUMBER: PatternSpec = PatternSpec {
 pub(super) const CLINICAL_ID: PatternSpec = PatternSpec {
     name: "clinical_id",
     label: "MEDICAL_RECORD_NUMBER",
-    regex: r"(?x)
-        \bID\s*(?:[:\#]|[Nn]o\.?)\s*
-        (\d{5,10}|\d{2,4}(?:-\d{2,4}){1,3})\b",
+    regex: concat!(r"(?x)\bID\s*(?:[:\#]|[Nn]o\.?)\s*", record_number!()),
     group: 1,
     score: 0.3,
     context: &[

@@ -162,8 +162,8 @@ pub(super) const ACCOUNT_NUMBER: PatternSpec = PatternSpec {
 
 /// A loyalty account after its cue: a frequent-flyer number (`AAdvantage #: 7K4P290`,
 /// `my SkyMiles number is 2197654321`), a loyalty or membership card; and a QQ number,
-/// the Chinese messenger's account, which is a number too. One traveller or
-/// customer each, so an `ACCOUNT_NUMBER`; airline programmes print long plain runs,
+/// the Chinese messenger's account, which is a number too. One traveller or customer
+/// each, so an `ACCOUNT_NUMBER`; airline programmes print long plain runs,
 /// which the bank-account rule of [`ACCOUNT_NUMBER`] would refuse.
 pub(super) const LOYALTY_NUMBER: PatternSpec = PatternSpec {
     name: "loyalty_number",
@@ -320,9 +320,9 @@ fn passport_shaped(s: &str) -> bool {
 /// A licence or certificate number after its cue: `License No. 0049288`, `Lic #:
 /// RN-4417782`, `certificate no. BC-2291-88`, `medical licence number 123456`, `Lic. RN
 /// 229187`. A cue with its "no."/"number"/"#" or a clinical licence's kind, and four or
-/// more digits. A driving licence's number is
-/// `US_DRIVER_LICENSE`'s and a plate `LICENSE_PLATE`'s: "driver" or "driving" near the
-/// cue takes this reading under the threshold.
+/// more digits. A driving licence's number is `US_DRIVER_LICENSE`'s and a plate
+/// `LICENSE_PLATE`'s: "driver" or "driving" near the cue takes this reading under the
+/// threshold.
 pub(super) const LICENSE_NUMBER: PatternSpec = PatternSpec {
     name: "license_number",
     label: "LICENSE_NUMBER",
