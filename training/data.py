@@ -139,3 +139,17 @@ def upper_copies(docs, frac, rng):
         if len(up) == len(d["text"]):
             out.append({**d, "id": "%s-upper" % d.get("id"), "text": up})
     return out
+
+
+def lower_copies(docs, frac, rng):
+    """all-lower-case copies of a random share of converted documents (same spans): chat and
+    prompts typed without capitals ("can you email john smith"), where the casing bit is 0 on
+    every word, names included. Documents whose length changes when lower-cased are skipped."""
+    out = []
+    for d in docs:
+        if rng.random() >= frac:
+            continue
+        low = d["text"].lower()
+        if len(low) == len(d["text"]):
+            out.append({**d, "id": "%s-lower" % d.get("id"), "text": low})
+    return out

@@ -186,6 +186,9 @@ def main():
                     help="corpora trained more than once per epoch, e.g. wnut17=2 (MODEL_CARD.md)")
     ap.add_argument("--upper-frac", type=float, default=0.0,
                     help="share of CoNLL-2003 and TAB documents also trained as an ALL-CAPS copy")
+    ap.add_argument("--lower-frac", type=float, default=0.0,
+                    help="share of CoNLL-2003 and WNUT-17 documents also trained as an all-lower-case "
+                         "copy, from their gold labels alone (a teacher does not see lower-case names)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--casing", type=int, default=1,
                     help="1: feed the word-shape bit through token_type_ids (see bio.casing_type_ids)")
@@ -226,7 +229,7 @@ def main():
     enc_dir = encoder_dir()
     tok = infer.load_tokenizer(os.path.join(enc_dir, "tokenizer.json"))
 
-    docs = []
+    docs, lowered, lower_rng = [], [], random.Random(a.seed + 3000)
     excl = set(x for x in a.exclude.split(",") if x)
     repeat = {k: int(v) for k, v in (x.split("=") for x in a.repeat.split(",") if x)}
     for p in sorted(glob.glob(os.path.join(a.data, "train", "*.jsonl"))):
@@ -241,6 +244,11 @@ def main():
             up = data.upper_copies(ds, a.upper_frac, rng)
             print("  ALL-CAPS copies", len(up), flush=True)
             docs += up
+        if a.lower_frac and data.corpus_of(p) in ("conll2003", "wnut17"):
+            # an rng of their own: the other copies and the batches stay as without them
+            low = data.lower_copies(ds, a.lower_frac, lower_rng)
+            print("  lower-case copies", len(low), flush=True)
+            lowered += low
     if a.synthetic:
         sd = [data.convert(d, "synthetic") for d in synth.generate(a.synthetic, a.seed)]
         print("synthetic", len(sd), "docs", flush=True)
@@ -256,6 +264,10 @@ def main():
         print("transfer tweets (gold)", len(tweets), "docs", flush=True)
     teacher_only_tweets = [] if a.transfer_gold else tweets
     ex = build_examples(tok, docs, bool(a.casing))
+    # windows the teacher does not speak for: learnt from their gold labels alone
+    low_ex = build_examples(tok, lowered, bool(a.casing))
+    gold_only = set(range(len(ex), len(ex) + len(low_ex)))
+    ex += low_ex
     if a.teacher and (a.unlabelled or teacher_only_tweets):
         raw = synth.generate(a.unlabelled, a.seed + 1000) if a.unlabelled else []
         raw += teacher_only_tweets
@@ -302,9 +314,11 @@ def main():
                 st = torch.zeros(out.logits.shape)
                 for j, i in enumerate(bidx):
                     st[j, :len(soft[i])] = torch.from_numpy(soft[i].astype("float32"))
-                kd = distillation_loss(out.logits, st, m, a.kd_temp)
-                # windows of unlabelled text have no gold token: CE is nan there
-                loss = kd if torch.isnan(loss) else a.kd_alpha * kd + (1 - a.kd_alpha) * loss
+                kd_rows = torch.tensor([[0 if i in gold_only else 1] for i in bidx])
+                if kd_rows.any():
+                    kd = distillation_loss(out.logits, st, m * kd_rows, a.kd_temp)
+                    # windows of unlabelled text have no gold token: CE is nan there
+                    loss = kd if torch.isnan(loss) else a.kd_alpha * kd + (1 - a.kd_alpha) * loss
             if hidden is not None:
                 ht = torch.zeros((len(bidx), len(layers)) + out.hidden_states[0].shape[1:])
                 for j, i in enumerate(bidx):

@@ -217,6 +217,17 @@ class TestSynth(unittest.TestCase):
         self.assertEqual(up[0]["spans"], docs[0]["spans"])
         self.assertEqual(data.upper_copies(docs, 0.0, random.Random(1)), [])
 
+    def test_lower_copies_keep_spans(self):
+        import random
+        docs = [{"id": "a", "text": "Anna Schmidt lives in Berlin.", "spans": [(0, 12, "PER"), (22, 28, "LOC")], "ignore": []},
+                # "İ" lower-cases to two characters: the offsets would move, so no copy
+                {"id": "b", "text": "İstanbul", "spans": [(0, 8, "LOC")], "ignore": []}]
+        low = data.lower_copies(docs, 1.0, random.Random(1))
+        self.assertEqual([d["text"] for d in low], ["anna schmidt lives in berlin."])
+        self.assertEqual(low[0]["spans"], docs[0]["spans"])
+        self.assertEqual(low[0]["id"], "a-lower")
+        self.assertEqual(data.lower_copies(docs, 0.0, random.Random(1)), [])
+
     def test_has_casing_variety(self):
         texts = [d["text"] for d in synth.generate(300, seed=1)]
         self.assertTrue(any(t == t.lower() for t in texts))

@@ -9,6 +9,7 @@
 use crate::engine::names::{
     ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word,
     is_dose_unit, is_drug, is_given_name, is_institution_ending, is_monarch, is_office,
+    is_time_unit,
 };
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
@@ -30,7 +31,13 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
                 text,
                 with_joined_names(
                     text,
-                    without_rank(text, without_chatter(text, before_possessive(text, span))?),
+                    without_rank(
+                        text,
+                        without_credential(
+                            text,
+                            without_chatter(text, before_possessive(text, span))?,
+                        ),
+                    ),
                 ),
             ),
         ),
@@ -48,7 +55,11 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     if matches!(label.as_str(), "PERSON" | "ORGANIZATION") && is_credential(text, span) {
         return None;
     }
-    if named && (is_clinical_shorthand_only(text, span) || before_a_dose(text, span)) {
+    if named
+        && (is_clinical_shorthand_only(text, span)
+            || before_a_dose(text, span)
+            || is_time_amount(text, span))
+    {
         return None;
     }
     if label.as_str() == "DATE_TIME"
@@ -224,6 +235,49 @@ fn is_credential(text: &str, span: ByteSpan) -> bool {
     let dotted = widened(text, span, |b| b.is_ascii_alphanumeric() || b == b'.');
     text.get(dotted.start..dotted.end)
         .is_some_and(is_credential_word)
+}
+
+/// A person's span without the degree that closes it ("KOWALCZYK, ANNA M.D" →
+/// "KOWALCZYK, ANNA"): a model runs on into the credential after a name in capitals now and
+/// then, and the reader should still see that a physician signed. A credential alone is
+/// dropped by [`is_credential`].
+fn without_credential(text: &str, span: ByteSpan) -> ByteSpan {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return span;
+    };
+    let Some(at) = inner.rfind([' ', ',']) else {
+        return span;
+    };
+    let last = widened(text, ByteSpan::new(span.start + at + 1, span.end), |b| {
+        b.is_ascii_alphanumeric() || b == b'.'
+    });
+    if last.start != span.start + at + 1
+        || !text
+            .get(last.start..last.end)
+            .is_some_and(is_credential_word)
+    {
+        return span;
+    }
+    let rest = inner[..at].trim_end_matches([' ', ',']);
+    if !rest.chars().any(char::is_alphabetic) {
+        return span;
+    }
+    ByteSpan::new(span.start, span.start + rest.len())
+}
+
+/// Whether `span` is a number and a unit of time ("2 wks", "3 hrs"): a model tags a short
+/// time in notes as an organisation now and then; it names no one.
+fn is_time_amount(text: &str, span: ByteSpan) -> bool {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return false;
+    };
+    let mut words = inner.split_whitespace();
+    let (Some(amount), Some(unit), None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    amount.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && amount.starts_with(|c: char| c.is_ascii_digit())
+        && is_time_unit(unit.trim_end_matches('.'))
 }
 
 /// Whether `span` is clinical shorthand, or a measurement with its value ("PT", "Y.O.",
@@ -1147,6 +1201,40 @@ mod tests {
         );
         assert_eq!(shape(text, at("MD"), place), Some(at("MD")));
         assert_eq!(shape(text, at("Ana Ruiz"), person), Some(at("Ana Ruiz")));
+    }
+
+    #[test]
+    fn a_degree_after_a_name_leaves_the_name_and_a_time_is_no_name() {
+        let text =
+            "Attending: KOWALCZYK, ANNA M.D.  Seen by Ana Ruiz, PA-C in 2 wks; Dr. M. D. Shah";
+        let at = |part: &str| {
+            let s = text.find(part).unwrap();
+            ByteSpan::new(s, s + part.len())
+        };
+        let person = Label::builtin("PERSON");
+        let org = Label::builtin("ORGANIZATION");
+        assert_eq!(
+            shape(text, at("KOWALCZYK, ANNA M.D"), person),
+            Some(at("KOWALCZYK, ANNA"))
+        );
+        assert_eq!(
+            shape(text, at("Ana Ruiz, PA-C"), person),
+            Some(at("Ana Ruiz"))
+        );
+        // Initials that spell a degree inside a name stay: "M. D." is two words.
+        assert_eq!(
+            shape(text, at("M. D. Shah"), person),
+            Some(at("M. D. Shah"))
+        );
+        assert_eq!(shape(text, at("2 wks"), org), None);
+        assert_eq!(shape(text, at("2 wks"), person), None);
+        // A number and a name is no time ("3 Doors Down").
+        let band = "we saw 3 Doors Down";
+        let s = band.find("3 Doors").unwrap();
+        assert_eq!(
+            shape(band, ByteSpan::new(s, band.len()), org),
+            Some(ByteSpan::new(s, band.len()))
+        );
     }
 
     #[test]
