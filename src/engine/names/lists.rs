@@ -114,7 +114,7 @@ pub(crate) const ABSTRACT_NOUN_ENDINGS: &[&str] = &["tion", "sion", "ment", "nes
 
 /// `word` with its first letter upper-case and the rest lower-case, as the lists spell
 /// names and places.
-pub(super) fn title_case(word: &str) -> String {
+pub(crate) fn title_case(word: &str) -> String {
     let mut out = String::with_capacity(word.len());
     for (k, c) in word.chars().enumerate() {
         if k == 0 {

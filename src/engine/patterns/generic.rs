@@ -295,6 +295,42 @@ pub(super) const CUED_USERNAME_PROSE: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Who is to act on a to-do in code, as Google's style names them: `// TODO(alice.wong):
+/// …`, `# FIXME(jdoe42)`. An account names its owner as a handle does, so it is a PERSON.
+/// Only an account-shaped value or a common given name: `TODO(perf)`, `TODO(cleanup)` and
+/// `TODO(b/1234)` name a topic or a bug.
+pub(super) const TODO_OWNER: PatternSpec = PatternSpec {
+    name: "todo_owner",
+    label: "PERSON",
+    prefilter: Some(r"(?:TODO|FIXME|XXX|HACK)\("),
+    regex: concat!(r"\b(?:TODO|FIXME|XXX|HACK)\(", user_name_capture!(), r"\)"),
+    group: 1,
+    score: 0.8,
+    validate: Some(to_do_owner),
+    negative_context: &[],
+    examples: &[
+        (
+            "// TODO(alice.wong): remove the hard-coded key",
+            "alice.wong",
+        ),
+        ("# FIXME(jdoe42) flaky on CI", "jdoe42"),
+        ("/* TODO(priya): ask legal */", "priya"),
+    ],
+    counter_examples: &[
+        "// TODO(perf): cache this",
+        "// TODO(b/1234): drop after the migration",
+        "# TODO(v2.0) remove",
+        "// TODO(root)",
+        "TODO(cleanup)",
+    ],
+    ..PatternSpec::BASE
+};
+
+fn to_do_owner(s: &str) -> bool {
+    account_shaped_user_name(s)
+        || crate::engine::names::is_given_name(&crate::engine::names::title_case(s))
+}
+
 fn account_shaped_user_name(s: &str) -> bool {
     let version = s
         .strip_prefix(['v', 'V'])
@@ -1311,10 +1347,11 @@ const CONTINENTAL_ADDRESS_NEGATIVE_CONTEXT: &[&str] = &[];
 
 /// A postcode and town after a continental street, optional: `, 75002 Paris`,
 /// `, D-10115 Berlin`, `, 1010 Wien`, `, 00-514 Warszawa`, `, 1100-053 Lisboa`,
-/// `, 114 55 Stockholm`.
+/// `, 114 55 Stockholm`. A town's words stay on its line: the next line's first word is
+/// a speaker or a field ("Paris\nAgent: …").
 macro_rules! eu_postcode_town {
     () => {
-        r"(?:,?\s+(?:(?:[A-Z]{1,2}-)?\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3}|\d{3}\s\d{2})\s+\p{Lu}[\p{L}'’\-]*(?:[\s\-]\p{Lu}[\p{L}'’\-]*){0,2})?"
+        r"(?:,?\s+(?:(?:[A-Z]{1,2}-)?\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3}|\d{3}\s\d{2})\s+\p{Lu}[\p{L}'’\-]*(?:[\x20\-]\p{Lu}[\p{L}'’\-]*){0,2})?"
     };
 }
 
@@ -1351,7 +1388,7 @@ pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
         fr_street_types!(),
         r"\s+",
         r"(?:(?:de|du|des|la|le|les)\s+|[ld]['’])*\p{Lu}[\p{L}'’\-]*",
-        r"(?:\s+(?:(?:de|du|des|la|le|les|et)\s+|[ld]['’])*\p{Lu}[\p{L}'’\-]*){0,3}",
+        r"(?:[\x20\t]+(?:(?:de|du|des|la|le|les|et)\s+|[ld]['’])*\p{Lu}[\p{L}'’\-]*){0,3}",
         eu_postcode_town!()
     ),
     score: 0.75,
@@ -1363,6 +1400,11 @@ pub(super) const STREET_ADDRESS_FR: PatternSpec = PatternSpec {
         ),
         ("au 3 bis avenue Foch", "3 bis avenue Foch"),
         ("8, place d'Italie", "8, place d'Italie"),
+        (
+            "im at 22 rue des Lilas, 75011 Paris\nAgent: Sorry",
+            "22 rue des Lilas, 75011 Paris",
+        ),
+        ("au 4 rue Lepic\nMerci", "4 rue Lepic"),
     ],
     counter_examples: &["la rue est calme", "12 rue", "3 places left"],
     ..PatternSpec::BASE
@@ -1381,7 +1423,7 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
         south_street_types!(),
         r"\s+",
         r"(?:(?:de|del|la|las|los|di|della|delle|dei|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*",
-        r"(?:\s+(?:(?:de|del|la|las|los|di|della|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*){0,3}",
+        r"(?:[\x20\t]+(?:(?:de|del|la|las|los|di|della|do|da|dos|das)\s+)*\p{Lu}[\p{L}'’\-]*){0,3}",
         r",?\s+(?:n[º°o]\.?\s*)?\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?\b",
         // a Spanish floor and door: 3º B, 2º izq., 1º 2ª
         r"(?:,?\s+\d{1,2}[º°ª]\s?(?:[A-Z]\b|\d{1,2}[ºª]|izq(?:uierda|\.)?|dcha\.?|derecha)?)?",
@@ -1403,6 +1445,10 @@ pub(super) const STREET_ADDRESS_SOUTH: PatternSpec = PatternSpec {
             "Avenida de la Paz 7, 2º izq.",
         ),
         ("abito in Via Roma 10", "Via Roma 10"),
+        (
+            "Via Roma 10, 00184 Roma\nCliente: grazie",
+            "Via Roma 10, 00184 Roma",
+        ),
         ("Rua das Flores, 25", "Rua das Flores, 25"),
         (
             "moro na Rua Augusta 20, 1100-053 Lisboa.",

@@ -76,6 +76,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::SOCIAL_HANDLE,
     &generic::CUED_USERNAME,
     &generic::CUED_USERNAME_PROSE,
+    &generic::TODO_OWNER,
     &generic::URL,
     &generic::SOCIAL_PROFILE_URL,
     &generic::IPV4,
