@@ -187,8 +187,10 @@ def main():
     ap.add_argument("--upper-frac", type=float, default=0.0,
                     help="share of CoNLL-2003 and TAB documents also trained as an ALL-CAPS copy")
     ap.add_argument("--lower-frac", type=float, default=0.0,
-                    help="share of CoNLL-2003 and WNUT-17 documents also trained as an all-lower-case "
+                    help="share of the --lower-corpora documents also trained as an all-lower-case "
                          "copy, from their gold labels alone (a teacher does not see lower-case names)")
+    ap.add_argument("--lower-corpora", default="conll2003,wnut17",
+                    help="comma-separated corpora --lower-frac copies")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--casing", type=int, default=1,
                     help="1: feed the word-shape bit through token_type_ids (see bio.casing_type_ids)")
@@ -244,7 +246,7 @@ def main():
             up = data.upper_copies(ds, a.upper_frac, rng)
             print("  ALL-CAPS copies", len(up), flush=True)
             docs += up
-        if a.lower_frac and data.corpus_of(p) in ("conll2003", "wnut17"):
+        if a.lower_frac and data.corpus_of(p) in a.lower_corpora.split(","):
             # an rng of their own: the other copies and the batches stay as without them
             low = data.lower_copies(ds, a.lower_frac, lower_rng)
             print("  lower-case copies", len(low), flush=True)

@@ -55,6 +55,31 @@ pub(super) const CARD_SECURITY_CODE: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A card's expiry after its cue: `exp 09/27`, `Expiry: 11/2026`, `valid thru 03/28`. Card
+/// data as much as the number is (PCI DSS keeps them together), so a masked number does
+/// not leave its expiry beside it. A month and a year after the cue only: "exp 3" or an
+/// experiment's "exp 12/45" stay.
+pub(super) const CARD_EXPIRY: PatternSpec = PatternSpec {
+    name: "card_expiry",
+    label: "DATE_TIME",
+    regex: r"(?ix)
+        \b(?: exp(?:iry|iration|ires)?(?:\s+date)? | valid\s+(?:thru|through|until) | good\s+thru )
+        \.?\s*[:=]?\s*
+        ((?:0[1-9]|1[0-2])\s?/\s?(?:2\d|20[2-9]\d))\b",
+    group: 1,
+    score: 0.85,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        ("card 4111 1111 1111 1111 exp 09/27 cvv 123", "09/27"),
+        ("Expiry: 11/2026", "11/2026"),
+        ("VALID THRU 03/28", "03/28"),
+        ("expiration date 12 / 29", "12 / 29"),
+    ],
+    counter_examples: &["exp 3", "exp 13/27", "exp 12/45", "expires soon", "exp 09/1999"],
+    ..PatternSpec::BASE
+};
+
 /// IBANs, compact or in groups of four; mod-97 and the country's registry length.
 pub(super) const IBAN: PatternSpec = PatternSpec {
     name: "iban",

@@ -143,6 +143,7 @@ pub static ALL: &[&PatternSpec] = &[
     // finance
     &finance::CREDIT_CARD,
     &finance::CARD_SECURITY_CODE,
+    &finance::CARD_EXPIRY,
     &finance::IBAN,
     &finance::SWIFT_BIC_DIGIT,
     &finance::SWIFT_BIC,
