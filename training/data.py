@@ -129,27 +129,25 @@ def load_corpus(path, **kw):
 
 def upper_copies(docs, frac, rng):
     """ALL-CAPS copies of a random share of converted documents (same spans): notes,
-    forms and headlines in capitals, where the casing bit says nothing. Documents whose
-    length changes when upper-cased (a few non-ASCII letters) are skipped."""
-    out = []
-    for d in docs:
-        if rng.random() >= frac:
-            continue
-        up = d["text"].upper()
-        if len(up) == len(d["text"]):
-            out.append({**d, "id": "%s-upper" % d.get("id"), "text": up})
-    return out
+    forms and headlines in capitals, where the casing bit says nothing."""
+    return _cased_copies(docs, frac, rng, "upper")
 
 
 def lower_copies(docs, frac, rng):
     """all-lower-case copies of a random share of converted documents (same spans): chat and
     prompts typed without capitals ("can you email john smith"), where the casing bit is 0 on
-    every word, names included. Documents whose length changes when lower-cased are skipped."""
+    every word, names included."""
+    return _cased_copies(docs, frac, rng, "lower")
+
+
+def _cased_copies(docs, frac, rng, case):
+    """Copies of a random share of `docs` in `case` ("upper" or "lower"). Documents whose
+    length changes in that case (a few non-ASCII letters) are skipped: the spans would move."""
     out = []
     for d in docs:
         if rng.random() >= frac:
             continue
-        low = d["text"].lower()
-        if len(low) == len(d["text"]):
-            out.append({**d, "id": "%s-lower" % d.get("id"), "text": low})
+        text = getattr(d["text"], case)()
+        if len(text) == len(d["text"]):
+            out.append({**d, "id": "%s-%s" % (d.get("id"), case), "text": text})
     return out
