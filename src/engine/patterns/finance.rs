@@ -76,7 +76,13 @@ pub(super) const CARD_EXPIRY: PatternSpec = PatternSpec {
         ("VALID THRU 03/28", "03/28"),
         ("expiration date 12 / 29", "12 / 29"),
     ],
-    counter_examples: &["exp 3", "exp 13/27", "exp 12/45", "expires soon", "exp 09/1999"],
+    counter_examples: &[
+        "exp 3",
+        "exp 13/27",
+        "exp 12/45",
+        "expires soon",
+        "exp 09/1999",
+    ],
     ..PatternSpec::BASE
 };
 

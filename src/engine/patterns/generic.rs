@@ -1,6 +1,7 @@
 //! Contact details, network identifiers, dates, ages, addresses: types not tied to a
 //! country or an industry.
 
+use crate::engine::names::{is_given_name, title_case};
 use crate::engine::validators::{ip, structure};
 use crate::engine::{PatternSpec, Proof};
 use crate::text::ByteSpan;
@@ -327,8 +328,7 @@ pub(super) const TODO_OWNER: PatternSpec = PatternSpec {
 };
 
 fn to_do_owner(s: &str) -> bool {
-    account_shaped_user_name(s)
-        || crate::engine::names::is_given_name(&crate::engine::names::title_case(s))
+    account_shaped_user_name(s) || is_given_name(&title_case(s))
 }
 
 fn account_shaped_user_name(s: &str) -> bool {
