@@ -517,7 +517,8 @@ fn with_the_model_ids_rooms_plan_numbers_degrees_and_shorthand_in_notes_come_out
 }
 
 #[test]
-fn with_the_model_degrees_times_card_expiries_to_do_owners_and_next_lines_come_out_right() {
+fn with_the_model_degrees_times_card_expiries_to_do_owners_spelt_addresses_and_next_lines_come_out_right(
+) {
     let s = TestServer::start(&format!(
         "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
     ));
@@ -527,19 +528,24 @@ fn with_the_model_degrees_times_card_expiries_to_do_owners_and_next_lines_come_o
             "Attending: KOWALCZYK, ANNA M.D.  F/u with Dr. o'brien in 2 wks.",
             "my card 4111 1111 1111 1111 exp 09/27 cvv 123",
             "// TODO(alice.wong): remove this\n// TODO(perf): cache it",
-            "Customer: im at 22 rue des Lilas, 75011 Paris\nAgent: Sorry, checking."
+            "Customer: im at 22 rue des Lilas, 75011 Paris\nAgent: Sorry, checking.",
+            "it's dan dot miller at gmail dot com",
+            "Flight BA 283 departs LHR 14:25 from Terminal 5"
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
-    // The model had run on into "M.D" and read "2 wks" as an organisation; the expiry,
-    // the to-do's owner had stayed, and the address had taken the next line's speaker.
+    // The model had run on into "M.D", into the time after "LHR" and read "2 wks" as an
+    // organisation; the expiry, the to-do's owner and the "dan" of a spelt-out address had
+    // stayed, and the address had taken the next line's speaker.
     assert_eq!(
         r.json()["anonymized_text"],
         json!([
             "Attending: [PERSON_1] M.D.  F/u with Dr. [PERSON_2] in 2 wks.",
             "my card [CREDIT_CARD_1] exp [DATE_TIME_1] cvv [CARD_SECURITY_CODE_1]",
             "// TODO([PERSON_3]): remove this\n// TODO(perf): cache it",
-            "Customer: im at [LOCATION_1]\nAgent: Sorry, checking."
+            "Customer: im at [LOCATION_1]\nAgent: Sorry, checking.",
+            "it's [EMAIL_ADDRESS_1]",
+            "Flight BA 283 departs [LOCATION_2] [DATE_TIME_2] from [LOCATION_3]"
         ])
     );
 }

@@ -22,8 +22,11 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         return None;
     }
     let span = match label.as_str() {
-        "ORGANIZATION" => trim_common_edges(text, span),
-        "LOCATION" => without_article(text, trim_common_edges(text, span)),
+        "ORGANIZATION" => trim_common_edges(text, without_clock_time(text, span)),
+        "LOCATION" => without_article(
+            text,
+            trim_common_edges(text, without_clock_time(text, span)),
+        ),
         "DATE_TIME" => one_clause(text, span),
         "PERSON" => with_given_name(
             text,
@@ -260,6 +263,27 @@ fn without_credential(text: &str, span: ByteSpan) -> ByteSpan {
     }
     let rest = inner[..at].trim_end_matches([' ', ',']);
     if !rest.chars().any(char::is_alphabetic) {
+        return span;
+    }
+    ByteSpan::new(span.start, span.start + rest.len())
+}
+
+/// A place's or organisation's span without the clock time that closes it ("LHR 14:25" →
+/// "LHR"): a model runs on from an airport or station into its time in timetables and
+/// tickets now and then; the time is a date of its own, and no name ends in one.
+fn without_clock_time(text: &str, span: ByteSpan) -> ByteSpan {
+    let Some(inner) = text.get(span.start..span.end) else {
+        return span;
+    };
+    let Some((rest, last)) = inner.rsplit_once(' ') else {
+        return span;
+    };
+    let clock = last.split(':').count() >= 2
+        && last
+            .split(':')
+            .all(|part| (1..=2).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit()));
+    let rest = rest.trim_end();
+    if !clock || rest.is_empty() {
         return span;
     }
     ByteSpan::new(span.start, span.start + rest.len())
@@ -1204,7 +1228,7 @@ mod tests {
     }
 
     #[test]
-    fn a_degree_after_a_name_leaves_the_name_and_a_time_is_no_name() {
+    fn a_degree_after_a_name_leaves_the_name_and_a_time_is_no_name_nor_part_of_one() {
         let text =
             "Attending: KOWALCZYK, ANNA M.D.  Seen by Ana Ruiz, PA-C in 2 wks; Dr. M. D. Shah";
         let at = |part: &str| {
@@ -1227,6 +1251,24 @@ mod tests {
             Some(at("M. D. Shah"))
         );
         assert_eq!(shape(text, at("2 wks"), org), None);
+        let ticket = "departs LHR 14:25, arrives JFK 17:40:00; Terminal 5";
+        let place = Label::builtin("LOCATION");
+        let in_ticket = |part: &str| {
+            let s = ticket.find(part).unwrap();
+            ByteSpan::new(s, s + part.len())
+        };
+        assert_eq!(
+            shape(ticket, in_ticket("LHR 14:25"), place),
+            Some(in_ticket("LHR"))
+        );
+        assert_eq!(
+            shape(ticket, in_ticket("JFK 17:40:00"), org),
+            Some(in_ticket("JFK"))
+        );
+        assert_eq!(
+            shape(ticket, in_ticket("Terminal 5"), place),
+            Some(in_ticket("Terminal 5"))
+        );
         assert_eq!(shape(text, at("2 wks"), person), None);
         // A number and a name is no time ("3 Doors Down").
         let band = "we saw 3 Doors Down";

@@ -407,13 +407,14 @@ fn handle_surroundings(text: &str, span: ByteSpan) -> bool {
 }
 
 /// Obfuscated addresses: `john [at] example [dot] com`, `jane(at)mail.org`,
-/// `bob at example dot com`. The validator wants at least one bracketed or spelled-out
+/// `bob at example dot com`, `dan dot miller at gmail dot com`. The validator wants at least one bracketed or spelled-out
 /// `dot`, so "meet at home" stays clean.
 pub(super) const EMAIL_OBFUSCATED: PatternSpec = PatternSpec {
     name: "email_obfuscated",
     label: "EMAIL_ADDRESS",
     regex: r"(?ix)
-        \b[a-z0-9][a-z0-9._%+\-]*                       # local part
+        \b[a-z0-9][a-z0-9._%+\-]*                       # local part, its dots spelt too
+        (?:(?:\s*[\[\(\{<]\s*dot\s*[\]\)\}>]\s*|\s+dot\s+)[a-z0-9][a-z0-9._%+\-]*)*
         (?:\s*[\[\(\{<]\s*at\s*[\]\)\}>]\s*|\s+at\s+)   # [at] (at) {at} or ' at '
         [a-z0-9][a-z0-9\-]*                             # first domain label
         (?:(?:\s*[\[\(\{<]\s*dot\s*[\]\)\}>]\s*|\s+dot\s+|\.)[a-z0-9\-]+)*
@@ -429,6 +430,15 @@ pub(super) const EMAIL_OBFUSCATED: PatternSpec = PatternSpec {
         ),
         ("contact: jane(at)mail.org", "jane(at)mail.org"),
         ("bob at example dot com", "bob at example dot com"),
+        // the local part's dots spelt too: "dan" had stayed
+        (
+            "it's dan dot miller at gmail dot com",
+            "dan dot miller at gmail dot com",
+        ),
+        (
+            "jane [dot] doe [at] corp [dot] io",
+            "jane [dot] doe [at] corp [dot] io",
+        ),
     ],
     counter_examples: &["we met at home. com was down", "look at example.com"],
     ..PatternSpec::BASE
