@@ -204,23 +204,17 @@ fn trim_loose_punctuation(text: &str, span: ByteSpan) -> Option<ByteSpan> {
 fn without_cut_shorthand(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     let inner = text.get(span.start..span.end)?;
     let (mut start, mut end) = (span.start, span.end);
+    let tokens = between_spaces(text, span)?;
     if let Some(last_space) = inner.rfind(' ') {
-        let token_end = text[span.end..]
-            .find(char::is_whitespace)
-            .map_or(text.len(), |at| span.end + at);
-        let token = text[span.start + last_space + 1..token_end]
+        let token = text[span.start + last_space + 1..tokens.end]
             .trim_end_matches([',', '.', ';', ':', ')']);
-        if token_end > span.end && token.contains('/') && is_clinical_shorthand(token) {
+        if tokens.end > span.end && token.contains('/') && is_clinical_shorthand(token) {
             end = span.start + last_space;
         }
     }
     if let Some(first_space) = inner.find(' ') {
-        let token_start = text[..span.start]
-            .char_indices()
-            .rfind(|(_, c)| c.is_whitespace())
-            .map_or(0, |(at, c)| at + c.len_utf8());
-        let token = text[token_start..span.start + first_space].trim_start_matches('(');
-        if token_start < span.start && token.contains('/') && is_clinical_shorthand(token) {
+        let token = text[tokens.start..span.start + first_space].trim_start_matches('(');
+        if tokens.start < span.start && token.contains('/') && is_clinical_shorthand(token) {
             start = span.start + first_space + 1;
         }
     }
@@ -235,7 +229,7 @@ fn without_cut_shorthand(text: &str, span: ByteSpan) -> Option<ByteSpan> {
 /// "MD" read as a US state stays a place.
 fn is_credential(text: &str, span: ByteSpan) -> bool {
     // The whole dotted word: a model tags the "D" of "M.D." now and then.
-    let dotted = widened(text, span, |b| b.is_ascii_alphanumeric() || b == b'.');
+    let dotted = dotted_word(text, span);
     text.get(dotted.start..dotted.end)
         .is_some_and(is_credential_word)
 }
@@ -251,9 +245,7 @@ fn without_credential(text: &str, span: ByteSpan) -> ByteSpan {
     let Some(at) = inner.rfind([' ', ',']) else {
         return span;
     };
-    let last = widened(text, ByteSpan::new(span.start + at + 1, span.end), |b| {
-        b.is_ascii_alphanumeric() || b == b'.'
-    });
+    let last = dotted_word(text, ByteSpan::new(span.start + at + 1, span.end));
     if last.start != span.start + at + 1
         || !text
             .get(last.start..last.end)
@@ -278,7 +270,7 @@ fn without_clock_time(text: &str, span: ByteSpan) -> ByteSpan {
     let Some((rest, last)) = inner.rsplit_once(' ') else {
         return span;
     };
-    let clock = last.split(':').count() >= 2
+    let clock = last.contains(':')
         && last
             .split(':')
             .all(|part| (1..=2).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit()));
@@ -309,17 +301,10 @@ fn is_time_amount(text: &str, span: ByteSpan) -> bool {
 /// then; they name no one.
 fn is_clinical_shorthand_only(text: &str, span: ByteSpan) -> bool {
     // The whole words the span touches: a dot splits "Y.O." into tokens.
-    let (Some(before), Some(after)) = (text.get(..span.start), text.get(span.end..)) else {
+    let Some(words) = between_spaces(text, span) else {
         return false;
     };
-    let start = before
-        .char_indices()
-        .rfind(|(_, c)| c.is_whitespace())
-        .map_or(0, |(at, c)| at + c.len_utf8());
-    let end = after
-        .find(char::is_whitespace)
-        .map_or(text.len(), |at| span.end + at);
-    let inner = &text[start..end];
+    let inner = &text[words.start..words.end];
     let (mut shorthand, mut measure, mut value) = (false, false, false);
     for word in inner.split_whitespace() {
         let word = word.trim_matches(['(', ')', ',', ';', ':']);
@@ -751,6 +736,25 @@ fn whole_query_value(text: &str, span: ByteSpan) -> ByteSpan {
 /// letters and digits are taken: scripts written without spaces have no word to widen to.
 fn whole_ascii_words(text: &str, span: ByteSpan) -> ByteSpan {
     widened(text, span, |b| b.is_ascii_alphanumeric())
+}
+
+/// `span` widened to the whole dotted word it touches ("D" → "M.D.").
+fn dotted_word(text: &str, span: ByteSpan) -> ByteSpan {
+    widened(text, span, |b| b.is_ascii_alphanumeric() || b == b'.')
+}
+
+/// `span` widened to the whitespace around it: the whole tokens it touches; `None` when
+/// `span` does not fall on character boundaries.
+fn between_spaces(text: &str, span: ByteSpan) -> Option<ByteSpan> {
+    let (before, after) = (text.get(..span.start)?, text.get(span.end..)?);
+    let start = before
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    let end = after
+        .find(char::is_whitespace)
+        .map_or(text.len(), |at| span.end + at);
+    Some(ByteSpan::new(start, end))
 }
 
 /// `span` widened on both sides over the ASCII bytes that `keep` accepts (never into a
