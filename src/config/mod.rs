@@ -125,6 +125,8 @@ impl Default for RateLimitSection {
 pub struct DetectionSection {
     /// Labels used when a request names none; empty = every default-on label.
     pub default_entities: Vec<String>,
+    /// Labels taken out of that default set ("all but `MEDICAL_CONDITION`").
+    pub excluded_entities: Vec<String>,
     /// Default confidence threshold in [0, 1].
     pub threshold: f64,
     /// Texts never flagged, compared case-insensitively with what was detected.
@@ -139,6 +141,7 @@ impl Default for DetectionSection {
     fn default() -> Self {
         Self {
             default_entities: Vec::new(),
+            excluded_entities: Vec::new(),
             threshold: 0.5,
             allow_list: Vec::new(),
             deny_list: Vec::new(),

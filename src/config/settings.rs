@@ -243,21 +243,22 @@ impl Settings {
             None
         };
 
-        let mut labels = Vec::new();
-        for (i, name) in config.detection.default_entities.iter().enumerate() {
-            match Label::parse(name) {
-                Some(label) => labels.push(label),
-                None => errors.push(ConfigError::new(
-                    format!("detection.default_entities[{i}]"),
-                    "unknown label (see GET /v1/entities)",
-                )),
-            }
-        }
+        let labels = labels_at(
+            &config.detection.default_entities,
+            "default_entities",
+            &mut errors,
+        );
+        let excluded = labels_at(
+            &config.detection.excluded_entities,
+            "excluded_entities",
+            &mut errors,
+        );
         let labels = if labels.is_empty() {
             LabelSet::defaults()
         } else {
             LabelSet::new(labels)
-        };
+        }
+        .without(&excluded);
         let threshold = config.detection.threshold;
         if !(0.0..=1.0).contains(&threshold) {
             errors.push(ConfigError::new(
@@ -682,6 +683,21 @@ fn compile_session_store(
     })
 }
 
+/// The labels named under `detection.<key>`; an unknown name is an error at its index.
+fn labels_at(names: &[String], key: &str, errors: &mut Vec<ConfigError>) -> Vec<Label> {
+    let mut labels = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        match Label::parse(name) {
+            Some(label) => labels.push(label),
+            None => errors.push(ConfigError::new(
+                format!("detection.{key}[{i}]"),
+                "unknown label (see GET /v1/entities)",
+            )),
+        }
+    }
+    labels
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -726,6 +742,25 @@ mod tests {
             ]
         );
         assert!(errs.iter().all(|e| !e.message.contains("short-secret")));
+    }
+
+    #[test]
+    fn excluded_entities_leave_the_default_set_and_unknown_ones_are_errors() {
+        let yaml = "detection:\n  excluded_entities: [MEDICAL_CONDITION, PROFESSION]\n";
+        let s = Settings::from_yaml(yaml, &no_env).unwrap();
+        let labels = &s.defaults.labels;
+        assert!(!labels.contains(Label::builtin("MEDICAL_CONDITION")));
+        assert!(!labels.contains(Label::builtin("OCCUPATION")));
+        assert!(labels.contains(Label::builtin("PERSON")));
+        let yaml = "detection:\n  default_entities: [PERSON, AGE]\n  excluded_entities: [AGE]\n";
+        let s = Settings::from_yaml(yaml, &no_env).unwrap();
+        assert_eq!(
+            s.defaults.labels.iter().collect::<Vec<_>>(),
+            [Label::builtin("PERSON")]
+        );
+        let errs =
+            Settings::from_yaml("detection:\n  excluded_entities: [NOPE]\n", &no_env).unwrap_err();
+        assert_eq!(errs[0].path, "detection.excluded_entities[0]");
     }
 
     #[test]

@@ -33,6 +33,7 @@ labels! {
     "DATE_TIME" ["DATE", "TIME", "DATETIME", "DOB"] true "Dates, dates of birth and times";
     "AGE" [] true "Ages of people";
     "OCCUPATION" ["PROFESSION", "JOB_TITLE"] true "A person's occupation, where the text says it is theirs";
+    "MEDICAL_CONDITION" ["CONDITION", "DIAGNOSIS", "HEALTH_CONDITION"] true "A person's illness, disability or operation, where the text ties it to them";
     "EMAIL_ADDRESS" ["EMAIL"] true "E-mail addresses, including obfuscated forms";
     "PHONE_NUMBER" ["PHONE", "PH_MOBILE_NUMBER", "TR_PHONE_NUMBER"] true "Telephone numbers, international and national formats";
     "URL" [] true "Web addresses";
@@ -220,6 +221,12 @@ impl LabelSet {
     /// Every built-in label.
     pub fn all() -> Self {
         Self::new(LABELS.iter().map(|i| Label(i.name)).collect())
+    }
+
+    /// This set less `labels`.
+    pub fn without(mut self, labels: &[Label]) -> Self {
+        self.0.retain(|l| !labels.contains(l));
+        self
     }
 
     pub fn contains(&self, label: Label) -> bool {

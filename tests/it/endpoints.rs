@@ -195,7 +195,7 @@ fn a_notes_account_licence_and_accession_numbers_go_beside_their_cue() {
 }
 
 #[test]
-fn a_prompt_keeps_no_extension_pin_code_childs_age_or_booking_reference() {
+fn a_prompt_keeps_no_extension_pin_code_childs_age_condition_or_booking_reference() {
     // The default config, model included: the colon after a date is the model's boundary
     // to fix.
     let s = TestServer::start(&format!(
@@ -217,7 +217,7 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_or_booking_reference() {
     assert_eq!(
         r.json()["anonymized_text"],
         json!([
-            "My son [PERSON_1] (he's [AGE_1]) has asthma; he is 2 hours late.",
+            "My son [PERSON_1] (he's [AGE_1]) has [MEDICAL_CONDITION_1]; he is 2 hours late.",
             "Call [PHONE_NUMBER_1] or [PHONE_NUMBER_2].",
             "Ship to [LOCATION_1], [ADDRESS_1]. Pincode: [ADDRESS_2].",
             "Patient seen with [PERSON_2]. Labs from [DATE_TIME_1]: Cr 1.4, K 4.2.",
@@ -546,6 +546,34 @@ fn with_the_model_degrees_times_card_expiries_to_do_owners_spelt_addresses_and_n
             "Customer: im at [LOCATION_1]\nAgent: Sorry, checking.",
             "it's [EMAIL_ADDRESS_1]",
             "Flight BA 283 departs [LOCATION_2] [DATE_TIME_2] from [LOCATION_3]"
+        ])
+    );
+}
+
+#[test]
+fn a_persons_health_goes_where_the_text_ties_it_to_them_and_a_question_about_an_illness_stays() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "His medical report stated that he had ‑ 6, 25 of myopia (nearsightedness) and strong myopic degeneration (-8 degrees) in his left eye.",
+            "My daughter was diagnosed with type 1 diabetes, and her school wants a care plan.",
+            "Can you explain what causes asthma in children?",
+            "He was granted a disability pension.",
+            r#"{"diagnosis":"chronic bronchitis","ts":"2026-11-26T05:40:00Z"}"#
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    // The measure and the gloss in brackets say as much as the condition's name; a
+    // question about an illness and a pension named after one are no one's health.
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "His medical report stated that he had [MEDICAL_CONDITION_1] and [MEDICAL_CONDITION_2].",
+            "My daughter was diagnosed with [MEDICAL_CONDITION_3], and her school wants a care plan.",
+            "Can you explain what causes asthma in children?",
+            "He was granted a disability pension.",
+            r#"{"diagnosis":"[MEDICAL_CONDITION_4]","ts":"2026-11-26T05:40:00Z"}"#
         ])
     );
 }

@@ -241,6 +241,18 @@ pub(super) const OCCUPATION: KeyFamily = KeyFamily {
     counter_examples: &[("job_id=77 status=200", "77")],
 };
 
+pub(super) const HEALTH: KeyFamily = KeyFamily {
+    name: "health",
+    role: Role::Personal("MEDICAL_CONDITION"),
+    keys: "diagnosis diagnoses medicalcondition healthcondition medicalhistory illness",
+    last_words: "diagnosis diagnoses",
+    examples: &[(
+        r#"{"diagnosis": "type 2 diabetes", "level": "info"}"#,
+        "type 2 diabetes",
+    )],
+    counter_examples: &[("condition=ok status=200", "ok")],
+};
+
 pub(super) const PLACE: KeyFamily = KeyFamily {
     name: "place",
     role: Role::Personal("LOCATION"),
@@ -438,6 +450,7 @@ pub static ALL: &[&KeyFamily] = &[
     &SSN,
     &AGE,
     &OCCUPATION,
+    &HEALTH,
     &COORDINATES,
     &PLACE,
     &EMPLOYER,

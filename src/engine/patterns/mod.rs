@@ -58,6 +58,7 @@ mod de;
 mod eu;
 mod finance;
 mod generic;
+mod health;
 mod india;
 mod korea;
 mod mea;
@@ -107,6 +108,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::MONEY,
     &generic::AGE,
     &occupation::OCCUPATION,
+    &health::MEDICAL_CONDITION,
     &generic::STREET_ADDRESS,
     &generic::STREET_ADDRESS_FR,
     &generic::STREET_ADDRESS_SOUTH,

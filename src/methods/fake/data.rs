@@ -111,6 +111,18 @@ pub const STREETS: &[&str] = &[
 /// Street types.
 pub const STREET_TYPES: &[&str] = &["Street", "Road", "Avenue", "Lane", "Drive", "Way", "Close"];
 
+/// Health conditions, one word each, common enough to point at no one.
+pub const CONDITIONS: &[&str] = &[
+    "asthma",
+    "migraine",
+    "eczema",
+    "tonsillitis",
+    "bronchitis",
+    "sinusitis",
+    "gastritis",
+    "insomnia",
+];
+
 /// Occupations, one word each, common enough to point at no one.
 pub const OCCUPATIONS: &[&str] = &[
     "teacher",
@@ -230,6 +242,7 @@ mod tests {
             STREET_TYPES,
             CITIES,
             OCCUPATIONS,
+            CONDITIONS,
             COMPANY_NAMES,
             COMPANY_KINDS,
         ] {

@@ -38,6 +38,7 @@ pub fn candidate(label: Label, original: &str, rng: &mut StdRng, date_offset_day
         "URL" => url(original, rng),
         "AGE" => age(original, rng),
         "OCCUPATION" => pick(data::OCCUPATIONS, rng).to_owned(),
+        "MEDICAL_CONDITION" => pick(data::CONDITIONS, rng).to_owned(),
         "COORDINATES" => geo::coordinates(original, rng),
         _ => generic::shape(original, rng),
     };
