@@ -560,12 +560,14 @@ fn a_persons_health_goes_where_the_text_ties_it_to_them_and_a_question_about_an_
             "My daughter was diagnosed with type 1 diabetes, and her school wants a care plan.",
             "Can you explain what causes asthma in children?",
             "He was granted a disability pension.",
-            r#"{"diagnosis":"chronic bronchitis","ts":"2026-11-26T05:40:00Z"}"#
+            r#"{"diagnosis":"chronic bronchitis","ts":"2026-11-26T05:40:00Z"}"#,
+            "Dx: acute appendicitis. s/p appendectomy in 2019."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
     // The measure and the gloss in brackets say as much as the condition's name; a
-    // question about an illness and a pension named after one are no one's health.
+    // question about an illness and a pension named after one are no one's health; a
+    // record's own cues (Dx, s/p) are about its patient.
     assert_eq!(
         r.json()["anonymized_text"],
         json!([
@@ -573,7 +575,8 @@ fn a_persons_health_goes_where_the_text_ties_it_to_them_and_a_question_about_an_
             "My daughter was diagnosed with [MEDICAL_CONDITION_3], and her school wants a care plan.",
             "Can you explain what causes asthma in children?",
             "He was granted a disability pension.",
-            r#"{"diagnosis":"[MEDICAL_CONDITION_4]","ts":"2026-11-26T05:40:00Z"}"#
+            r#"{"diagnosis":"[MEDICAL_CONDITION_4]","ts":"2026-11-26T05:40:00Z"}"#,
+            "Dx: [MEDICAL_CONDITION_5]. s/p [MEDICAL_CONDITION_6] in [DATE_TIME_1]."
         ])
     );
 }

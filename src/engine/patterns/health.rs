@@ -1,4 +1,4 @@
-//! A person's health: an illness, an injury, a disability or an operation, where the text
+//! A person's health: an illness, a fracture, a disability or an operation, where the text
 //! ties it to someone ("diagnosed with paranoid schizophrenia", "he had ‑6,25 of myopia
 //! (nearsightedness)", "a woman with a disability", "There is arthrosis of the whole
 //! spinal column" in a report on "the subject"). Health data is a special category
@@ -11,23 +11,23 @@
 //! person is named nearby (a pronoun, "the applicant", "the patient", a name before the
 //! cue), and where the phrase ends at the condition rather than modifying a noun after
 //! it ("disability pension"). Clinical de-identification (HIPAA) keeps diagnoses, since
-//! they are the data: drop `MEDICAL_CONDITION` from `detection.default_entities` there.
+//! they are the data: `detection.excluded_entities: [MEDICAL_CONDITION]` there.
 
 use crate::engine::PatternSpec;
 use crate::text::ByteSpan;
 
-/// Conditions that need no modifier: named illnesses and their endings. The endings are
-/// Greek medicine's (-itis, -osis, -opathy, -algia, -plegia, -opia, -phrenia, -trophy, tumour
-/// -omas, and operations' -ectomy, -otomy, -plasty); the words they share with ordinary English (diagnosis, empathy, nostalgia,
-/// Ethiopia, academia) are dropped by [`not_a_condition`]. A macro, so that the regex is one
-/// literal.
+/// Conditions that need no modifier: named illnesses and their endings, Greek medicine's
+/// (-itis, -osis, -opathy, -algia, -plegia, -opia, -phrenia, -trophy, tumours' -oma,
+/// operations' -ectomy, -otomy, -plasty); the words that share an ending with ordinary
+/// English (diagnosis, empathy, nostalgia, Ethiopia, academia) are `NOT_CONDITIONS`. A
+/// macro, so that the regex is one literal.
 macro_rules! condition_words {
     () => {
         concat!(
         r"[a-z]{2,}(?:itis|osis|opathy|algia|plegia|opia|phrenia|trophy|aemia|emia)
         |[a-z]{3,}(?:ectomy|otomy|ostomy|plasty)
         |[a-z]*(?:carcin|melan|sarc|lymph|haemat|hemat|aden|myel|gli|fibr|lip|mesotheli|blast)oma
-        |astigmatism|glaucoma|cataracts?|asthma|diabetes|epilepsy|dementia|cancer|tumou?rs?
+        |astigmatism|glaucoma|cataracts?|asthma|diabetes(?:\s+(?:mellitus|insipidus))?|epilepsy|dementia|cancer|tumou?rs?
         |(?-i:HIV|AIDS)|sciatica|paralysis|blindness|deafness|autism|adhd|ptsd|depression|anorexia
         |bulimia|obesity|pneumonia|influenza|covid(?:[\-‑]19)?|concussion|hernia|stroke
         |disabilit(?:y|ies)|invalidity|hypertension|infertility|miscarriage
@@ -160,6 +160,12 @@ pub(super) const MEDICAL_CONDITION: PatternSpec = PatternSpec {
         ),
         ("PT HAS CHRONIC BRONCHITIS SINCE 2019", "CHRONIC BRONCHITIS"),
         ("She underwent a mastectomy in 2019.", "mastectomy"),
+        ("Dx: acute appendicitis.", "acute appendicitis"),
+        ("Seen today. s/p appendectomy 7/22.", "appendectomy"),
+        (
+            "a history of diabetes mellitus, on insulin since he was 40",
+            "diabetes mellitus",
+        ),
         (
             "In the subject's left knee there is lateral calcification of the patella.",
             "lateral calcification of the patella",
@@ -189,7 +195,7 @@ pub(super) const MEDICAL_CONDITION: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// Words that end like a condition but are none, and modifiers that say it is no one's.
+/// Words that end like a condition but are none.
 #[rustfmt::skip]
 const NOT_CONDITIONS: &[&str] = &[
     "diagnosis", "prognosis", "hypnosis", "osmosis", "symbiosis", "metamorphosis", "mitosis",
@@ -255,8 +261,12 @@ const CUES: &[&str] = &[
     "living", "with", "resulted", "signs", "onsets", "onset", "shows", "showed", "there",
     "undergone", "underwent", "complained", "complains", "admitted", "sustained", "caused",
     "amounting", "causing", "is", "was", "applies", "broke", "broken", "injured", "hurt",
-    "sprained", "tore", "torn",
+    "sprained", "tore", "torn", "tested", "positive",
 ];
+
+/// Cues that are a record's own about its subject, so no person need be named: "Dx: acute
+/// appendicitis", "PMH: asthma" (and "s/p appendectomy", checked on the sentence).
+const RECORD_CUES: &[&str] = &["dx", "hx", "pmh", "ddx"];
 
 /// Words that name the person a condition is someone's: pronouns and the roles judgments
 /// and notes use.
@@ -277,13 +287,14 @@ const FOLLOWERS: &[&str] = &[
     "at", "in", "of", "and", "or", "with", "since", "by", "on", "to", "but", "when", "while",
     "which", "that", "who", "was", "is", "were", "are", "had", "has", "he", "she", "they",
     "from", "for", "after", "before", "during", "following", "due", "caused", "resulting",
-    "requiring", "as", "which", "inter", "not", "so", "then", "there", "since", "last",
+    "requiring", "as", "inter", "not", "so", "then", "there", "last",
     "this", "these", "amounting", "affecting", "diagnosed", "i", "we", "you",
 ];
 
 /// Keeps a condition whose sentence ties it to a person (a `CUES` word before it in its
 /// sentence, and a capitalised name before a cue, or a `PERSONS` word in the 400
-/// characters before it or in the rest of its sentence), and whose phrase ends at it.
+/// characters before it or in the rest of its sentence; or a record's `RECORD_CUES`), and
+/// whose phrase ends at it.
 fn tied_to_a_person(text: &str, span: ByteSpan) -> bool {
     ends_the_phrase(text, span) && cued(text, span)
 }
@@ -332,6 +343,14 @@ fn cued(text: &str, span: ByteSpan) -> bool {
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
         .filter(|w| !w.is_empty())
         .collect();
+    let status_post = sentence.to_ascii_lowercase().contains("s/p ");
+    if status_post
+        || words
+            .iter()
+            .any(|w| RECORD_CUES.iter().any(|c| c.eq_ignore_ascii_case(w)))
+    {
+        return true;
+    }
     let is_cue = |w: &&str| CUES.iter().any(|c| c.eq_ignore_ascii_case(w));
     if !words.iter().any(is_cue) {
         return false;
