@@ -582,6 +582,30 @@ fn a_persons_health_goes_where_the_text_ties_it_to_them_and_a_question_about_an_
 }
 
 #[test]
+fn a_persons_race_goes_where_it_describes_them_and_a_white_paper_stays() {
+    let s = TestServer::default();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "The suspect is a white male in his 40s.",
+            "she had been discriminated against as a black woman",
+            "He is African American.",
+            "Read the white paper before the meeting."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "The suspect is a [NRP_1] in his [AGE_1].",
+            "she had been discriminated against as a [NRP_2]",
+            "He is [NRP_3].",
+            "Read the white paper before the meeting."
+        ])
+    );
+}
+
+#[test]
 fn secrets_in_shell_lines_headers_and_settings_go_whole_and_log_lines_keep_their_escapes() {
     let s = TestServer::default();
     let r = s.post(

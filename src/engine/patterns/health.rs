@@ -161,6 +161,11 @@ pub(super) const MEDICAL_CONDITION: PatternSpec = PatternSpec {
         ("PT HAS CHRONIC BRONCHITIS SINCE 2019", "CHRONIC BRONCHITIS"),
         ("She underwent a mastectomy in 2019.", "mastectomy"),
         ("Dx: acute appendicitis.", "acute appendicitis"),
+        (
+            "She takes 20 mg of Prozac daily for her depression.",
+            "depression",
+        ),
+        ("My HIV status is positive.", "HIV"),
         ("Seen today. s/p appendectomy 7/22.", "appendectomy"),
         (
             "a history of diabetes mellitus, on insulin since he was 40",
@@ -264,6 +269,9 @@ const CUES: &[&str] = &[
     "sprained", "tore", "torn", "tested", "positive",
 ];
 
+/// A possessive just before a condition names whose it is: "for her depression".
+const POSSESSIVES: &[&str] = &["his", "her", "my", "their", "your", "our"];
+
 /// Cues that are a record's own about its subject, so no person need be named: "Dx: acute
 /// appendicitis", "PMH: asthma" (and "s/p appendectomy", checked on the sentence).
 const RECORD_CUES: &[&str] = &["dx", "hx", "pmh", "ddx"];
@@ -288,13 +296,13 @@ const FOLLOWERS: &[&str] = &[
     "which", "that", "who", "was", "is", "were", "are", "had", "has", "he", "she", "they",
     "from", "for", "after", "before", "during", "following", "due", "caused", "resulting",
     "requiring", "as", "inter", "not", "so", "then", "there", "last",
-    "this", "these", "amounting", "affecting", "diagnosed", "i", "we", "you",
+    "this", "these", "amounting", "affecting", "diagnosed", "i", "we", "you", "status",
 ];
 
 /// Keeps a condition whose sentence ties it to a person (a `CUES` word before it in its
 /// sentence, and a capitalised name before a cue, or a `PERSONS` word in the 400
-/// characters before it or in the rest of its sentence; or a record's `RECORD_CUES`), and
-/// whose phrase ends at it.
+/// characters before it or in the rest of its sentence; or a possessive just before it, or
+/// a record's `RECORD_CUES`), and whose phrase ends at it.
 fn tied_to_a_person(text: &str, span: ByteSpan) -> bool {
     ends_the_phrase(text, span) && cued(text, span)
 }
@@ -343,6 +351,12 @@ fn cued(text: &str, span: ByteSpan) -> bool {
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
         .filter(|w| !w.is_empty())
         .collect();
+    let owner = words
+        .last()
+        .is_some_and(|w| POSSESSIVES.iter().any(|p| p.eq_ignore_ascii_case(w)));
+    if owner {
+        return true;
+    }
     let status_post = sentence.to_ascii_lowercase().contains("s/p ");
     if status_post
         || words

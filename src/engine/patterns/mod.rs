@@ -63,6 +63,7 @@ mod india;
 mod korea;
 mod mea;
 mod occupation;
+mod origin;
 mod secrets;
 mod uk;
 mod us;
@@ -109,6 +110,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::AGE,
     &occupation::OCCUPATION,
     &health::MEDICAL_CONDITION,
+    &origin::RACE_DESCRIPTOR,
     &generic::STREET_ADDRESS,
     &generic::STREET_ADDRESS_FR,
     &generic::STREET_ADDRESS_SOUTH,
