@@ -13,6 +13,7 @@
 //! it ("disability pension"). Clinical de-identification (HIPAA) keeps diagnoses, since
 //! they are the data: `detection.excluded_entities: [MEDICAL_CONDITION]` there.
 
+use super::phrase::{ends_before, next_word};
 use crate::engine::PatternSpec;
 use crate::text::ByteSpan;
 
@@ -313,19 +314,16 @@ fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
     if matches!(chars.next(), Some('-' | '‑')) && chars.next().is_some_and(char::is_alphabetic) {
         return false; // "stroke-making", "cancer-free"
     }
-    let rest = after.trim_start_matches([' ', '\t']);
-    let next = rest
-        .split(|c: char| !c.is_alphanumeric())
-        .next()
-        .unwrap_or("");
     let last = text[..span.end]
         .rsplit(|c: char| !c.is_alphanumeric())
         .next()
         .unwrap_or("");
-    if next.eq_ignore_ascii_case("of") && NO_OF.iter().any(|w| w.eq_ignore_ascii_case(last)) {
+    if next_word(after).eq_ignore_ascii_case("of")
+        && NO_OF.iter().any(|w| w.eq_ignore_ascii_case(last))
+    {
         return false;
     }
-    !rest.starts_with(char::is_lowercase) || FOLLOWERS.iter().any(|f| f.eq_ignore_ascii_case(next))
+    ends_before(after, FOLLOWERS)
 }
 
 /// Heads that "of" turns into something else: "a stroke of luck", "the failure of the

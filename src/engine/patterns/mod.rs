@@ -64,6 +64,7 @@ mod korea;
 mod mea;
 mod occupation;
 mod origin;
+mod phrase;
 mod secrets;
 mod uk;
 mod us;

@@ -9,6 +9,7 @@
 //! after a verb of working, an apposition, "retired" or "former", or a form field. "You are a translator" is a
 //! role given to a model, not a fact about a person: `are` is no cue.
 
+use super::phrase::{ends_before, next_word};
 use crate::engine::PatternSpec;
 use crate::text::ByteSpan;
 
@@ -219,17 +220,11 @@ fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
     if after.starts_with("'s") || after.starts_with("’s") {
         return false;
     }
-    let rest = after.trim_start_matches([' ', '\t']);
-    let next = rest
-        .split(|c: char| !c.is_alphanumeric())
-        .next()
-        .unwrap_or("");
     let word = &text[span.start..span.end];
-    if word.eq_ignore_ascii_case("advocate") && next.eq_ignore_ascii_case("of") {
+    if word.eq_ignore_ascii_case("advocate") && next_word(after).eq_ignore_ascii_case("of") {
         return false;
     }
-    let ends = !rest.starts_with(char::is_lowercase) || FOLLOWERS.contains(&next);
-    ends && !a_models_role(&text[..span.start])
+    ends_before(after, FOLLOWERS) && !a_models_role(&text[..span.start])
 }
 
 /// Whether one of the four words before the occupation is a model or bot (`MODEL_SUBJECTS`).

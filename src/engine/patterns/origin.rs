@@ -4,6 +4,7 @@
 //! it (`DEM`). The named groups ("Hispanic", "Caucasian", "African American") are the
 //! `NRP` dictionary's; this is the colour words, which are a race only before a person.
 
+use super::phrase::ends_before;
 use crate::engine::PatternSpec;
 use crate::text::ByteSpan;
 
@@ -52,12 +53,7 @@ fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
     if after.starts_with(['\'', '’', '-', '‑']) {
         return false;
     }
-    let next = after
-        .trim_start_matches([' ', '\t'])
-        .split(|c: char| !c.is_alphanumeric())
-        .next()
-        .unwrap_or("");
-    !next.starts_with(char::is_lowercase) || FOLLOWERS.contains(&next)
+    ends_before(after, FOLLOWERS)
 }
 
 /// Words that can follow a person described by their race: "a black woman with", "a
