@@ -34,6 +34,7 @@ labels! {
     "AGE" [] true "Ages of people";
     "OCCUPATION" ["PROFESSION", "JOB_TITLE"] true "A person's occupation, where the text says it is theirs";
     "MEDICAL_CONDITION" ["CONDITION", "DIAGNOSIS", "HEALTH_CONDITION"] true "A person's illness, disability or operation, where the text ties it to them";
+    "SEXUALITY" ["SEXUAL_ORIENTATION", "GENDER_IDENTITY"] true "A person's sexual orientation or gender identity, where they or the text state it";
     "EMAIL_ADDRESS" ["EMAIL"] true "E-mail addresses, including obfuscated forms";
     "PHONE_NUMBER" ["PHONE", "PH_MOBILE_NUMBER", "TR_PHONE_NUMBER"] true "Telephone numbers, international and national formats";
     "URL" [] true "Web addresses";

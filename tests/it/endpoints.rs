@@ -582,7 +582,7 @@ fn a_persons_health_goes_where_the_text_ties_it_to_them_and_a_question_about_an_
 }
 
 #[test]
-fn a_persons_race_goes_where_it_describes_them_and_a_white_paper_stays() {
+fn a_persons_race_and_stated_orientation_go_and_a_white_paper_and_gay_rights_stay() {
     let s = TestServer::default();
     let r = s.post(
         "/v1/anonymize",
@@ -590,7 +590,9 @@ fn a_persons_race_goes_where_it_describes_them_and_a_white_paper_stays() {
             "The suspect is a white male in his 40s.",
             "she had been discriminated against as a black woman",
             "He is African American.",
-            "Read the white paper before the meeting."
+            "Read the white paper before the meeting.",
+            "my son is gay, how do I support him?",
+            "We support gay rights."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -600,7 +602,9 @@ fn a_persons_race_goes_where_it_describes_them_and_a_white_paper_stays() {
             "The suspect is a [NRP_1] in his [AGE_1].",
             "she had been discriminated against as a [NRP_2]",
             "He is [NRP_3].",
-            "Read the white paper before the meeting."
+            "Read the white paper before the meeting.",
+            "my son is [SEXUALITY_1], how do I support him?",
+            "We support gay rights."
         ])
     );
 }

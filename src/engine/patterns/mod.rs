@@ -66,6 +66,7 @@ mod occupation;
 mod origin;
 mod phrase;
 mod secrets;
+mod sexuality;
 mod uk;
 mod us;
 
@@ -112,6 +113,7 @@ pub static ALL: &[&PatternSpec] = &[
     &occupation::OCCUPATION,
     &health::MEDICAL_CONDITION,
     &origin::RACE_DESCRIPTOR,
+    &sexuality::SEXUALITY,
     &generic::STREET_ADDRESS,
     &generic::STREET_ADDRESS_FR,
     &generic::STREET_ADDRESS_SOUTH,
