@@ -20,7 +20,7 @@ pub(super) const SEXUALITY: PatternSpec = PatternSpec {
               | (?:they|we)['’]re | (?:they|we)\s+(?:are|were) | you['’]re | you\s+are
               | (?:son|daughter|brother|sister|child|kid|friend|partner|husband|wife)\s+(?:is|was) )
               \s+ (?: (?:openly|also|not|both)\s+ )? (?:an?\s+)?
-            | \b(?: came | coming | come | comes ) \s+ out \s+ (?:to\s+\w+\s+)? as \s+ (?:an?\s+)?
+            | \b(?: came | coming | come | comes ) \s+ out \s+ (?:to\s+[a-z]+\s+)? as \s+ (?:an?\s+)?
             | \b(?: identif(?:y|ies|ied) ) \s+ as \s+ (?:an?\s+)? )
         ( gay | lesbian | bisexual | bi | queer | asexual | pansexual | homosexual
         | transgender | trans | non[\-‑]?binary | genderqueer | intersex )\b",
