@@ -134,8 +134,10 @@ pub struct PatternSpec {
     /// Confidence without context.
     pub score: f32,
     /// A cheaper regex the `RegexSet` prefilter uses instead of `regex`; it must match
-    /// wherever `regex` does (e-mail: `@`). For patterns with large Unicode classes,
-    /// which would overflow the set's lazy DFA.
+    /// wherever `regex` does (e-mail: `@`). For patterns with large Unicode classes (a
+    /// `\w` outside a negated class is one) or long alternations with repeats, which would
+    /// overflow the set's lazy DFA and slow every pattern: `cargo bench --bench detect`
+    /// shows it (`detect/rules`).
     pub prefilter: Option<&'static str>,
     /// Checksum/structure check: `false` drops the candidate.
     pub validate: Option<fn(&str) -> bool>,
