@@ -310,10 +310,6 @@ fn tied_to_a_person(text: &str, span: ByteSpan) -> bool {
 
 fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
     let after = &text[span.end..];
-    let mut chars = after.chars();
-    if matches!(chars.next(), Some('-' | '‑')) && chars.next().is_some_and(char::is_alphabetic) {
-        return false; // "stroke-making", "cancer-free"
-    }
     let last = text[..span.end]
         .rsplit(|c: char| !c.is_alphanumeric())
         .next()

@@ -217,9 +217,6 @@ fn no_function_word(phrase: &str) -> bool {
 /// must not make it a model's role (`MODEL_SUBJECTS`).
 fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
     let after = &text[span.end..];
-    if after.starts_with("'s") || after.starts_with("’s") {
-        return false;
-    }
     let word = &text[span.start..span.end];
     if word.eq_ignore_ascii_case("advocate") && next_word(after).eq_ignore_ascii_case("of") {
         return false;

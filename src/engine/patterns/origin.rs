@@ -49,11 +49,7 @@ pub(super) const RACE_DESCRIPTOR: PatternSpec = PatternSpec {
 /// The person noun must end the phrase: "a white male connector" is a plug, "a black
 /// man's jacket" a garment's owner described by no one in particular.
 fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
-    let after = &text[span.end..];
-    if after.starts_with(['\'', '’', '-', '‑']) {
-        return false;
-    }
-    ends_before(after, FOLLOWERS)
+    ends_before(&text[span.end..], FOLLOWERS)
 }
 
 /// Words that can follow a person described by their race: "a black woman with", "a

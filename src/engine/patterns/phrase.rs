@@ -12,8 +12,15 @@ pub(super) fn next_word(after: &str) -> &str {
 }
 
 /// Whether a phrase ends where `after` begins: punctuation, a line end, a capitalised word
-/// or one of `followers` comes next.
+/// or one of `followers` comes next, but not a possessive's or a compound's tail glued to
+/// it ("a black man's jacket", "stroke-making").
 pub(super) fn ends_before(after: &str, followers: &[&str]) -> bool {
+    let mut chars = after.chars();
+    if matches!(chars.next(), Some('\'' | '’' | '-' | '‑'))
+        && chars.next().is_some_and(char::is_alphabetic)
+    {
+        return false;
+    }
     let next = next_word(after);
     !after
         .trim_start_matches([' ', '\t'])

@@ -48,8 +48,7 @@ pub(super) const SEXUALITY: PatternSpec = PatternSpec {
 
 /// The word must end the statement: "he is bi-weekly", "they are trans fats" are not.
 fn ends_the_phrase(text: &str, span: ByteSpan) -> bool {
-    let after = &text[span.end..];
-    !after.starts_with(['\'', '’', '-', '‑']) && ends_before(after, FOLLOWERS)
+    ends_before(&text[span.end..], FOLLOWERS)
 }
 
 /// Words that can follow a stated orientation: "I'm gay and", "gay, how".
