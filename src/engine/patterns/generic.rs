@@ -406,20 +406,42 @@ fn handle_surroundings(text: &str, span: ByteSpan) -> bool {
     !((alone_on_line && above_code) || after.starts_with(['(', '/']) || key)
 }
 
+/// A word an address spells out instead of its sign, bracketed or between spaces:
+/// `[dot]`, `(at)`, `{dot}`, ` at `. A macro, so that the regex is one literal.
+macro_rules! spelt {
+    ($word:literal) => {
+        concat!(
+            r"(?:\s*[\[\(\{<]\s*",
+            $word,
+            r"\s*[\]\)\}>]\s*|\s+",
+            $word,
+            r"\s+)"
+        )
+    };
+}
+
 /// Obfuscated addresses: `john [at] example [dot] com`, `jane(at)mail.org`,
-/// `bob at example dot com`, `dan dot miller at gmail dot com`. The validator wants at least one bracketed or spelled-out
-/// `dot`, so "meet at home" stays clean.
+/// `bob at example dot com`, `dan dot miller at gmail dot com`. The validator wants at
+/// least one bracketed or spelled-out `dot`, so "meet at home" stays clean.
 pub(super) const EMAIL_OBFUSCATED: PatternSpec = PatternSpec {
     name: "email_obfuscated",
     label: "EMAIL_ADDRESS",
-    regex: r"(?ix)
+    regex: concat!(
+        r"(?ix)
         \b[a-z0-9][a-z0-9._%+\-]*                       # local part, its dots spelt too
-        (?:(?:\s*[\[\(\{<]\s*dot\s*[\]\)\}>]\s*|\s+dot\s+)[a-z0-9][a-z0-9._%+\-]*)*
-        (?:\s*[\[\(\{<]\s*at\s*[\]\)\}>]\s*|\s+at\s+)   # [at] (at) {at} or ' at '
-        [a-z0-9][a-z0-9\-]*                             # first domain label
-        (?:(?:\s*[\[\(\{<]\s*dot\s*[\]\)\}>]\s*|\s+dot\s+|\.)[a-z0-9\-]+)*
-        (?:\s*[\[\(\{<]\s*dot\s*[\]\)\}>]\s*|\s+dot\s+|\.)
-        (?:com|org|net|edu|gov|io|co|uk|de|fr|in|ca|au|br|info|biz|me|us|eu|nl|es|it|ch|se|jp)\b",
+        (?:",
+        spelt!("dot"),
+        r"[a-z0-9][a-z0-9._%+\-]*)*",
+        spelt!("at"),
+        r"[a-z0-9][a-z0-9\-]*                             # first domain label
+        (?:(?:",
+        spelt!("dot"),
+        r"|\.)[a-z0-9\-]+)*
+        (?:",
+        spelt!("dot"),
+        r"|\.)
+        (?:com|org|net|edu|gov|io|co|uk|de|fr|in|ca|au|br|info|biz|me|us|eu|nl|es|it|ch|se|jp)\b"
+    ),
     score: 0.8,
     validate: Some(obfuscated_email),
     negative_context: &[],

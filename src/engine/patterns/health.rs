@@ -32,13 +32,30 @@ macro_rules! condition_words {
         |(?-i:HIV|AIDS)|sciatica|paralysis|blindness|deafness|autism|adhd|ptsd|depression|anorexia
         |bulimia|obesity|pneumonia|influenza|covid(?:[\-‑]19)?|concussion|hernia|stroke
         |disabilit(?:y|ies)|invalidity|hypertension|infertility|miscarriage
-        |(?:alzheimer|parkinson|crohn|huntington|hodgkin|lyme|graves|addison|cushing
-          |asperger|tourette|down)['’]?s?\s+(?:disease|syndrome)
-        |(?:fractures?|calcification|dislocation|rupture|amputation)\s+of\s+(?:the|his|her|a)\s+
-          (?:[a-z0-9]+\s+){0,3}?",
+        |(?:",
+        eponyms!(),
+        r")['’]?s?\s+(?:disease|syndrome)
+        |(?:",
+        injuries!(),
+        r")\s+of\s+(?:the|his|her|a)\s+(?:[a-z0-9]+\s+){0,3}?",
         body_parts!(),
         r"|loss\s+of\s+(?:sight|vision|hearing|memory)"
         )
+    };
+}
+
+/// The people diseases and syndromes are named after ("Crohn's disease", "Down syndrome").
+macro_rules! eponyms {
+    () => {
+        r"alzheimer|parkinson|crohn|huntington|hodgkin|lyme|graves|addison|cushing|asperger
+        |tourette|down"
+    };
+}
+
+/// What happens to a bone or limb, before "of the …": "fracture of the left kneecap".
+macro_rules! injuries {
+    () => {
+        r"fractures?|calcification|dislocation|rupture|amputation"
     };
 }
 
@@ -107,17 +124,14 @@ pub(super) const MEDICAL_CONDITION: PatternSpec = PatternSpec {
         r"\b )?"
     ),
     score: 0.85,
-    // Every match holds one of these; the whole regex in the set would make its DFA give up.
-    prefilter: Some(
-        r"(?ix)itis|osis|opathy|algia|plegia|opia|phrenia|trophy|emia|oma|ectomy|otomy|ostomy
-        |plasty|astigmatism|cataract|asthma|diabetes|epilepsy|dementia|cancer|tumo|hiv|aids
-        |sciatica|paralysis|blindness|deafness|autism|adhd|ptsd|depression|anorexia|bulimia
-        |obesity|pneumonia|influenza|covid|concussion|hernia|stroke|disabilit|invalidity
-        |hypertension|infertility|miscarriage|disease|syndrome|fracture|calcification
-        |dislocation|rupture|amputation|loss|degeneration|illness|disorder|insufficiency
-        |failure|deficiency|impairment|palsy|sclerosis|surger|operation|attack|infection
-        |neuralgia",
-    ),
+    // Every match holds a head; the whole regex (modifiers, measure, gloss) in the set would
+    // make its DFA give up.
+    prefilter: Some(concat!(
+        r"(?ix)",
+        condition_words!(),
+        r"|",
+        modified_heads!()
+    )),
     validate: Some(a_condition),
     surroundings: Some(tied_to_a_person),
     negative_context: &[],
@@ -214,12 +228,9 @@ const NOT_CONDITIONS: &[&str] = &[
 /// Drops phrases with a word that only looks like a condition (`NOT_CONDITIONS`), and a
 /// head that needs a modifier (`illness`, `operations`) without one.
 fn a_condition(phrase: &str) -> bool {
-    let words: Vec<&str> = phrase
-        .split('(')
-        .next()
-        .unwrap_or(phrase)
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+    let before_gloss = phrase.split('(').next().unwrap_or(phrase);
+    let words: Vec<&str> = words_of(before_gloss)
+        .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
         .collect();
     if words
         .iter()
@@ -233,6 +244,12 @@ fn a_condition(phrase: &str) -> bool {
     }
 }
 
+/// The words of `s`, apostrophes kept ("applicant’s", "Alzheimer's").
+fn words_of(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+}
+
 /// Whether a word is a condition's head (its own regex, anchored).
 fn is_condition_word(word: &str) -> bool {
     static HEAD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -241,9 +258,11 @@ fn is_condition_word(word: &str) -> bool {
             condition_words!(),
             r"|",
             modified_heads!(),
-            r"|fractures?|calcification|dislocation|rupture|amputation|loss|alzheimer['’]?s?
-            |parkinson['’]?s?|crohn['’]?s?|huntington['’]?s?|hodgkin['’]?s?|lyme|graves|addison['’]?s?
-            |cushing['’]?s?|asperger['’]?s?|tourette['’]?s?|down['’]?s?)$"
+            r"|",
+            injuries!(),
+            r"|loss|(?:",
+            eponyms!(),
+            r")['’]?s?)$"
         ))
         .expect("condition head regex")
     });
@@ -330,6 +349,10 @@ const NO_OF: &[&str] = &[
     "surgery", "deficiency",
 ];
 
+/// What ends a sentence for the cue and the person: a stop, a line, a semicolon (a colon
+/// does not: "signs of injuries: fracture of …").
+const SENTENCE_ENDS: [char; 5] = ['.', '?', '!', '\n', ';'];
+
 fn cued(text: &str, span: ByteSpan) -> bool {
     let window_start = text[..span.start]
         .char_indices()
@@ -337,21 +360,18 @@ fn cued(text: &str, span: ByteSpan) -> bool {
         .nth(400)
         .map_or(0, |(i, _)| i);
     let before = &text[window_start..span.start];
-    let sentence_start = before
-        .rfind(['.', '?', '!', '\n', ';'])
-        .map_or(0, |i| i + 1);
-    let sentence = &before[sentence_start..];
-    let words: Vec<&str> = sentence
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-        .filter(|w| !w.is_empty())
-        .collect();
+    let sentence = &before[before.rfind(SENTENCE_ENDS).map_or(0, |i| i + 1)..];
+    let words: Vec<&str> = words_of(sentence).collect();
     let owner = words
         .last()
         .is_some_and(|w| POSSESSIVES.iter().any(|p| p.eq_ignore_ascii_case(w)));
     if owner {
         return true;
     }
-    let status_post = sentence.to_ascii_lowercase().contains("s/p ");
+    let status_post = sentence
+        .as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"s/p "));
     if status_post
         || words
             .iter()
@@ -374,12 +394,9 @@ fn cued(text: &str, span: ByteSpan) -> bool {
             )
     });
     let after = &text[span.end..];
-    let rest_of_sentence = &after[..after
-        .find(['.', '?', '!', '\n', ';'])
-        .unwrap_or(after.len())];
+    let rest_of_sentence = &after[..after.find(SENTENCE_ENDS).unwrap_or(after.len())];
     named_before_cue
-        || [before, rest_of_sentence].iter().any(|part| {
-            part.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-                .any(|w| PERSONS.iter().any(|p| p.eq_ignore_ascii_case(w)))
-        })
+        || words_of(before)
+            .chain(words_of(rest_of_sentence))
+            .any(|w| PERSONS.iter().any(|p| p.eq_ignore_ascii_case(w)))
 }

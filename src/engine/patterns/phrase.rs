@@ -21,9 +21,9 @@ pub(super) fn ends_before(after: &str, followers: &[&str]) -> bool {
     {
         return false;
     }
-    let next = next_word(after);
-    !after
-        .trim_start_matches([' ', '\t'])
-        .starts_with(char::is_lowercase)
-        || followers.iter().any(|f| f.eq_ignore_ascii_case(next))
+    let rest = after.trim_start_matches([' ', '\t']);
+    !rest.starts_with(char::is_lowercase)
+        || followers
+            .iter()
+            .any(|f| f.eq_ignore_ascii_case(next_word(rest)))
 }
