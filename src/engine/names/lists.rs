@@ -309,6 +309,12 @@ pub(super) const LEGAL_FORMS: &[&str] = &[
     "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Co.",
 ];
 
+/// Whether `word` is a legal form alone ("Inc", "Ltd."): the end of a company's name, never
+/// a name by itself.
+pub(crate) fn is_legal_form(word: &str) -> bool {
+    LEGAL_FORMS.contains(&word)
+}
+
 /// Heads followed by `of …` that make an organisation (`University of Leeds`).
 #[rustfmt::skip]
 pub(super) const ORG_HEADS: &[&str] = &[

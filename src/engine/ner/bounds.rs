@@ -8,8 +8,8 @@
 
 use crate::engine::names::{
     ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word,
-    is_dose_unit, is_drug, is_given_name, is_institution_ending, is_monarch, is_office,
-    is_time_unit,
+    is_dose_unit, is_drug, is_given_name, is_institution_ending, is_legal_form, is_monarch,
+    is_office, is_time_unit,
 };
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
@@ -28,17 +28,20 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
             trim_common_edges(text, without_clock_time(text, span)),
         ),
         "DATE_TIME" => one_clause(text, span),
-        "PERSON" => with_given_name(
+        "PERSON" => with_stage_prefix(
             text,
-            with_regnal_number(
+            with_given_name(
                 text,
-                with_joined_names(
+                with_regnal_number(
                     text,
-                    without_rank(
+                    with_joined_names(
                         text,
-                        without_credential(
+                        without_rank(
                             text,
-                            without_chatter(text, before_possessive(text, span))?,
+                            without_credential(
+                                text,
+                                without_chatter(text, before_possessive(text, span))?,
+                            ),
                         ),
                     ),
                 ),
@@ -49,10 +52,17 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
     let span = whole_ascii_words(text, span);
     let span = if named {
-        without_cut_shorthand(text, whole_query_value(text, span))?
+        with_kind_word(
+            text,
+            without_cut_shorthand(text, whole_query_value(text, span))?,
+            label,
+        )
     } else {
         span
     };
+    if label.as_str() == "ORGANIZATION" && is_legal_form(&text[span.start..span.end]) {
+        return None;
+    }
     // Checked on the widened span: a model tags "/88" of "142/88", "O." of "Y.O." or ".D."
     // of "M.D.".
     if matches!(label.as_str(), "PERSON" | "ORGANIZATION") && is_credential(text, span) {
@@ -98,6 +108,16 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
         .is_some_and(|w| is_institution_ending(w.trim_end_matches([',', ';', ':'])));
     if label.as_str() == "PERSON" && inner.contains(' ') && institution {
         return Label::builtin("ORGANIZATION");
+    }
+    let last = inner.rsplit(' ').next().unwrap_or(inner);
+    if named && inner.contains(' ') {
+        if PLACE_KINDS.contains(&last) {
+            return Label::builtin("LOCATION");
+        }
+        // "English Channel" stays a place.
+        if GROUP_KINDS.contains(&last) && label.as_str() != "LOCATION" {
+            return Label::builtin("ORGANIZATION");
+        }
     }
     // A name has no house number or postcode: a model reads a street it does not know
     // as a person now and then ("bor på Storgatan 3, 114 55 Stockholm").
@@ -630,6 +650,52 @@ fn with_given_name(text: &str, span: ByteSpan) -> ByteSpan {
     }
 }
 
+/// A person's span with the "Lil" of a stage name before it ("lil wayne", "Lil Nas X"): a
+/// model reads it as the slang word and leaves it out.
+fn with_stage_prefix(text: &str, span: ByteSpan) -> ByteSpan {
+    let before = &text[..span.start];
+    match before.strip_suffix("Lil ").or(before.strip_suffix("lil ")) {
+        Some(rest) if !rest.ends_with(|c: char| c.is_alphanumeric()) => {
+            ByteSpan::new(rest.len(), span.end)
+        }
+        _ => span,
+    }
+}
+
+/// Words that say what kind of place a name is when they follow it ("Trump Tower",
+/// "Kennedy Airport"): the place's own name, which a model ends before now and then. Kinds
+/// that are also surnames or common words at a sentence's start ("Park", "Castle", "Lake")
+/// are not among them.
+#[rustfmt::skip]
+const PLACE_KINDS: &[&str] = &[
+    "Tower", "Towers", "Island", "Airport", "Stadium", "Arena", "Mall",
+];
+
+/// Words that make a name a broadcaster's, a label's or a band's when they follow it
+/// ("Discovery Channel", "Zac Brown Band"; lower-case "band" in chat).
+#[rustfmt::skip]
+const GROUP_KINDS: &[&str] = &["Channel", "Studios", "Records", "Band", "band"];
+
+/// A name's span with the kind word that follows it ([`PLACE_KINDS`], [`GROUP_KINDS`]);
+/// [`label`] then names the whole by its kind. A lower-case "band" follows only a person's
+/// name: a band is named for one ("the UMass band" is the university's).
+fn with_kind_word(text: &str, span: ByteSpan, label: Label) -> ByteSpan {
+    let Some(after) = text[span.end..].strip_prefix(' ') else {
+        return span;
+    };
+    let word_len = after
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(after.len());
+    let word = &after[..word_len];
+    let kind = PLACE_KINDS.contains(&word)
+        || (GROUP_KINDS.contains(&word) && (word != "band" || label.as_str() == "PERSON"));
+    if kind {
+        ByteSpan::new(span.start, span.end + 1 + word_len)
+    } else {
+        span
+    }
+}
+
 /// Company-form abbreviations whose dot is part of the name ("First Albany Corp.").
 const COMPANY_ABBREVIATIONS: &[&str] = &["Corp", "Inc", "Ltd", "Co", "Cos", "Bros", "Assn"];
 
@@ -932,6 +998,72 @@ mod tests {
         assert_eq!(apply("Ian P. Vance", given, "Vance"), "Ian P. Vance");
         assert_eq!(apply("Ian P. Q. Vance", given, "Vance"), "Ian P. Q. Vance");
         assert_eq!(apply("K. Vance", given, "Vance"), "Vance");
+    }
+
+    #[test]
+    fn a_stage_prefix_and_a_kind_word_join_the_name_and_a_legal_form_alone_is_none() {
+        let shaped = |text: &str, part: &str, tagged: &str| {
+            let at = text.find(part).unwrap();
+            let tagged = Label::builtin(tagged);
+            let span = shape(text, ByteSpan::new(at, at + part.len()), tagged)?;
+            let named = label(text, span, tagged);
+            Some((text[span.start..span.end].to_owned(), named.as_str()))
+        };
+        let found = |name: &str, label: &'static str| Some((name.to_owned(), label));
+        assert_eq!(
+            shaped("That moment lil wayne get on", "wayne", "PERSON"),
+            found("lil wayne", "PERSON")
+        );
+        assert_eq!(
+            shaped("Lil Nas X sings", "Nas X", "PERSON"),
+            found("Lil Nas X", "PERSON")
+        );
+        assert_eq!(
+            shaped("a lil Tom", "Tom", "PERSON"),
+            found("lil Tom", "PERSON")
+        );
+        assert_eq!(
+            shaped("Brazil Tom", "Tom", "PERSON"),
+            found("Tom", "PERSON")
+        );
+        assert_eq!(
+            shaped("The Trump Tower . Coming", "Trump", "LOCATION"),
+            found("Trump Tower", "LOCATION")
+        );
+        assert_eq!(
+            shaped("flew into Kennedy Airport today", "Kennedy", "PERSON"),
+            found("Kennedy Airport", "LOCATION")
+        );
+        assert_eq!(
+            shaped(
+                "his own show on Discivery Channel !",
+                "Discivery",
+                "ORGANIZATION"
+            ),
+            found("Discivery Channel", "ORGANIZATION")
+        );
+        assert_eq!(
+            shaped("thanks Zac brown band !", "Zac brown", "PERSON"),
+            found("Zac brown band", "ORGANIZATION")
+        );
+        assert_eq!(
+            shaped("swam the English Channel", "English Channel", "LOCATION"),
+            found("English Channel", "LOCATION")
+        );
+        assert_eq!(
+            shaped("the UMass band played", "UMass", "ORGANIZATION"),
+            found("UMass", "ORGANIZATION")
+        );
+        assert_eq!(
+            shaped("Visit Jane Park soon", "Jane", "PERSON"),
+            found("Jane", "PERSON")
+        );
+        assert_eq!(shaped("from monster Inc : )", "Inc", "ORGANIZATION"), None);
+        assert_eq!(shaped("Sachs and Co .\nInc .", "Inc", "ORGANIZATION"), None);
+        assert_eq!(
+            shaped("Acme Inc said", "Acme Inc", "ORGANIZATION"),
+            found("Acme Inc", "ORGANIZATION")
+        );
     }
 
     #[test]
