@@ -1002,68 +1002,37 @@ mod tests {
 
     #[test]
     fn a_stage_prefix_and_a_kind_word_join_the_name_and_a_legal_form_alone_is_none() {
-        let shaped = |text: &str, part: &str, tagged: &str| {
+        /// A name and its label.
+        type Named = Option<(&'static str, &'static str)>;
+        // (text, the model's span and label, what shaping makes of it)
+        #[rustfmt::skip]
+        let cases: &[(&str, &str, &str, Named)] = &[
+            ("That moment lil wayne get on", "wayne", "PERSON", Some(("lil wayne", "PERSON"))),
+            ("Lil Nas X sings", "Nas X", "PERSON", Some(("Lil Nas X", "PERSON"))),
+            ("a lil Tom", "Tom", "PERSON", Some(("lil Tom", "PERSON"))),
+            ("Brazil Tom", "Tom", "PERSON", Some(("Tom", "PERSON"))),
+            ("The Trump Tower . Coming", "Trump", "LOCATION", Some(("Trump Tower", "LOCATION"))),
+            ("into Kennedy Airport today", "Kennedy", "PERSON", Some(("Kennedy Airport", "LOCATION"))),
+            ("a show on Discivery Channel !", "Discivery", "ORGANIZATION", Some(("Discivery Channel", "ORGANIZATION"))),
+            ("thanks Zac brown band !", "Zac brown", "PERSON", Some(("Zac brown band", "ORGANIZATION"))),
+            ("swam the English Channel", "English Channel", "LOCATION", Some(("English Channel", "LOCATION"))),
+            ("the UMass band played", "UMass", "ORGANIZATION", Some(("UMass", "ORGANIZATION"))),
+            ("Visit Jane Park soon", "Jane", "PERSON", Some(("Jane", "PERSON"))),
+            ("from monster Inc : )", "Inc", "ORGANIZATION", None),
+            ("Sachs and Co .\nInc .", "Inc", "ORGANIZATION", None),
+            ("Acme Inc said", "Acme Inc", "ORGANIZATION", Some(("Acme Inc", "ORGANIZATION"))),
+        ];
+        for &(text, part, tagged, want) in cases {
             let at = text.find(part).unwrap();
             let tagged = Label::builtin(tagged);
-            let span = shape(text, ByteSpan::new(at, at + part.len()), tagged)?;
-            let named = label(text, span, tagged);
-            Some((text[span.start..span.end].to_owned(), named.as_str()))
-        };
-        let found = |name: &str, label: &'static str| Some((name.to_owned(), label));
-        assert_eq!(
-            shaped("That moment lil wayne get on", "wayne", "PERSON"),
-            found("lil wayne", "PERSON")
-        );
-        assert_eq!(
-            shaped("Lil Nas X sings", "Nas X", "PERSON"),
-            found("Lil Nas X", "PERSON")
-        );
-        assert_eq!(
-            shaped("a lil Tom", "Tom", "PERSON"),
-            found("lil Tom", "PERSON")
-        );
-        assert_eq!(
-            shaped("Brazil Tom", "Tom", "PERSON"),
-            found("Tom", "PERSON")
-        );
-        assert_eq!(
-            shaped("The Trump Tower . Coming", "Trump", "LOCATION"),
-            found("Trump Tower", "LOCATION")
-        );
-        assert_eq!(
-            shaped("flew into Kennedy Airport today", "Kennedy", "PERSON"),
-            found("Kennedy Airport", "LOCATION")
-        );
-        assert_eq!(
-            shaped(
-                "his own show on Discivery Channel !",
-                "Discivery",
-                "ORGANIZATION"
-            ),
-            found("Discivery Channel", "ORGANIZATION")
-        );
-        assert_eq!(
-            shaped("thanks Zac brown band !", "Zac brown", "PERSON"),
-            found("Zac brown band", "ORGANIZATION")
-        );
-        assert_eq!(
-            shaped("swam the English Channel", "English Channel", "LOCATION"),
-            found("English Channel", "LOCATION")
-        );
-        assert_eq!(
-            shaped("the UMass band played", "UMass", "ORGANIZATION"),
-            found("UMass", "ORGANIZATION")
-        );
-        assert_eq!(
-            shaped("Visit Jane Park soon", "Jane", "PERSON"),
-            found("Jane", "PERSON")
-        );
-        assert_eq!(shaped("from monster Inc : )", "Inc", "ORGANIZATION"), None);
-        assert_eq!(shaped("Sachs and Co .\nInc .", "Inc", "ORGANIZATION"), None);
-        assert_eq!(
-            shaped("Acme Inc said", "Acme Inc", "ORGANIZATION"),
-            found("Acme Inc", "ORGANIZATION")
-        );
+            let got = shape(text, ByteSpan::new(at, at + part.len()), tagged).map(|span| {
+                (
+                    &text[span.start..span.end],
+                    label(text, span, tagged).as_str(),
+                )
+            });
+            assert_eq!(got, want, "{text:?}");
+        }
     }
 
     #[test]
