@@ -88,8 +88,9 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
 
 /// What the shaped entity `span` is, where its words say better than the model's tags:
 /// a year alone is a date, not a place ("s/p CABG 2085", "moved to Boston in 2070"), an
-/// executive's title alone is an occupation ("Dmitri Volkov, CTO at Helix"), and a
-/// "person" ending on "Hospital" or "Inc" is an organisation.
+/// executive's title alone is an occupation ("Dmitri Volkov, CTO at Helix"), a
+/// "person" ending on "Hospital" or "Inc" is an organisation, and a name ending on a kind
+/// word is what the word says ("Trump Tower" a place, "Discovery Channel" an organisation).
 pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
     let inner = &text[span.start..span.end];
     let named = matches!(label.as_str(), "PERSON" | "ORGANIZATION" | "LOCATION");
@@ -109,8 +110,7 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
     if label.as_str() == "PERSON" && inner.contains(' ') && institution {
         return Label::builtin("ORGANIZATION");
     }
-    let last = inner.rsplit(' ').next().unwrap_or(inner);
-    if named && inner.contains(' ') {
+    if let Some((_, last)) = inner.rsplit_once(' ').filter(|_| named) {
         if PLACE_KINDS.contains(&last) {
             return Label::builtin("LOCATION");
         }
@@ -673,7 +673,6 @@ const PLACE_KINDS: &[&str] = &[
 
 /// Words that make a name a broadcaster's, a label's or a band's when they follow it
 /// ("Discovery Channel", "Zac Brown Band"; lower-case "band" in chat).
-#[rustfmt::skip]
 const GROUP_KINDS: &[&str] = &["Channel", "Studios", "Records", "Band", "band"];
 
 /// A name's span with the kind word that follows it ([`PLACE_KINDS`], [`GROUP_KINDS`]);
