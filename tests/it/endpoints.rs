@@ -229,6 +229,31 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_condition_or_booking_referenc
 }
 
 #[test]
+fn an_employer_after_a_work_cue_goes_as_an_organisation_and_a_boss_as_a_person() {
+    // The default config, model included: the model reads "Zalando" as a place.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "She works at Zalando in Berlin.",
+            "I used to work for Revolut.",
+            "He works for John Smith at the moment."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "She works at [ORGANIZATION_1] in [LOCATION_1].",
+            "I used to work for [ORGANIZATION_2].",
+            "He works for [PERSON_1] at the moment."
+        ])
+    );
+}
+
+#[test]
 fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
     // The model reads English; the names and cities of prompts in other languages come
     // from the introduction rule and the cities' own spellings.

@@ -456,6 +456,12 @@ pub(super) struct Lists {
     pub common: HashSet<&'static str>,
 }
 
+/// Whether `word` is a single word of the location, nationality or organisation lists
+/// ("London", "Turkish", "Google").
+pub(crate) fn is_listed_word(word: &str) -> bool {
+    lists().places.contains(word)
+}
+
 pub(super) fn lists() -> &'static Lists {
     static LISTS: OnceLock<Lists> = OnceLock::new();
     LISTS.get_or_init(|| Lists {

@@ -30,9 +30,11 @@ mod tokens;
 pub(crate) use lists::{
     ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word,
     is_dose_unit, is_drug, is_frequent_word, is_given_name, is_institution_ending,
-    is_institution_head, is_legal_form, is_monarch, is_office, is_time_unit, title_case,
-    ABSTRACT_NOUN_ENDINGS, PARTICLES,
+    is_institution_head, is_legal_form, is_listed_word, is_monarch, is_office, is_time_unit,
+    title_case, ABSTRACT_NOUN_ENDINGS, PARTICLES,
 };
+
+pub(crate) use organization::after_employment_cue;
 
 use super::{Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
@@ -123,6 +125,8 @@ const ACRONYM: f32 = 0.5;
 const ORG_SUFFIX: f32 = 0.75;
 /// An organisation head with "of" ("Ministry of Justice").
 const ORG_HEAD: f32 = 0.75;
+/// Capitalised words after an employment cue ("works at Zalando"): as sure as a suffix.
+const EMPLOYER: f32 = 0.75;
 
 /// Person rules tried at each word of a left-to-right scan, in order: the first that
 /// matches takes its words and the scan goes on after them.
@@ -229,6 +233,13 @@ const ORGANIZATION_RULES: &[Rule<OrganizationFn>] = &[
         beside_model: true,
         find: organization::head,
         example: ("studied at the University of Leeds", "University of Leeds"),
+    },
+    Rule {
+        name: "employer",
+        score: EMPLOYER,
+        beside_model: true,
+        find: organization::employer,
+        example: ("I used to work for Revolut until May", "Revolut"),
     },
 ];
 

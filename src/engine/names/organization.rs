@@ -2,7 +2,7 @@
 //! the whole text. Scores are named in `mod.rs`'s rule table.
 
 use super::lists::{lists, ACRONYM_STOP, LEGAL_FORMS, ORG_HEADS, ORG_SUFFIXES, STOP};
-use super::tokens::{adjacent, is_name_word, with_gloss};
+use super::tokens::{adjacent, is_name_word, name_run, with_gloss};
 use super::Words;
 use crate::text::ByteSpan;
 
@@ -123,6 +123,64 @@ pub(super) fn head(words: &Words<'_>) -> Vec<ByteSpan> {
                 tokens[first].start,
                 with_gloss(text, tokens[last].end),
             ));
+        }
+    }
+    out
+}
+
+/// What an employment cue ends on, by its preposition: "works at", "work for",
+/// "employed by", "an employee of". A person's employer says who they are as much as
+/// their town does, and a model reads an unknown employer as a place or a person now and
+/// then ("She works at Zalando", "I used to work for Revolut").
+#[rustfmt::skip]
+const EMPLOYMENT_CUES: &[(&str, &[&str])] = &[
+    ("at", &["work", "works", "worked", "working", "employed", "job", "intern", "interned",
+             "interning", "internship", "position"]),
+    ("for", &["work", "works", "worked", "working"]),
+    ("by", &["employed", "hired"]),
+    ("of", &["employee"]),
+];
+
+/// Whether the text before byte `at` ends with an employment cue and one space.
+pub(crate) fn after_employment_cue(text: &str, at: usize) -> bool {
+    let Some(before) = text.get(..at).and_then(|b| b.strip_suffix(' ')) else {
+        return false;
+    };
+    let mut words = before.rsplit(' ');
+    let (Some(preposition), Some(verb)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let verb = verb.to_ascii_lowercase();
+    EMPLOYMENT_CUES
+        .iter()
+        .any(|(p, verbs)| preposition.eq_ignore_ascii_case(p) && verbs.contains(&verb.as_str()))
+}
+
+/// Capitalised words after an employment cue ([`EMPLOYMENT_CUES`]) and an article:
+/// `works at Zalando`, `employed by Acme Freight`, `works at the Guardian`. Not a given name ("works for John Smith": a person) nor a
+/// listed place or organisation, which their own lists find with their own label.
+pub(super) fn employer(words: &Words<'_>) -> Vec<ByteSpan> {
+    let (text, tokens) = (words.text, &words.tokens);
+    let lists = lists();
+    let mut out = Vec::new();
+    for (k, cued) in tokens.iter().enumerate() {
+        if !after_employment_cue(text, cued.start) {
+            continue;
+        }
+        // "works at the Guardian": the article opens the phrase, not the name.
+        let k = if matches!(cued.text, "the" | "The")
+            && tokens.get(k + 1).is_some_and(|n| adjacent(text, cued, n))
+        {
+            k + 1
+        } else {
+            k
+        };
+        let t = &tokens[k];
+        if !is_name_word(t) || lists.given.contains(t.text) || lists.places.contains(t.text) {
+            continue;
+        }
+        if let Some(last) = name_run(text, tokens, k, 4) {
+            out.push(ByteSpan::new(t.start, tokens[last].end));
         }
     }
     out

@@ -276,3 +276,33 @@ fn a_name_a_greeting_or_thanks_calls_someone_by_in_any_case() {
         assert_eq!(person(none), Vec::<String>::new(), "{none}");
     }
 }
+
+#[test]
+fn an_employer_after_a_work_cue_is_an_organisation_but_a_person_or_listed_name_is_not() {
+    let beside = NameRecognizer::beside_model();
+    let employer = |text: &str| found_by(&beside, text);
+    let org = |name: &str| vec![(name.to_owned(), "ORGANIZATION")];
+    assert_eq!(employer("She works at Zalando in Berlin."), org("Zalando"));
+    assert_eq!(employer("I used to work for Revolut."), org("Revolut"));
+    assert_eq!(
+        employer("employed by Acme Freight Logistics"),
+        org("Acme Freight Logistics")
+    );
+    assert_eq!(
+        employer("He works at the Daily Mirror now"),
+        org("Daily Mirror")
+    );
+    assert_eq!(
+        employer("an employee of Brightwave since 2019"),
+        org("Brightwave")
+    );
+    // A given name is a person's; a listed place or body is its list's.
+    assert_eq!(employer("He works for John Smith."), vec![]);
+    assert_eq!(employer("I work for Google."), vec![]);
+    assert_eq!(employer("They work in Paris at the moment."), vec![]);
+    assert_eq!(employer("works at The end"), vec![]);
+    assert_eq!(employer("the network Zalando built"), vec![]);
+    assert!(after_employment_cue("Worked at Acme", 10));
+    assert!(!after_employment_cue("looked at Acme", 10));
+    assert!(!after_employment_cue("at Acme", 3));
+}

@@ -7,9 +7,9 @@
 //! Each rule is measured with `anonymizer eval` on every dev set (README, "Detection").
 
 use crate::engine::names::{
-    ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word,
-    is_dose_unit, is_drug, is_given_name, is_institution_ending, is_legal_form, is_monarch,
-    is_office, is_time_unit,
+    after_employment_cue, ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand,
+    is_credential_word, is_dose_unit, is_drug, is_given_name, is_institution_ending, is_legal_form,
+    is_listed_word, is_monarch, is_office, is_time_unit,
 };
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
@@ -118,6 +118,14 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
         if GROUP_KINDS.contains(&last) && label.as_str() != "LOCATION" {
             return Label::builtin("ORGANIZATION");
         }
+    }
+    // Where someone works is an employer, whatever a model read ("works at Zalando" as a
+    // place), but for a name with a listed place's word ("works at London Bridge").
+    if label.as_str() == "LOCATION"
+        && after_employment_cue(text, span.start)
+        && !inner.split_whitespace().any(is_listed_word)
+    {
+        return Label::builtin("ORGANIZATION");
     }
     // A name has no house number or postcode: a model reads a street it does not know
     // as a person now and then ("bor på Storgatan 3, 114 55 Stockholm").
@@ -1035,7 +1043,8 @@ mod tests {
     }
 
     #[test]
-    fn a_year_alone_is_a_date_a_person_ending_on_hospital_an_organisation_or_numbered_an_address() {
+    fn a_year_alone_is_a_date_a_person_ending_on_hospital_an_organisation_or_numbered_an_address_and_an_employer_no_place(
+    ) {
         let label_of = |text: &str, part: &str, tagged: &str| {
             let at = text.find(part).unwrap();
             label(
@@ -1050,6 +1059,18 @@ mod tests {
             "DATE_TIME"
         );
         assert_eq!(label_of("in 1996 .", "1996", "ORGANIZATION"), "DATE_TIME");
+        assert_eq!(
+            label_of("She works at Zalando in Berlin", "Zalando", "LOCATION"),
+            "ORGANIZATION"
+        );
+        assert_eq!(
+            label_of("I work at London Bridge", "London Bridge", "LOCATION"),
+            "LOCATION"
+        );
+        assert_eq!(
+            label_of("She lives at Zalando in Berlin", "Zalando", "LOCATION"),
+            "LOCATION"
+        );
         assert_eq!(label_of("Unit 4471", "4471", "LOCATION"), "LOCATION");
         assert_eq!(label_of("Route 66", "66", "LOCATION"), "LOCATION");
         assert_eq!(
