@@ -166,6 +166,7 @@ pub static ALL: &[&PatternSpec] = &[
     &us::US_SSN_BARE,
     &us::US_ITIN,
     &us::US_PASSPORT,
+    &us::US_PASSPORT_CUED,
     &us::US_DRIVER_LICENSE,
     &us::US_NPI,
     &us::US_MBI,

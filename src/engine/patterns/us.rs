@@ -104,6 +104,35 @@ pub(super) const US_PASSPORT: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A US passport number right after its cue (`my passport number is 533380006`,
+/// `Passport#: C03005988`): the writer says what it is, so it wins against the bare
+/// nine-digit SSN reading that an "SSN" earlier in the sentence supports ("My SSN is
+/// 078-05-1120 and my passport number is 533380006").
+pub(super) const US_PASSPORT_CUED: PatternSpec = PatternSpec {
+    name: "us_passport_cued",
+    label: "US_PASSPORT",
+    regex: concat!(
+        r"(?ix)\bpassport(?:\s*(?:number|no\.?|\#))?",
+        copula!(),
+        r"\s*[:\#]?\s*((?-i:[A-Z])\d{8}|\d{9})\b"
+    ),
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    // Its cue and copula in the shared set would make the set's DFA give up.
+    prefilter: Some(r"(?i)passport"),
+    examples: &[
+        (
+            "My SSN is 078-05-1120 and my passport number is 533380006.",
+            "533380006",
+        ),
+        ("Passport#: C03005988", "C03005988"),
+    ],
+    counter_examples: &["passport photo 123456789x", "passport number pending"],
+    ..PatternSpec::BASE
+};
+
 /// Driver licence numbers differ by state (1 letter + 4–14 digits, 7–9 digits, Florida's
 /// `S123-456-78-901-0`, Illinois' `S123-4567-8901`, Michigan's `S 123 456 789 012`);
 /// only an explicit licence phrase nearby lets one through. Presidio's users report its
