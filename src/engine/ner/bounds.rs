@@ -629,18 +629,20 @@ fn with_joined_names(text: &str, span: ByteSpan) -> ByteSpan {
     ByteSpan::new(start, end)
 }
 
-/// A person's span with the known given name and initials just before it, when an initial
-/// stands between them ("Ian" + "P. Vance", "Ian P." + "Vance" → "Ian P. Vance"): a model
-/// leaves the first name of a signature line out now and then. The initial ties the
+/// A person's span with the initials just before it ("(R. de Vries)") and the known given
+/// name before those ("Ian" + "P. Vance", "Ian P." + "Vance" → "Ian P. Vance"): a model
+/// leaves them out now and then, in a signature line or a bracket. The initial ties the
 /// given name to this name; without one, "Ian" + "Vance" may be two people.
 fn with_given_name(text: &str, span: ByteSpan) -> ByteSpan {
     let is_initial = |w: &str| {
         w.len() == 2 && w.ends_with('.') && w.starts_with(|c: char| c.is_ascii_uppercase())
     };
-    // The word just before `at`, one space away on the same line.
+    // The word just before `at`, one space away on the same line, without an opening
+    // bracket or quote ("(R.").
     let word_before = |at: usize| {
         let before = text[..at].strip_suffix(' ')?;
         let word = before.rsplit([' ', '\n', '\t']).next()?;
+        let word = word.trim_start_matches(['(', '[', '"', '“', '\'']);
         Some((before.len() - word.len(), word))
     };
     let mut start = span.start;
@@ -654,7 +656,7 @@ fn with_given_name(text: &str, span: ByteSpan) -> ByteSpan {
     }
     match word_before(start) {
         Some((at, word)) if initials && is_given_name(word) => ByteSpan::new(at, span.end),
-        _ => span,
+        _ => ByteSpan::new(start, span.end),
     }
 }
 
@@ -1004,7 +1006,8 @@ mod tests {
         assert_eq!(apply("Ian\nP. Vance", given, "P. Vance"), "P. Vance");
         assert_eq!(apply("Ian P. Vance", given, "Vance"), "Ian P. Vance");
         assert_eq!(apply("Ian P. Q. Vance", given, "Vance"), "Ian P. Q. Vance");
-        assert_eq!(apply("K. Vance", given, "Vance"), "Vance");
+        assert_eq!(apply("K. Vance", given, "Vance"), "K. Vance");
+        assert_eq!(apply("(R. de Vries) by", given, "de Vries"), "R. de Vries");
     }
 
     #[test]
