@@ -32,6 +32,7 @@ fn java_headers_url_queries_and_service_accounts_are_machinery_and_users_are_not
         r#"time="2024-03-14T09:30:00Z" level=info msg="GET /api/v1/profile?zip=94107 200 12ms""#,
         "Mar 14 09:30:00 web01 sshd[2231]: Failed password for invalid user oracle from 198.51.100.23 port 52814 ssh2",
         "Mar 14 09:30:01 web01 sshd[2232]: Failed password for invalid user k_mensah from 198.51.100.23 port 52815 ssh2",
+        "May 1 09:30:02 web01 sshd[2233]: Accepted publickey for deploy from 198.51.100.23 port 52816 ssh2",
     ];
     let r = s.post("/v1/anonymize", &json!({ "text": lines }));
     assert_eq!(r.status, 200, "{}", r.text);
@@ -43,6 +44,7 @@ fn java_headers_url_queries_and_service_accounts_are_machinery_and_users_are_not
             r#"time="2024-03-14T09:30:00Z" level=info msg="GET /api/v1/profile?zip=[ADDRESS_1] 200 12ms""#,
             "Mar 14 09:30:00 web01 sshd[2231]: Failed password for invalid user oracle from [IP_ADDRESS_1] port 52814 ssh2",
             "Mar 14 09:30:01 web01 sshd[2232]: Failed password for invalid user [PERSON_2] from [IP_ADDRESS_1] port 52815 ssh2",
+            "May 1 09:30:02 web01 sshd[2233]: Accepted publickey for deploy from [IP_ADDRESS_1] port 52816 ssh2",
         ])
     );
 }

@@ -11,17 +11,17 @@ use regex::Regex;
 use crate::text::ByteSpan;
 
 /// A timestamp as loggers print it (ISO-8601 to the second, Python's `,123`, syslog's
-/// `Mar 14 09:30:00`, nginx's, Tomcat's `14-Mar-2024 09:30:00.123`, log4j's `14 Mar 2024
+/// `Mar 14 09:30:00`, its day padded or not (`May  1`, `May 01`, `May 1`), nginx's, Tomcat's `14-Mar-2024 09:30:00.123`, log4j's `14 Mar 2024
 /// 09:30:00,123`, klog's `I0314 09:30:00.123456`, Apache's error log's `Thu Mar 14
 /// 09:30:00.123456 2024`, epoch seconds or milliseconds).
 const TIMESTAMP: &str = r"(?:
     \d{4}-\d{2}-\d{2}[T\ ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+\-]\d{2}:?\d{2})?
   | \d{4}/\d{2}/\d{2}\ \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
-  | (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?
+  | (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ (?:[\ 0-3]\d|[1-9])\ \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?
   | \d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}:\d{2}:\d{2}:\d{2}(?:\ [+\-]\d{4})?
   | \d{2}[-\ ](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[-\ ]\d{4}\ \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
   | [IWEF]\d{4}\ \d{2}:\d{2}:\d{2}\.\d{6}(?:\ +\d+\ [^\s:\]]+:\d+\])?
-  | (?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\ (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ [\ 0-3]\d\ \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?\ \d{4}
+  | (?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\ (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\ (?:[\ 0-3]\d|[1-9])\ \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?\ \d{4}
   | 1\d{9}(?:\d{3})?(?:\.\d{1,9})?
 )";
 
