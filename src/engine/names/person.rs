@@ -178,11 +178,12 @@ fn after_phrases(words: &Words<'_>, phrases: &[&str]) -> Vec<(usize, usize)> {
     for cue in phrases {
         for (at, _) in lower.match_indices(cue) {
             // `to_lowercase` can change byte lengths outside ASCII; only trust
-            // positions that still line up with the original text.
+            // positions that still line up with the original text ("Меня зовут" does,
+            // in any case).
             let end = at + cue.len();
             if !text.is_char_boundary(at)
                 || !text.is_char_boundary(end.min(text.len()))
-                || !text[at..end.min(text.len())].eq_ignore_ascii_case(cue)
+                || text[at..end.min(text.len())].to_lowercase() != *cue
             {
                 continue;
             }

@@ -92,6 +92,19 @@ fn given_names_and_cues_and_repeated_surnames() {
         found("Здравствуйте, меня зовут Иван Петров, мой телефон"),
         vec![("Иван Петров".into(), "PERSON")]
     );
+    // A cue that opens the sentence, capitalised outside ASCII; beside the model, where
+    // no capitalised guess finds the name without it.
+    let beside = NameRecognizer::beside_model();
+    for (intro, name) in [
+        ("Меня зовут Иван Петров.", "Иван Петров"),
+        ("Мене звати Олена Коваленко.", "Олена Коваленко"),
+    ] {
+        assert_eq!(
+            found_by(&beside, intro),
+            vec![(name.to_owned(), "PERSON")],
+            "{intro}"
+        );
+    }
 }
 
 #[test]
