@@ -11,9 +11,10 @@ use regex::Regex;
 use crate::text::ByteSpan;
 
 /// A timestamp as loggers print it (ISO-8601 to the second, Python's `,123`, syslog's
-/// `Mar 14 09:30:00`, its day padded or not (`May  1`, `May 01`, `May 1`), nginx's, Tomcat's `14-Mar-2024 09:30:00.123`, log4j's `14 Mar 2024
-/// 09:30:00,123`, klog's `I0314 09:30:00.123456`, Apache's error log's `Thu Mar 14
-/// 09:30:00.123456 2024`, epoch seconds or milliseconds).
+/// `Mar 14 09:30:00` with its day padded or not (`May  1`, `May 01`, `May 1`), nginx's,
+/// Tomcat's `14-Mar-2024 09:30:00.123`, log4j's `14 Mar 2024 09:30:00,123`, klog's
+/// `I0314 09:30:00.123456`, Apache's error log's `Thu Mar 14 09:30:00.123456 2024`, epoch
+/// seconds or milliseconds).
 const TIMESTAMP: &str = r"(?:
     \d{4}-\d{2}-\d{2}[T\ ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+\-]\d{2}:?\d{2})?
   | \d{4}/\d{2}/\d{2}\ \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?

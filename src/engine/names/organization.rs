@@ -157,8 +157,9 @@ pub(crate) fn after_employment_cue(text: &str, at: usize) -> bool {
 }
 
 /// Capitalised words after an employment cue ([`EMPLOYMENT_CUES`]) and an article:
-/// `works at Zalando`, `employed by Acme Freight`, `works at the Guardian`. Not a given name ("works for John Smith": a person) nor a
-/// listed place or organisation, which their own lists find with their own label.
+/// `works at Zalando`, `employed by Acme Freight`, `works at the Guardian`. Not a given
+/// name ("works for John Smith": a person) nor a listed place or organisation, which
+/// their own lists find with their own label.
 pub(super) fn employer(words: &Words<'_>) -> Vec<ByteSpan> {
     let (text, tokens) = (words.text, &words.tokens);
     let lists = lists();
