@@ -150,10 +150,9 @@ pub(crate) fn after_employment_cue(text: &str, at: usize) -> bool {
     let (Some(preposition), Some(verb)) = (words.next(), words.next()) else {
         return false;
     };
-    let verb = verb.to_ascii_lowercase();
-    EMPLOYMENT_CUES
-        .iter()
-        .any(|(p, verbs)| preposition.eq_ignore_ascii_case(p) && verbs.contains(&verb.as_str()))
+    EMPLOYMENT_CUES.iter().any(|(p, verbs)| {
+        preposition.eq_ignore_ascii_case(p) && verbs.iter().any(|v| verb.eq_ignore_ascii_case(v))
+    })
 }
 
 /// Capitalised words after an employment cue ([`EMPLOYMENT_CUES`]) and an article:
