@@ -31,7 +31,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         "DATE_TIME" => one_clause(text, span),
         "PERSON" => with_stage_prefix(
             text,
-            with_given_name(
+            with_initials(
                 text,
                 with_regnal_number(
                     text,
@@ -104,14 +104,17 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
     if matches!(label.as_str(), "ORGANIZATION" | "PERSON") && EXECUTIVE_TITLES.contains(&inner) {
         return Label::builtin("OCCUPATION");
     }
-    let institution = inner
-        .split_whitespace()
-        .next_back()
-        .is_some_and(|w| is_institution_ending(w.trim_end_matches([',', ';', ':'])));
-    if label.as_str() == "PERSON" && inner.contains(' ') && institution {
+    // The last word of a name of more than one.
+    let last = inner
+        .contains(' ')
+        .then(|| inner.split_whitespace().next_back())
+        .flatten();
+    let institution =
+        last.is_some_and(|w| is_institution_ending(w.trim_end_matches([',', ';', ':'])));
+    if label.as_str() == "PERSON" && institution {
         return Label::builtin("ORGANIZATION");
     }
-    if let Some((_, last)) = inner.rsplit_once(' ').filter(|_| named) {
+    if let Some(last) = last.filter(|_| named) {
         if PLACE_KINDS.contains(&last) {
             return Label::builtin("LOCATION");
         }
@@ -634,7 +637,7 @@ fn with_joined_names(text: &str, span: ByteSpan) -> ByteSpan {
 /// name before those ("Ian" + "P. Vance", "Ian P." + "Vance" → "Ian P. Vance"): a model
 /// leaves them out now and then, in a signature line or a bracket. The initial ties the
 /// given name to this name; without one, "Ian" + "Vance" may be two people.
-fn with_given_name(text: &str, span: ByteSpan) -> ByteSpan {
+fn with_initials(text: &str, span: ByteSpan) -> ByteSpan {
     let is_initial = |w: &str| {
         w.len() == 2 && w.ends_with('.') && w.starts_with(|c: char| c.is_ascii_uppercase())
     };
@@ -995,7 +998,7 @@ mod tests {
         assert_eq!(apply("King of Spain", rank, "King of"), "King of");
         assert_eq!(apply("Ana IBM", name, "Ana"), "Ana");
         assert_eq!(apply("Ana IVa", name, "Ana"), "Ana");
-        let given = with_given_name;
+        let given = with_initials;
         assert_eq!(
             apply("____\nIan P. Vance, M.D.", given, "P. Vance"),
             "Ian P. Vance"
