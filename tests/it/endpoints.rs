@@ -254,6 +254,31 @@ fn an_employer_after_a_work_cue_goes_as_an_organisation_and_a_boss_as_a_person()
 }
 
 #[test]
+fn an_indian_pan_goes_whole_as_a_pan_beside_the_model() {
+    // The default config, model included: in a record the model reads "PAN ABCPE1234F"
+    // as one organisation, which took the number's span and label before the PAN's
+    // grammar made its span exact.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Name: Rahul Sharma, PAN ABCPE1234F, Aadhaar 2345 6789 0124",
+            "Please update PAN AAACR5055K for Reliance."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Name: [PERSON_1], PAN [IN_PAN_1], Aadhaar [IN_AADHAAR_1]",
+            "Please update PAN [IN_PAN_2] for [ORGANIZATION_1]."
+        ])
+    );
+}
+
+#[test]
 fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
     // The model reads English; the names and cities of prompts in other languages come
     // from the introduction rule and the cities' own spellings.

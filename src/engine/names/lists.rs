@@ -323,6 +323,15 @@ pub(super) const ORG_HEADS: &[&str] = &[
     "Society", "Commission", "Borough", "Prosecutor", "Prosecutor's",
 ];
 
+/// Words that open a post or a department, not a name, after a cue: "attn: Chief of
+/// Staff", "Attention: Head of Procurement", "Dear Hiring Manager", "attn: Accounts
+/// Payable". Not "Dean": "Dear Dean," is someone.
+#[rustfmt::skip]
+pub(super) const POSTS: &[&str] = &[
+    "Head", "Chief", "Director", "Manager", "Secretary", "Clerk", "Registrar", "Treasurer",
+    "Editor", "Hiring", "Accounts", "Admissions", "Billing", "Customer", "Human",
+];
+
 /// Cue phrases (lower-case) after which capitalised words are a name.
 #[rustfmt::skip]
 pub(super) const CUES: &[&str] = &[

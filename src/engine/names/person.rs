@@ -8,8 +8,8 @@ use regex::Regex;
 
 use super::lists::{
     is_chatter, is_frequent_word, is_title, lists, title_case, ABSTRACT_NOUN_ENDINGS,
-    BEFORE_A_GREETING, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, RANKS,
-    ROLES, STOP, VOCATIVE_CUES,
+    BEFORE_A_GREETING, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, POSTS,
+    RANKS, ROLES, STOP, VOCATIVE_CUES,
 };
 use super::tokens::{adjacent, is_name_word, is_particle, name_run, Token};
 use super::{Found, Words};
@@ -140,9 +140,11 @@ fn is_other_word(w: &Token<'_>) -> bool {
 }
 
 /// The name words right after a cue phrase: `my name is Ana Ruiz`, `Dear Ana`,
-/// `Name: Ana Ruiz`.
+/// `Name: Ana Ruiz`; not a post after it (`attn: Chief of Staff`).
 pub(super) fn cue_phrase(words: &Words<'_>, _found: &[Found]) -> Vec<(usize, usize)> {
-    after_phrases(words, CUES)
+    let mut found = after_phrases(words, CUES);
+    found.retain(|&(first, _)| !POSTS.contains(&words.tokens[first].text));
+    found
 }
 
 /// The name after a self-introduction that may also say what someone is: "ik ben Sanne

@@ -75,6 +75,16 @@ fn given_names_and_cues_and_repeated_surnames() {
         vec![("Zoltan Kovacs".into(), "PERSON")]
     );
     assert_eq!(found("Dear Priyanka,"), vec![("Priyanka".into(), "PERSON")]);
+    // A post after a cue is no one; a given name that is also a post's word is someone.
+    for post in [
+        "attn: Chief of Staff",
+        "Attention: Head of Procurement",
+        "attn: Director of Finance",
+        "Dear Hiring Manager,",
+    ] {
+        assert_eq!(person(post), Vec::<String>::new(), "{post}");
+    }
+    assert_eq!(person("Dear Dean,"), ["Dean"]);
     for intro in [
         "Hola, me llamo Lucía Fernández.",
         "Olá, meu nome é Lucía Fernández.",

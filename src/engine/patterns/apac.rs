@@ -17,12 +17,17 @@ pub(super) const SG_NRIC: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// India's PAN follows a whole grammar: three letters, the holder's kind (P person, C
+/// company, H, F, A, T, B, L, J, G), an initial, four digits (not 0000) and a check letter
+/// whose algorithm is unpublished. So its span is exact, and a model's name over "PAN
+/// ABCPE1234F" does not take it.
 pub(super) const IN_PAN: PatternSpec = PatternSpec {
     name: "in_pan",
     label: "IN_PAN",
     regex: r"\b[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z]\b",
     score: 0.75,
     validate: Some(apac::in_pan),
+    proof: Proof::Grammar,
     context: &["pan", "permanent account", "income tax"],
     examples: &[("PAN ABCPE1234F", "ABCPE1234F")],
     counter_examples: &["ABCXE1234F", "ABCPE0000F"],
