@@ -75,7 +75,7 @@ fn given_names_and_cues_and_repeated_surnames() {
         vec![("Zoltan Kovacs".into(), "PERSON")]
     );
     assert_eq!(found("Dear Priyanka,"), vec![("Priyanka".into(), "PERSON")]);
-    // A post after a cue is no one; a given name that is also a post's word is someone.
+    // A post after a cue is no one; a name that could be a post ("Dean") is someone.
     for post in [
         "attn: Chief of Staff",
         "Attention: Head of Procurement",
