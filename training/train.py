@@ -320,13 +320,13 @@ def main():
     ex += low_ex
     if a.teacher and (a.unlabelled or teacher_only_tweets):
         raw = synth.generate(a.unlabelled, a.seed + 1000) if a.unlabelled else []
-        # the whole text left out of the gold loss: only the teacher speaks for it (but for
-        # the tweets' MISC, a type it does not know)
+        raw += teacher_only_tweets
+        # the whole text left out of the gold loss: only the teacher speaks for it
         extra = [{"text": d["text"], "spans": [], "ignore": [(0, len(d["text"]))]} for d in raw]
-        for d in teacher_only_tweets:
-            spans = data.convert(d, "wnut17", misc=a.misc)["spans"]
-            extra.append({"text": d["text"], "spans": [], "ignore": [(0, len(d["text"]))],
-                          "misc": [s for s in spans if s[2] == "MISC"]})
+        if a.misc:  # but for the tweets' MISC, a type it does not know
+            for e, d in zip(extra[len(raw) - len(teacher_only_tweets):], teacher_only_tweets):
+                e["misc"] = [s for s in data.convert(d, "wnut17", misc=True)["spans"]
+                             if s[2] == "MISC"]
         print("teacher-only", len(extra), "docs", flush=True)
         ex += build_examples(tok, extra, bool(a.casing), keep_unlabelled=True, types=types,
                              misc_tags=misc_tags)

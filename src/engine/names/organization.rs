@@ -1,7 +1,9 @@
 //! Organisation rules ([`super::OrganizationFn`]): each returns the spans it finds in
 //! the whole text. Scores are named in `mod.rs`'s rule table.
 
-use super::lists::{lists, ACRONYM_STOP, LEGAL_FORMS, ORG_HEADS, ORG_SUFFIXES, STOP};
+use super::lists::{
+    is_listed_word, lists, ACRONYM_STOP, LEGAL_FORMS, ORG_HEADS, ORG_SUFFIXES, STOP,
+};
 use super::tokens::{adjacent, is_name_word, name_run, with_gloss};
 use super::Words;
 use crate::text::ByteSpan;
@@ -176,7 +178,7 @@ pub(super) fn employer(words: &Words<'_>) -> Vec<ByteSpan> {
             k
         };
         let t = &tokens[k];
-        if !is_name_word(t) || lists.given.contains(t.text) || lists.places.contains(t.text) {
+        if !is_name_word(t) || lists.given.contains(t.text) || is_listed_word(t.text) {
             continue;
         }
         if let Some(last) = name_run(text, tokens, k, 4) {
