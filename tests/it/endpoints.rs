@@ -279,6 +279,30 @@ fn an_indian_pan_goes_whole_as_a_pan_beside_the_model() {
 }
 
 #[test]
+fn lower_case_names_in_chat_are_found_and_english_words_and_typos_are_left() {
+    // The default config, model included: "kaite" is no English word, so the model reads
+    // it a second time as if capitalised; before that second reading it stayed in clear.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "wow emma and kaite is so very cute",
+            "the roadmap was horroble , i hope god helps"
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "wow [PERSON_1] and [PERSON_2] is so very cute",
+            "the roadmap was horroble , i hope god helps"
+        ])
+    );
+}
+
+#[test]
 fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
     // The model reads English; the names and cities of prompts in other languages come
     // from the introduction rule and the cities' own spellings.

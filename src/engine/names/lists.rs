@@ -76,6 +76,7 @@ pub(crate) fn is_credential_word(word: &str) -> bool {
 const CHATTER: &[&str] = &[
     "lol", "lmao", "lmfao", "rofl", "omg", "omfg", "smh", "tbh", "imo", "imho", "idk", "wtf",
     "btw", "fyi", "ikr", "haha", "hahaha", "hehe", "xd", "ugh", "yay", "pls", "plz", "thx",
+    "heh", "ohh", "ooh", "ahh", "hmm", "umm", "uhh", "meh", "yall",
     "was", "is", "am", "are", "were", "and", "or", "but", "hi", "hey", "hello", "hallo",
     // ("moin" is left out: it also opens names, Moin Khan)
     "hola", "bonjour", "salut", "ciao", "hej", "servus", "ich", "je", "moi",
@@ -107,6 +108,17 @@ pub(crate) fn is_frequent_word(word: &str) -> bool {
         || is_chatter(&lower)
         || FORMS_OF_ADDRESS.contains(&lower.as_str())
         || STOP.contains(&title_case(&lower).as_str())
+}
+
+/// Whether `word` (lower-case) is in SCOWL's English word list (`lists/english_words.txt`,
+/// 64,000 words with their inflections). Built on first use.
+pub(crate) fn is_english_word(word: &str) -> bool {
+    static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            crate::engine::dictionary::entries(include_str!("../lists/english_words.txt")).collect()
+        })
+        .contains(word)
 }
 
 /// Endings of abstract nouns, which name no one ("Goodbye monetization!").

@@ -11,6 +11,7 @@
 pub mod bounds;
 pub mod decode;
 pub mod identity;
+pub mod lower_case_names;
 pub mod lower_case_surnames;
 pub mod model;
 pub mod pool;
@@ -26,7 +27,8 @@ use crate::text::{Label, LabelSet};
 use super::{BuildError, Candidate, RecognizeError, Recognizer};
 use decode::Target;
 pub use identity::ModelIdentity;
-use model::{Model, TagScheme, TokenTypes};
+use lower_case_names::SecondReading;
+use model::{Model, TagScheme, TokenClass, TokenTypes};
 pub use pool::PoolStats;
 use pool::{Pool, WindowIds};
 use tokenize::{Tokenizer, Tokens};
@@ -362,48 +364,137 @@ impl NerRecognizer {
                 self.window_tokens,
                 self.window_overlap_tokens,
             );
-            for w in &windows {
-                let mut row = WindowIds {
-                    ids: Vec::with_capacity(w.end - w.start + 2),
-                    // Empty means all zeros (the pool's batch buffer starts zeroed).
-                    types: Vec::new(),
-                };
-                row.ids.push(self.tokenizer.cls as i64);
-                row.ids
-                    .extend(tokens.ids[w.start..w.end].iter().map(|&id| id as i64));
-                row.ids.push(self.tokenizer.sep as i64);
-                if casing {
-                    row.types.reserve(row.ids.len());
-                    row.types.push(0);
-                    row.types.extend(
-                        tokens.capitalised[w.start..w.end]
-                            .iter()
-                            .map(|&u| i64::from(u)),
-                    );
-                    row.types.push(0);
-                }
-                ids.push(row);
-            }
+            let bits = casing.then_some(tokens.capitalised.as_slice());
+            ids.extend(windows.iter().map(|w| self.window_row(&tokens, w, bits)));
             prepared.push((tokens, windows));
         }
         let mut results = self.pool.infer(ids)?.into_iter();
-        for ((text, (tokens, windows)), out) in texts.iter().zip(prepared).zip(out.iter_mut()) {
-            // Drop the [CLS]/[SEP] results.
-            let per_window: Vec<_> = results
-                .by_ref()
-                .take(windows.len())
-                .map(|row| {
-                    let end = row.len().saturating_sub(1);
-                    row.get(1..end).map(<[_]>::to_vec).unwrap_or_default()
-                })
-                .collect();
-            let classes = window::stitch(&windows, &per_window, tokens.len());
-            let mut entities = decode::bio_entities(text, &tokens, &classes, &self.scheme);
-            lower_case_surnames::extend(text, &tokens, &mut entities, &self.targets);
+        let first: Vec<Vec<TokenClass>> = prepared
+            .iter()
+            .map(|(tokens, windows)| {
+                let per_window: Vec<_> = results
+                    .by_ref()
+                    .take(windows.len())
+                    .map(|row| without_specials(&row))
+                    .collect();
+                window::stitch(windows, &per_window, tokens.len())
+            })
+            .collect();
+        let second = if casing {
+            self.second_reading(texts, &prepared, &first)?
+        } else {
+            texts.iter().map(|_| None).collect()
+        };
+        for (((text, (tokens, _)), classes), (out, second)) in texts
+            .iter()
+            .zip(&prepared)
+            .zip(&first)
+            .zip(out.iter_mut().zip(second))
+        {
+            let mut entities = decode::bio_entities(text, tokens, classes, &self.scheme);
+            if let Some(second) = second {
+                lower_case_names::add(text, tokens, &second, &mut entities, &self.targets);
+            }
+            lower_case_surnames::extend(text, tokens, &mut entities, &self.targets);
             decode::candidates(text, &entities, &self.targets, wanted, out);
         }
         Ok(())
     }
+}
+
+impl NerRecognizer {
+    /// One window's model input: `[CLS]`, its tokens, `[SEP]`, and the casing bits
+    /// `bits` (per token of the text) as token types for models trained with them.
+    fn window_row(&self, tokens: &Tokens, w: &window::Window, bits: Option<&[bool]>) -> WindowIds {
+        let mut row = WindowIds {
+            ids: Vec::with_capacity(w.end - w.start + 2),
+            // Empty means all zeros (the pool's batch buffer starts zeroed).
+            types: Vec::new(),
+        };
+        row.ids.push(self.tokenizer.cls as i64);
+        row.ids
+            .extend(tokens.ids[w.start..w.end].iter().map(|&id| id as i64));
+        row.ids.push(self.tokenizer.sep as i64);
+        if let Some(bits) = bits {
+            row.types.reserve(row.ids.len());
+            row.types.push(0);
+            row.types
+                .extend(bits[w.start..w.end].iter().map(|&b| i64::from(b)));
+            row.types.push(0);
+        }
+        row
+    }
+
+    /// The second reading of [`lower_case_names`]: for each text, its unknown-word bits
+    /// and the entities of its windows read again with those words capitalised (`None`
+    /// when no window was). One pool job for all texts.
+    fn second_reading(
+        &self,
+        texts: &[&str],
+        prepared: &[(Tokens, Vec<window::Window>)],
+        first: &[Vec<TokenClass>],
+    ) -> Result<Vec<Option<SecondReading>>, NerError> {
+        let mut ids: Vec<WindowIds> = Vec::new();
+        // Per text: unknown bits, and which of its windows are read again.
+        let mut plans: Vec<Option<(Vec<bool>, Vec<bool>)>> = Vec::with_capacity(texts.len());
+        for ((text, (tokens, windows)), classes) in texts.iter().zip(prepared).zip(first) {
+            let unknown = lower_case_names::unknown_words(text, tokens);
+            let again: Vec<bool> = windows
+                .iter()
+                .map(|w| lower_case_names::hesitates(w, tokens, &unknown, classes, &self.scheme))
+                .collect();
+            if !again.contains(&true) {
+                plans.push(None);
+                continue;
+            }
+            let bits: Vec<bool> = tokens
+                .capitalised
+                .iter()
+                .zip(&unknown)
+                .map(|(&c, &u)| c || u)
+                .collect();
+            for (w, _) in windows.iter().zip(&again).filter(|(_, &a)| a) {
+                ids.push(self.window_row(tokens, w, Some(&bits)));
+            }
+            plans.push(Some((unknown, again)));
+        }
+        if ids.is_empty() {
+            return Ok(texts.iter().map(|_| None).collect());
+        }
+        let mut results = self.pool.infer(ids)?.into_iter();
+        let mut out = Vec::with_capacity(texts.len());
+        for ((text, (tokens, windows)), plan) in texts.iter().zip(prepared).zip(plans) {
+            let Some((unknown, again)) = plan else {
+                out.push(None);
+                continue;
+            };
+            // Windows not read again count as outside, with no confidence.
+            let per_window: Vec<Vec<TokenClass>> = windows
+                .iter()
+                .zip(&again)
+                .map(|(w, &a)| {
+                    if a {
+                        results
+                            .next()
+                            .map(|row| without_specials(&row))
+                            .unwrap_or_default()
+                    } else {
+                        vec![(0, 0.0); w.end - w.start]
+                    }
+                })
+                .collect();
+            let classes = window::stitch(windows, &per_window, tokens.len());
+            let entities = decode::bio_entities(text, tokens, &classes, &self.scheme);
+            out.push(Some(SecondReading { unknown, entities }));
+        }
+        Ok(out)
+    }
+}
+
+/// A window's results without those of `[CLS]` and `[SEP]`.
+fn without_specials(row: &[TokenClass]) -> Vec<TokenClass> {
+    let end = row.len().saturating_sub(1);
+    row.get(1..end).map(<[_]>::to_vec).unwrap_or_default()
 }
 
 impl Recognizer for NerRecognizer {

@@ -546,6 +546,20 @@ fn our_model_sees_case_a_lower_case_common_word_is_no_name() {
 }
 
 #[test]
+fn our_model_reads_unknown_lower_case_words_again_as_if_capitalised() {
+    let Some(r) = ours() else { return };
+    // "kaite", a name no dictionary knows, is found only on the second reading.
+    let text = "wow emma and kaite is so very cute";
+    assert_eq!(
+        texts(text, &find(r, text)),
+        [("emma", "PERSON"), ("kaite", "PERSON")]
+    );
+    // English words and their typos keep their reading; nothing joins a capitalised name.
+    let text = "the couterpart of the seamer Peter Martin was brusing his hope";
+    assert_eq!(texts(text, &find(r, text)), [("Peter Martin", "PERSON")]);
+}
+
+#[test]
 fn beside_our_model_a_government_and_a_state_as_a_party_are_left_but_a_state_as_a_place_is_not() {
     let Some(r) = ours() else { return };
     let text = "The case originated in an application against the Republic of Turkey lodged by a \
