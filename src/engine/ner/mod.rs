@@ -462,6 +462,9 @@ impl NerRecognizer {
             return Ok(texts.iter().map(|_| None).collect());
         }
         let mut results = self.pool.infer(ids)?.into_iter();
+        let outside = (self.scheme.classes.iter())
+            .position(|&(bio, _)| bio == model::Bio::Outside)
+            .unwrap_or(0) as u16;
         let mut out = Vec::with_capacity(texts.len());
         for ((text, (tokens, windows)), plan) in texts.iter().zip(prepared).zip(plans) {
             let Some((unknown, again)) = plan else {
@@ -479,7 +482,7 @@ impl NerRecognizer {
                             .map(|row| without_specials(&row))
                             .unwrap_or_default()
                     } else {
-                        vec![(0, 0.0); w.end - w.start]
+                        vec![(outside, 0.0); w.end - w.start]
                     }
                 })
                 .collect();
