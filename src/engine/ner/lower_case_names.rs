@@ -45,24 +45,34 @@ pub fn unknown_words(text: &str, tokens: &Tokens) -> Vec<bool> {
     let mut unknown = vec![false; tokens.len()];
     let mut i = 0;
     while i < tokens.len() {
-        let mut j = i + 1;
-        while j < tokens.len() && tokens.words[j] == tokens.words[i] {
-            j += 1;
-        }
-        let start = tokens.spans[i].start;
-        let end = tokens.spans[i..j]
-            .iter()
-            .map(|s| s.end)
-            .max()
-            .unwrap_or(start);
-        if let Some(word) = text.get(start..end) {
-            if is_unknown(word) && stands_alone(text, start, end) {
-                unknown[i..j].fill(true);
-            }
+        let (j, start, end) = word_at(tokens, i);
+        if is_unknown_at(text, start, end) {
+            unknown[i..j].fill(true);
         }
         i = j;
     }
     unknown
+}
+
+/// The word whose first token is `i`: the token after it, and its byte span.
+fn word_at(tokens: &Tokens, i: usize) -> (usize, usize, usize) {
+    let mut j = i + 1;
+    while j < tokens.len() && tokens.words[j] == tokens.words[i] {
+        j += 1;
+    }
+    let start = tokens.spans[i].start;
+    let end = tokens.spans[i..j]
+        .iter()
+        .map(|s| s.end)
+        .max()
+        .unwrap_or(start);
+    (j, start, end)
+}
+
+/// Whether the word at `start..end` is an unknown lower-case word standing alone.
+fn is_unknown_at(text: &str, start: usize, end: usize) -> bool {
+    text.get(start..end)
+        .is_some_and(|word| is_unknown(word) && stands_alone(text, start, end))
 }
 
 /// Whether `word` is an unknown lower-case word, wherever it stands.
@@ -185,11 +195,12 @@ fn stands_alone(text: &str, start: usize, end: usize) -> bool {
 }
 
 /// Whether the first reading hesitated in `window`: it owns the first token of an
-/// unknown word tagged outside with a probability below [`HESITATION`].
+/// unknown word tagged outside with a probability below [`HESITATION`]. The word is
+/// looked up only where the tag hesitated, so sure text costs no dictionary lookup.
 pub fn hesitates(
     window: &Window,
+    text: &str,
     tokens: &Tokens,
-    unknown: &[bool],
     classes: &[TokenClass],
     scheme: &TagScheme,
 ) -> bool {
@@ -200,7 +211,10 @@ pub fn hesitates(
             .classes
             .get(class as usize)
             .is_some_and(|&(bio, _)| bio == Bio::Outside);
-        unknown[t] && first_of_word && outside && probability < HESITATION
+        first_of_word && outside && probability < HESITATION && {
+            let (_, start, end) = word_at(tokens, t);
+            is_unknown_at(text, start, end)
+        }
     })
 }
 
@@ -224,13 +238,12 @@ pub fn add(
             .flatten()
             .is_some_and(|t| t.label == person);
         let confidence = entity.probability_sum / entity.tokens.max(1) as f32;
-        let all_unknown = tokens
-            .spans
+        let first = tokens.spans.partition_point(|s| s.end <= entity.span.start);
+        let all_unknown = tokens.spans[first..]
             .iter()
-            .zip(unknown)
-            .filter(|(s, _)| {
-                !s.is_empty() && s.start < entity.span.end && entity.span.start < s.end
-            })
+            .zip(&unknown[first..])
+            .take_while(|(s, _)| s.start < entity.span.end)
+            .filter(|(s, _)| !s.is_empty())
             .all(|(_, &u)| u);
         // Touching counts too (spans only spaces apart merge into one person), unless the
         // neighbour is lower-case as well: "sitaram" joins "katel", "seamer" must not
@@ -447,14 +460,13 @@ mod tests {
             TagScheme::from_config_json(r#"{"id2label": {"0": "O", "1": "B-PER", "2": "I-PER"}}"#)
                 .unwrap();
         let (text, tokens) = tokens("hi ka|ite and bob");
-        let unknown = unknown_words(&text, &tokens);
         let window = Window {
             start: 0,
             end: 5,
             own_start: 0,
             own_end: 5,
         };
-        let read = |classes: &[TokenClass]| hesitates(&window, &tokens, &unknown, classes, &scheme);
+        let read = |classes: &[TokenClass]| hesitates(&window, &text, &tokens, classes, &scheme);
         // "kaite" (tokens 1 and 2) outside, unsure: read again; sure, or a person: not.
         assert!(read(&[(0, 1.0), (0, 0.9), (0, 0.5), (0, 1.0), (0, 0.5)]));
         assert!(!read(&[
@@ -475,6 +487,6 @@ mod tests {
             own_end: 5,
         };
         let classes = [(0, 1.0), (0, 0.9), (0, 0.5), (0, 1.0), (0, 0.5)];
-        assert!(!hesitates(&other, &tokens, &unknown, &classes, &scheme));
+        assert!(!hesitates(&other, &text, &tokens, &classes, &scheme));
     }
 }

@@ -400,9 +400,7 @@ impl NerRecognizer {
         }
         Ok(())
     }
-}
 
-impl NerRecognizer {
     /// One window's model input: `[CLS]`, its tokens, `[SEP]`, and the casing bits
     /// `bits` (per token of the text) as token types for models trained with them.
     fn window_row(&self, tokens: &Tokens, w: &window::Window, bits: Option<&[bool]>) -> WindowIds {
@@ -438,15 +436,15 @@ impl NerRecognizer {
         // Per text: unknown bits, and which of its windows are read again.
         let mut plans: Vec<Option<(Vec<bool>, Vec<bool>)>> = Vec::with_capacity(texts.len());
         for ((text, (tokens, windows)), classes) in texts.iter().zip(prepared).zip(first) {
-            let unknown = lower_case_names::unknown_words(text, tokens);
             let again: Vec<bool> = windows
                 .iter()
-                .map(|w| lower_case_names::hesitates(w, tokens, &unknown, classes, &self.scheme))
+                .map(|w| lower_case_names::hesitates(w, text, tokens, classes, &self.scheme))
                 .collect();
             if !again.contains(&true) {
                 plans.push(None);
                 continue;
             }
+            let unknown = lower_case_names::unknown_words(text, tokens);
             let bits: Vec<bool> = tokens
                 .capitalised
                 .iter()
