@@ -43,13 +43,18 @@ mod tests {
 
     #[test]
     fn a_technology_read_as_a_name_names_no_one() {
-        let text = "Explain HTTP vs TCP, then deploy Kafka on Kubernetes with PYTHON.";
+        let text = "Explain HTTP vs TCP, then deploy Kafka on Kubernetes with PYTHON. \
+                    Our Postgres on EKS sits behind Istio; the chatbot runs Llama.";
         for (part, label) in [
             ("HTTP", "ORGANIZATION"),
             ("TCP", "ORGANIZATION"),
             ("Kafka", "PERSON"),
             ("Kubernetes", "LOCATION"),
             ("PYTHON", "ORGANIZATION"),
+            ("Postgres", "ORGANIZATION"),
+            ("EKS", "ORGANIZATION"),
+            ("Istio", "PERSON"),
+            ("Llama", "PERSON"),
         ] {
             assert!(dropped_as(text, part, label, Proof::None), "{part}");
         }

@@ -9,8 +9,9 @@
 //! label's characters) and precision, and characters per second of
 //! detection. `--mask-only` (TAB) scores only gold spans whose `identifier_type` is not
 //! `NO_MASK`; predicted characters inside `NO_MASK` spans are reported both ways.
-//! `--errors N` also prints up to N missed and N false spans per label, to see where the
-//! errors are. Documents with `negatives` (the payload set's log machinery) add a count of
+//! `--errors N` also prints up to N missed, N false and N "unscored" spans per label (false
+//! positives inside a gold span of an unscored type), to see where the errors are. Documents
+//! with `negatives` (the payload set's log machinery) add a count of
 //! those spans any prediction touched, by kind; it should be 0.
 
 pub mod jsonl;
@@ -112,7 +113,7 @@ struct Report {
     chars: usize,
     elapsed: Duration,
     docs: usize,
-    /// (kind, label, text) of missed ("missed") and false ("false") spans.
+    /// (kind, label, text) of missed, false and unscored (false inside an unscored gold span) spans.
     errors: Vec<(&'static str, String, String)>,
     errors_per_label: usize,
     negatives: Negatives,
@@ -200,7 +201,7 @@ struct Totals {
     score: Score,
     scored_labels: Vec<String>,
     chars: usize,
-    /// (kind, label, text) of missed ("missed") and false ("false") spans.
+    /// (kind, label, text) of missed, false and unscored (false inside an unscored gold span) spans.
     errors: Vec<(&'static str, String, String)>,
     negatives: Negatives,
 }
@@ -276,10 +277,12 @@ impl Totals {
             }
         }
         for p in predicted.iter().filter(|p| !gold.contains(p)) {
+            // Spans inside an unscored gold span (WNUT's products, creative works) still
+            // count as false positives; they are listed apart because they are a different
+            // kind of error.
             let in_neutral = neutral.iter().any(|n| n.start <= p.start && p.end <= n.end);
-            if !in_neutral {
-                self.errors.push(("false", p.label.clone(), snippet(p)));
-            }
+            let kind = if in_neutral { "unscored" } else { "false" };
+            self.errors.push((kind, p.label.clone(), snippet(p)));
         }
     }
 }
@@ -365,7 +368,7 @@ impl Report {
                 let n = shown.entry((kind, label)).or_default();
                 if *n < self.errors_per_label {
                     *n += 1;
-                    let _ = writeln!(out, "  {kind:<6} {label:<14} {:?}", text);
+                    let _ = writeln!(out, "  {kind:<8} {label:<14} {:?}", text);
                 }
             }
         }

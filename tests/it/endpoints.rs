@@ -103,6 +103,7 @@ fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
         &json!({"text": [
             "Translate to Spanish: Hola, mi DNI es 12345678Z.",
             "Explain TCP vs UDP, then deploy Kafka on Kubernetes with Helm.",
+            "Our Postgres on EKS sits behind Istio and Linkerd; the app is written in Golang and Flutter, and the chatbot runs Llama through LangChain.",
             "Steuer-ID: 65929970489, TC kimlik no 10000000146, ABN 51 824 753 556",
             "my login is maria.s and my pin is 4821",
             "陈静薇住在北京市朝阳区建国路88号。 주소: 서울특별시 강남구 테헤란로 123"
@@ -114,6 +115,7 @@ fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
         json!([
             "Translate to Spanish: Hola, mi DNI es [ES_NIF_1].",
             "Explain TCP vs UDP, then deploy Kafka on Kubernetes with Helm.",
+            "Our Postgres on EKS sits behind Istio and Linkerd; the app is written in Golang and Flutter, and the chatbot runs Llama through LangChain.",
             "Steuer-ID: [DE_TAX_ID_1], TC kimlik no [TR_NATIONAL_ID_1], ABN [AU_ABN_1]",
             "my login is [PERSON_1] and my pin is [PASSWORD_1]",
             "陈静薇住在[ADDRESS_1]。 주소: [ADDRESS_2]"
