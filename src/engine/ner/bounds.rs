@@ -77,7 +77,9 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         return None;
     }
     if label.as_str() == "DATE_TIME"
-        && (is_impossible_slash_date(text, span) || follows_clinical_measure(text, span))
+        && (is_impossible_slash_date(text, span)
+            || follows_clinical_measure(text, span)
+            || inside_code(text, span))
     {
         return None;
     }
@@ -454,6 +456,36 @@ fn is_impossible_slash_date(text: &str, span: ByteSpan) -> bool {
         3 if numbers => !structure::numeric_date(inner),
         _ => false,
     }
+}
+
+/// Whether `span` is part of a code glued to it, with letters of its own ("2024" or
+/// "INV-2024" of "INV-2024-0042", "BUILD_2024_07"): an invoice, ticket or build number,
+/// not a date. A model tags such years as dates in running text now and then. Dates
+/// written with a month's letters ("12-Mar-2024") or a modifier ("mid-2024") stay.
+fn inside_code(text: &str, span: ByteSpan) -> bool {
+    let code = widened(text, span, |b| {
+        b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
+    });
+    let Some(token) = text.get(code.start..code.end) else {
+        return false;
+    };
+    code != span
+        && token
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|letters| letters.len() >= 2 && !is_date_word(letters))
+}
+
+/// Letters a date written as one token has: a month or its abbreviation, an ordinal's
+/// ending ("12th") or a modifier ("mid-2024"), any case.
+fn is_date_word(letters: &str) -> bool {
+    #[rustfmt::skip]
+    const WORDS: &[&str] = &[
+        "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun",
+        "june", "jul", "july", "aug", "august", "sep", "sept", "september", "oct", "october",
+        "nov", "november", "dec", "december", "st", "nd", "rd", "th", "mid", "early", "late",
+        "pre", "post", "end",
+    ];
+    WORDS.iter().any(|w| w.eq_ignore_ascii_case(letters))
 }
 
 /// Takes the closing bracket after a span that opened one and left it open ("Mladost ( BJ"
@@ -1315,6 +1347,26 @@ mod tests {
         assert_eq!(cut("Seen: today; 10/21"), "10/21");
         assert_eq!(cut("3 March 2024 at 14:05:30"), "3 March 2024 at 14:05:30");
         assert_eq!(cut("Tuesday, 4 March 2025"), "Tuesday, 4 March 2025");
+    }
+
+    #[test]
+    fn a_year_inside_a_code_is_no_date() {
+        let in_code = |text: &str, part: &str| {
+            let start = text.find(part).unwrap();
+            inside_code(text, ByteSpan::new(start, start + part.len()))
+        };
+        assert!(in_code("invoice INV-2024-0042;", "INV-2024"));
+        assert!(in_code("invoice INV-2024-0042;", "2024"));
+        assert!(in_code("build BUILD_2024_07 failed", "2024_07"));
+        assert!(in_code("ticket ops2024 closed", "2024"));
+        // Dates of one token, and a date that is the whole token.
+        assert!(!in_code("due 12-Mar-2024.", "12-Mar-2024"));
+        assert!(!in_code("due 12-Mar-2024.", "2024"));
+        assert!(!in_code("by mid-2024 we", "2024"));
+        assert!(!in_code("on 2024-05-01T12:00:03Z", "2024-05-01"));
+        assert!(!in_code("on 2024-05-01T12:00:03Z", "2024-05-01T12"));
+        assert!(!in_code("in Q3-2024 sales", "2024"));
+        assert!(!in_code("since 2019 we", "2019"));
     }
 
     #[test]
