@@ -50,6 +50,35 @@ fn java_headers_url_queries_and_service_accounts_are_machinery_and_users_are_not
 }
 
 #[test]
+fn sudo_and_su_lines_lose_the_invoking_user_and_home_directories_their_account() {
+    // With the model, as users run it. sudo's `USER=root` is a system account and its
+    // `PWD` a directory, not a password; the account inside the directory goes.
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {}\n",
+        crate::support::KEY
+    ));
+    let lines = [
+        "Nov 26 10:03:00 web01 sudo:   mgarcia : TTY=pts/0 ; PWD=/home/mgarcia ; USER=root ; COMMAND=/bin/systemctl restart nginx",
+        "Nov 26 10:05:00 web01 su[311]: pam_unix(su:session): session opened for user root by mgarcia(uid=1000)",
+        "Traceback (most recent call last):\n  File \"/Users/annakowalski/dev/app.py\", line 3, in <module>",
+        r#"{"level":"error","path":"C:\\Users\\k.tanaka\\AppData\\Local\\app.log"}"#,
+        "open /home/ubuntu/app/config.yml: no such file or directory",
+    ];
+    let r = s.post("/v1/anonymize", &json!({ "text": lines }));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Nov 26 10:03:00 web01 sudo:   [PERSON_1] : TTY=pts/0 ; PWD=/home/[PERSON_1] ; USER=root ; COMMAND=/bin/systemctl restart nginx",
+            "Nov 26 10:05:00 web01 su[311]: pam_unix(su:session): session opened for user root by [PERSON_1](uid=1000)",
+            "Traceback (most recent call last):\n  File \"/Users/[PERSON_2]/dev/app.py\", line 3, in <module>",
+            r#"{"level":"error","path":"C:\\Users\\[PERSON_3]\\AppData\\Local\\app.log"}"#,
+            "open /home/ubuntu/app/config.yml: no such file or directory",
+        ])
+    );
+}
+
+#[test]
 fn a_personal_number_in_a_json_line_becomes_a_string_so_the_line_still_parses() {
     let s = TestServer::default();
     let line = r#"{"ts":"2024-03-14T09:30:00Z","user":{"customer_name":"Ana Ruiz","age":42,"lat": 48.8566,"lng":2.3522},"ssn":123456789,"duration_ms":1984}"#;

@@ -92,7 +92,14 @@ pub(super) const USER_HANDLE: KeyFamily = KeyFamily {
         ("level=info user=jdoe42 msg=\"logged in\"", "jdoe42"),
         (r#"{"username": "k_mensah", "ts": 1710408600}"#, "k_mensah"),
     ],
-    counter_examples: &[("user_agent=curl/8.5.0 status=200", "curl/8.5.0")],
+    counter_examples: &[
+        ("user_agent=curl/8.5.0 status=200", "curl/8.5.0"),
+        // a system account
+        (
+            "sudo: ana : TTY=pts/0 ; PWD=/srv ; USER=root ; COMMAND=/bin/ls",
+            "root",
+        ),
+    ],
 };
 
 pub(super) const EMAIL: KeyFamily = KeyFamily {
@@ -295,8 +302,18 @@ pub(super) const PASSWORD: KeyFamily = KeyFamily {
     role: Role::Personal("PASSWORD"),
     keys: "password passwd pwd pass passphrase secret clientsecret pin",
     last_words: "password passwd secret",
-    examples: &[(r#"{"user": "x", "password": "hunter2"}"#, "hunter2")],
-    counter_examples: &[("password_reset=true status=200", "true")],
+    examples: &[
+        (r#"{"user": "x", "password": "hunter2"}"#, "hunter2"),
+        ("level=info pwd=hunter2", "hunter2"),
+    ],
+    counter_examples: &[
+        ("password_reset=true status=200", "true"),
+        // sudo's working directory
+        (
+            "sudo: ana : TTY=pts/0 ; PWD=/home/ana ; USER=root ; COMMAND=/bin/ls",
+            "/home/ana",
+        ),
+    ],
 };
 
 pub(super) const TOKEN: KeyFamily = KeyFamily {

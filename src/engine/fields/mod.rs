@@ -25,6 +25,9 @@ mod shapes;
 
 pub use keys::{role, KeyFamily, Role, ALL};
 
+use super::names::is_no_ones_account;
+use super::patterns;
+use super::validators::structure;
 use super::{Candidate, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
 
@@ -157,6 +160,8 @@ fn always_personal(text: &str, c: &Candidate) -> bool {
             .is_some_and(|s| s.contains('@')),
         "UUID" | "API_KEY" | "JWT" | "PRIVATE_KEY" | "PASSWORD" | "CONNECTION_STRING" => true,
         "CREDIT_CARD" | "IBAN_CODE" => c.proof == Proof::Checksum,
+        // The account of a home directory (`/home/jdoe/`): a path can carry one.
+        "PERSON" => c.proof == Proof::Grammar && patterns::after_home_directory(text, c.span),
         _ => false,
     }
 }
@@ -192,6 +197,11 @@ fn shaped_like(label: Label, value: &str) -> bool {
                     .bytes()
                     .all(|b| b.is_ascii_digit() || b == b' ' || b == b'-')
         }
+        // sudo's `USER=root`: a system account is no one's.
+        "PERSON" => !is_no_ones_account(value),
+        // sudo's and a shell's `PWD=/home/ana` is the working directory; `pwd=…` is a
+        // password anywhere else (`Uid=sa;Pwd=…`).
+        "PASSWORD" => !structure::directory(value),
         _ => true,
     }
 }

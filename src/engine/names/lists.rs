@@ -110,6 +110,28 @@ pub(crate) fn is_frequent_word(word: &str) -> bool {
         || STOP.contains(&title_case(&lower).as_str())
 }
 
+/// Account names that are no one's, and outcomes written where a user name would be.
+#[rustfmt::skip]
+const NO_ONES_ACCOUNTS: &[&str] = &[
+    "root", "admin", "administrator", "guest", "anonymous", "nobody", "system", "daemon",
+    "www-data", "postgres", "ubuntu", "ec2-user", "test", "user", "users", "null", "none",
+    "unknown", "success", "successful", "failed", "failure", "true", "false", "yes", "no",
+    "ok", "error", "pending", "service", "default", "required", "invalid", "app", "api",
+    "web", "www", "bot", "cron",
+    // service accounts, which scanners try on every host ("Invalid user oracle from …")
+    "oracle", "mysql", "ftp", "ftpuser", "git", "pi", "deploy", "jenkins", "tomcat", "apache",
+    "nginx", "hadoop", "ansible", "vagrant", "centos", "debian", "azureuser", "support",
+    "operator", "backup", "postfix", "redis", "elastic", "zabbix", "nagios", "sshd", "bin",
+];
+
+/// Whether `word` (any case) is a system or service account, or an outcome written where
+/// an account would be (`USER=root`, `user: failed`): no one's.
+pub(crate) fn is_no_ones_account(word: &str) -> bool {
+    NO_ONES_ACCOUNTS
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w))
+}
+
 /// Whether `word` (lower-case) is in SCOWL's English word list (`lists/english_words.txt`,
 /// 64,000 words with their inflections). Built on first use.
 pub(crate) fn is_english_word(word: &str) -> bool {

@@ -1,7 +1,7 @@
 //! Contact details, network identifiers, dates, ages, addresses: types not tied to a
 //! country or an industry.
 
-use crate::engine::names::{is_given_name, title_case};
+use crate::engine::names::{is_given_name, is_no_ones_account, title_case};
 use crate::engine::validators::{ip, structure};
 use crate::engine::{PatternSpec, Proof};
 use crate::text::ByteSpan;
@@ -192,7 +192,8 @@ macro_rules! user_name_cue {
 /// A user name after its cue in prose, forms and auth logs: `Username: mlopez`,
 /// `login = k_mensah`, a messenger's account (`WeChat: zhangwei_88`, `Skype ID: …`),
 /// sshd's `Failed password for invalid user jdoe42 from …` and `Accepted publickey for
-/// jdoe from …`, MySQL's `user 'jdoe'@'10.0.0.1'`. It names
+/// jdoe from …`, MySQL's `user 'jdoe'@'10.0.0.1'`, sudo's `sudo:  jdoe : TTY=…` and PAM's
+/// `… by jdoe(uid=1000)`. It names
 /// its owner as a handle does, so it is a PERSON. Without a colon or `=`, only in the
 /// phrasings of auth logs ("invalid user X", "for user X from" an address). Not
 /// `Proof::Grammar`: in `User: Ana Ruiz` the model's longer "Ana Ruiz" should win over the
@@ -217,10 +218,22 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
         # MySQL's account notation: Access denied for user 'jdoe'@'10.0.0.1'
         | \buser\s+'",
         user_name_capture!(),
-        r"'@"
+        r"'@
+        # sudo's invoking user: sudo:   jdoe : TTY=pts/0 ; PWD=… ; USER=root ; COMMAND=…
+        | \bsudo(?:\[\d+\])?:\s+",
+        user_name_capture!(),
+        r"\s+:\s
+        # PAM's session lines name who opened it: … for user root by jdoe(uid=1000)
+        | \bby\s+",
+        user_name_capture!(),
+        r"\(uid="
     ),
     group: 1,
     score: 0.8,
+    // The cue words alone: the whole alternation would overflow the set's lazy DFA.
+    prefilter: Some(
+        r"(?i)user|login|screen|nick|wechat|weixin|skype|telegram|discord|kakao|line|snapchat|for|sudo|uid=",
+    ),
     validate: Some(user_name),
     negative_context: &[],
     examples: &[
@@ -242,11 +255,21 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
             "Access denied for user 'jdoe'@'10.0.0.1' (using password: YES)",
             "jdoe",
         ),
+        (
+            "web01 sudo:   mgarcia : TTY=pts/0 ; PWD=/srv ; USER=root ; COMMAND=/bin/ls",
+            "mgarcia",
+        ),
+        (
+            "su: pam_unix(su:session): session opened for user root by mgarcia(uid=1000)",
+            "mgarcia",
+        ),
     ],
     counter_examples: &[
         "Failed password for root from 10.0.0.4",
         "Accepted publickey for root from 10.0.0.4 port 22",
         "Access denied for user 'root'@'localhost'",
+        "web01 sudo:   root : TTY=pts/0 ; PWD=/srv ; USER=root ; COMMAND=/bin/ls",
+        "session opened for user jdoe by (uid=0)",
         "sshd[2231]: Failed password for invalid user oracle from 198.51.100.23 port 52814",
         "login: failed",
         "user: admin",
@@ -258,6 +281,76 @@ pub(super) const CUED_USERNAME: PatternSpec = PatternSpec {
     ],
     ..PatternSpec::BASE
 };
+
+/// The account in a home directory's path: `/home/mgarcia/.ssh`, `/Users/annakowalski/dev`,
+/// `C:\Users\JSmith\Documents` (its backslashes doubled in JSON), `~jdoe/`. An account names
+/// its owner, and stack traces, shell prompts and logs carry such paths. The path's
+/// grammar fixes the span; system accounts and the shared folders (`/home/ubuntu`,
+/// `C:\Users\Public`) are no one.
+pub(super) const HOME_DIRECTORY_USER: PatternSpec = PatternSpec {
+    name: "home_directory_user",
+    label: "PERSON",
+    regex: r#"(?x)
+        (?: (?:^|[^A-Za-z0-9_.\-/]) (?: /home | /Users ) /
+          | \b[A-Za-z]: (?: \\{1,2} | / ) Users (?: \\{1,2} | / )
+          | (?:^|[\s"'=(]) ~ )
+        ([A-Za-z0-9_][A-Za-z0-9_.\-]{0,31}[A-Za-z0-9_]) (?: [/\\"'\s:;,)] | $ )"#,
+    group: 1,
+    score: 0.8,
+    prefilter: Some(r"(?i)/home/|/users/|\\users|~"),
+    validate: Some(home_directory_user),
+    proof: Proof::Grammar,
+    examples: &[
+        ("cp /home/mgarcia/.ssh/id_rsa /tmp/", "mgarcia"),
+        (
+            "File \"/Users/annakowalski/dev/app.py\", line 3",
+            "annakowalski",
+        ),
+        (
+            "Saved to C:\\Users\\JSmith\\Documents\\report.docx",
+            "JSmith",
+        ),
+        (
+            r#"{"path": "C:\\Users\\k.tanaka\\AppData\\x.log"}"#,
+            "k.tanaka",
+        ),
+        ("cwd=/home/jdoe level=info", "jdoe"),
+        ("ls ~jdoe/notes", "jdoe"),
+    ],
+    counter_examples: &[
+        "open /home/ubuntu/app/config.yml: no such file",
+        "C:\\Users\\Public\\Desktop",
+        "/Users/Shared/data",
+        "mount /srv/home/data",
+        "see ~/notes and ~ 40 files",
+        "/usr/share/dict/words",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// Folders under `/home`, `/Users` or `C:\Users` that are no one's.
+#[rustfmt::skip]
+const SHARED_HOME_FOLDERS: &[&str] = &[
+    "public", "shared", "default", "default user", "all users", "guest", "localservice",
+    "networkservice", "systemprofile",
+];
+
+fn home_directory_user(s: &str) -> bool {
+    user_name(s)
+        && !SHARED_HOME_FOLDERS
+            .iter()
+            .any(|w| s.eq_ignore_ascii_case(w))
+}
+
+/// Whether `span` directly follows a home directory's folder (`/home/`, `/Users/`,
+/// `\Users\`, doubled backslashes included), as [`HOME_DIRECTORY_USER`]'s spans do.
+pub fn after_home_directory(text: &str, span: ByteSpan) -> bool {
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
+    let folder = before.trim_end_matches(['/', '\\']);
+    folder.len() < before.len() && (folder.ends_with("/home") || folder.ends_with("Users"))
+}
 
 /// A user name told in prose: "my login is maria.s", "her username is kate_m", "user
 /// jdoe42 cannot log in". Only values shaped like an account (a digit, dot, underscore
@@ -340,23 +433,8 @@ fn account_shaped_user_name(s: &str) -> bool {
         && s.contains(|c: char| c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
-/// Account names that are no one's, and outcomes written where a user name would be.
-#[rustfmt::skip]
-const NOT_USER_NAMES: &[&str] = &[
-    "root", "admin", "administrator", "guest", "anonymous", "nobody", "system", "daemon",
-    "www-data", "postgres", "ubuntu", "ec2-user", "test", "user", "users", "null", "none",
-    "unknown", "success", "successful", "failed", "failure", "true", "false", "yes", "no",
-    "ok", "error", "pending", "service", "default", "required", "invalid", "app", "api",
-    "web", "www", "bot", "cron",
-    // service accounts, which scanners try on every host ("Invalid user oracle from …")
-    "oracle", "mysql", "ftp", "ftpuser", "git", "pi", "deploy", "jenkins", "tomcat", "apache",
-    "nginx", "hadoop", "ansible", "vagrant", "centos", "debian", "azureuser", "support",
-    "operator", "backup", "postfix", "redis", "elastic", "zabbix", "nagios", "sshd", "bin",
-];
-
 fn user_name(s: &str) -> bool {
-    s.chars().any(|c| c.is_ascii_alphabetic())
-        && !NOT_USER_NAMES.iter().any(|w| s.eq_ignore_ascii_case(w))
+    s.chars().any(|c| c.is_ascii_alphabetic()) && !is_no_ones_account(s)
 }
 
 /// Words after `@` that are no one's handle: chat broadcasts, doc tags, CSS at-rules.

@@ -72,6 +72,8 @@ mod us;
 
 use super::PatternSpec;
 
+pub use generic::after_home_directory;
+
 /// All built-in pattern recognizers.
 pub static ALL: &[&PatternSpec] = &[
     // contact, network, time, place
@@ -80,6 +82,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::SOCIAL_HANDLE,
     &generic::CUED_USERNAME,
     &generic::CUED_USERNAME_PROSE,
+    &generic::HOME_DIRECTORY_USER,
     &generic::TODO_OWNER,
     &generic::URL,
     &generic::SOCIAL_PROFILE_URL,

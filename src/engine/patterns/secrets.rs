@@ -206,6 +206,7 @@ pub(super) const PASSWORD: PatternSpec = PatternSpec {
         "the pass is available at the desk",
         "pass \"ownership\" to the caller",
         "bypass=enabled",
+        "sudo: ana : TTY=pts/0 ; PWD=/home/ana/src ; USER=root",
     ],
     ..PatternSpec::BASE
 };

@@ -164,7 +164,39 @@ pub fn high_entropy(s: &str) -> bool {
         && entropy(s) >= 3.5
 }
 
-/// A password value: 6–128 characters, not a placeholder word.
+/// An absolute Unix directory under a usual top-level folder (`/home/ana`, `/var/www/app`):
+/// sudo's and a shell's `PWD=…` is a path, not a secret.
+pub fn directory(s: &str) -> bool {
+    const TOP: &[&str] = &[
+        "home",
+        "Users",
+        "root",
+        "tmp",
+        "var",
+        "etc",
+        "usr",
+        "opt",
+        "srv",
+        "mnt",
+        "data",
+        "app",
+        "workspace",
+        "run",
+    ];
+    let Some(path) = s.strip_prefix('/') else {
+        return false;
+    };
+    let mut segments = path.trim_end_matches('/').split('/');
+    segments.next().is_some_and(|top| TOP.contains(&top))
+        && segments.all(|segment| {
+            !segment.is_empty()
+                && segment
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        })
+}
+
+/// A password value: 6–128 characters, not a placeholder word nor a directory.
 pub fn password(s: &str) -> bool {
     const PLACEHOLDERS: &[&str] = &[
         "password",
@@ -215,11 +247,35 @@ pub fn password(s: &str) -> bool {
         && !s.starts_with('<')
         && !s.chars().all(|c| c == '*' || c == 'x' || c == 'X')
         && !PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(s))
+        && !directory(s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_working_directory_is_no_password() {
+        for path in [
+            "/home/ana",
+            "/home/ana/",
+            "/root",
+            "/var/www/app-1",
+            "/Users/k.tanaka",
+        ] {
+            assert!(directory(path) && !password(path), "{path}");
+        }
+        for secret in [
+            "/x9!kQ/z",
+            "/homeless/a",
+            "home/ana",
+            "/home//ana",
+            "/tmp/a b",
+        ] {
+            assert!(!directory(secret), "{secret}");
+        }
+        assert!(password("/x9!kQ/z"));
+    }
 
     #[test]
     fn checks_ninos() {
