@@ -106,6 +106,7 @@ fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
             "Our Postgres on EKS sits behind Istio and Linkerd; the app is written in Golang and Flutter, and the chatbot runs Llama through LangChain.",
             "Steuer-ID: 65929970489, TC kimlik no 10000000146, ABN 51 824 753 556",
             "my login is maria.s and my pin is 4821",
+            "git clone git@github.com:jdoe42/private-repo.git fails, ssh git@github.com works",
             "陈静薇住在北京市朝阳区建国路88号。 주소: 서울특별시 강남구 테헤란로 123"
         ]}),
     );
@@ -118,6 +119,7 @@ fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
             "Our Postgres on EKS sits behind Istio and Linkerd; the app is written in Golang and Flutter, and the chatbot runs Llama through LangChain.",
             "Steuer-ID: [DE_TAX_ID_1], TC kimlik no [TR_NATIONAL_ID_1], ABN [AU_ABN_1]",
             "my login is [PERSON_1] and my pin is [PASSWORD_1]",
+            "git clone [URL_1] fails, ssh [EMAIL_ADDRESS_1] works",
             "陈静薇住在[ADDRESS_1]。 주소: [ADDRESS_2]"
         ])
     );

@@ -227,7 +227,8 @@ pub(super) const DICTATION_INITIALS: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// A patient's room or bed after its cue: `Room: 14-B`, `rm 612`, `bed 4A`, `RM 3-12`.
+/// A patient's room or bed after its cue: `Room: 14-B`, `rm 612`, `bed 4A`, `RM 3-12`,
+/// `room 4.12`.
 /// Where a patient lies is one of the places a record names (i2b2 marks rooms), and no
 /// other pattern reads a short number. Digits first, at most four, with a letter or a
 /// dashed part after them: "room temperature", "room for 2" and a record number after
@@ -238,7 +239,7 @@ pub(super) const ROOM: PatternSpec = PatternSpec {
     regex: r"(?ix)
         \b(?: room | rm\.? | bed ) (?:\s+(?:no\.?|number|\#))?
         \s*[:\#]?\s*
-        (\d{1,4}(?:-?[A-Z]{1,2}|-\d{1,3})?)\b",
+        (\d{1,4}(?:-?[A-Z]{1,2}|[-.]\d{1,3})?)\b",
     group: 1,
     score: 0.6,
     proof: Proof::Grammar,
@@ -248,6 +249,7 @@ pub(super) const ROOM: PatternSpec = PatternSpec {
         ("admitted to 6B, rm 612 overnight", "612"),
         ("moved to bed 4A at 0300", "4A"),
         ("RM 3-12", "3-12"),
+        ("1:1 with Carlos in room 4.12, then lunch", "4.12"),
     ],
     counter_examples: &[
         "at room temperature",

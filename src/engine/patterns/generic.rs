@@ -618,6 +618,49 @@ pub(super) const URL: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A Git remote over SSH: scp-like `git@github.com:jdoe42/tool.git` and
+/// `ssh://git@host:2222/owner/repo.git` (pip's `git+ssh://…`). Its path names the
+/// repository's owner as an https link does, so it is a `URL` whole, as that link is; the
+/// `user@host` in it is no e-mail. A login alone (`ssh git@github.com`) stays an e-mail.
+pub(super) const GIT_REMOTE: PatternSpec = PatternSpec {
+    name: "git_remote",
+    label: "URL",
+    prefilter: Some("@"),
+    // Not inside another URL's authority: `redis://:pass@cache:6379/0` is a connection
+    // string's.
+    regex: r#"(?x)
+        (?: ^ | [\s"'=(<] )
+        ( (?: (?:git\+)? ssh:// )?
+        [A-Za-z0-9._\-]+ @ [A-Za-z0-9\-]+ (?: \.[A-Za-z0-9\-]+ )+
+        (?: : | (?-u:\b)(?: :\d{1,5} )? / )
+        [A-Za-z0-9_~\-] (?: [A-Za-z0-9_.~\-]* [A-Za-z0-9_~\-] )?
+        (?: / [A-Za-z0-9_~\-] (?: [A-Za-z0-9_.~\-]* [A-Za-z0-9_~\-] )? )+ )"#,
+    group: 1,
+    score: 0.9,
+    proof: Proof::Grammar,
+    examples: &[
+        (
+            "git clone git@github.com:jdoe42/private-repo.git fails",
+            "git@github.com:jdoe42/private-repo.git",
+        ),
+        (
+            "pip install git+ssh://git@github.com/jdoe42/tool.git.",
+            "git+ssh://git@github.com/jdoe42/tool.git",
+        ),
+        (
+            "remote: ssh://git@git.acme.io:2222/ana.ruiz/notes.git",
+            "ssh://git@git.acme.io:2222/ana.ruiz/notes.git",
+        ),
+    ],
+    counter_examples: &[
+        "ssh git@github.com",
+        "mail bob@example.com: thanks",
+        "redis://:s3cr3tp4ss@cache.internal:6379/0",
+        "postgres://app@db.internal:5432/crm",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// A profile link written without its scheme (`instagram.com/maria.lopez88`,
 /// `linkedin.com/in/ana-ruiz`, `github.com/jdoe42`): it names its owner as a handle does,
 /// and [`URL`] wants `https://` or `www.` first. Only hosts whose paths are people.

@@ -85,6 +85,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::HOME_DIRECTORY_USER,
     &generic::TODO_OWNER,
     &generic::URL,
+    &generic::GIT_REMOTE,
     &generic::SOCIAL_PROFILE_URL,
     &generic::IPV4,
     &generic::IPV6,
