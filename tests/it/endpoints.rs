@@ -147,6 +147,30 @@ fn an_invoice_number_keeps_its_year_while_the_customer_and_iban_go() {
     );
 }
 
+/// With the model: it read "ich bin Jonas Becker" as one person (the cue's "bin" is no
+/// particle of his name here) and a room's dotted number as a place and a number.
+#[test]
+fn a_german_self_introduction_and_a_meeting_room_keep_their_bounds() {
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Hallo, ich bin Jonas Becker, meine IBAN ist DE44 5001 0517 5407 3249 31, Telefon 0151 23456789.",
+            "Reminder: 1:1 with Carlos tomorrow at 10am in room 4.12, then lunch."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Hallo, ich bin [PERSON_1], meine IBAN ist [IBAN_CODE_1], Telefon [PHONE_NUMBER_1].",
+            "Reminder: 1:1 with [PERSON_2] tomorrow at [DATE_TIME_1] in room [LOCATION_1], then lunch."
+        ])
+    );
+}
+
 #[test]
 fn an_occupation_goes_where_it_is_someones_and_stays_where_it_is_a_role_or_a_word() {
     let s = TestServer::default();

@@ -562,15 +562,22 @@ fn without_chatter(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     // open names too.
     let noted = |w: &str| w.ends_with('.') || !w.chars().any(char::is_lowercase);
     let edge = |w: &str| is_chatter(w) || (is_clinical_shorthand(w) && noted(w));
-    while last - first > 1
-        && (edge(words[first].1) || (first == 0 && ends_cue(&text[..span.start], words[0].1)))
-    {
+    // A cue's last word after chat the model took too ("Hallo, ich bin Jonas Becker" read
+    // as "ich bin Jonas Becker": "ich" is chat, then "bin" ends the cue).
+    let ends_cue_at = |i: usize| {
+        let (at, word) = words[i];
+        ends_cue(&text[..span.start + at], word)
+    };
+    while last - first > 1 && (edge(words[first].1) || ends_cue_at(first)) {
         first += 1;
     }
     while last - first > 1 && edge(words[last - 1].1) {
         last -= 1;
     }
-    if words.iter().all(|(_, w)| is_chatter(w)) {
+    // Chat alone, or a cue's last word alone: a model tags "bin" of "ich bin" as a person
+    // of its own now and then, which the name after it would then merge with.
+    let cue_alone = words.len() == 1 && ends_cue(&text[..span.start], words[0].1);
+    if cue_alone || words.iter().all(|(_, w)| is_chatter(w)) {
         return None;
     }
     if words.is_empty() || (first == 0 && last == words.len()) {
@@ -1248,7 +1255,14 @@ mod tests {
         let at = text.find("bin").unwrap();
         let span = without_chatter(text, ByteSpan::new(at, text.len() - 1)).unwrap();
         assert_eq!(&text[span.start..span.end], "Jonas Becker");
+        let text = "Hallo, ich bin Jonas Becker";
+        let at = text.find("bin").unwrap();
+        assert_eq!(without_chatter(text, ByteSpan::new(at, at + 3)), None);
+        let at = text.find("ich").unwrap();
+        let span = without_chatter(text, ByteSpan::new(at, text.len())).unwrap();
+        assert_eq!(&text[span.start..span.end], "Jonas Becker");
         assert_eq!(trim("bin Laden"), kept("bin Laden"));
+        assert_eq!(trim("bin"), kept("bin"));
         // "I live" is no one.
         assert_eq!(trim("moro"), None);
         assert_eq!(trim("bor på Storgatan"), kept("Storgatan"));
