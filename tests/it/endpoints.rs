@@ -171,6 +171,30 @@ fn a_german_self_introduction_and_a_meeting_room_keep_their_bounds() {
     );
 }
 
+/// With the model: it read a note's "45M" as a date; "employee E-10442" and "badge 88123"
+/// had stayed.
+#[test]
+fn an_employee_number_after_the_bare_word_and_a_notes_age_and_sex_come_out_right() {
+    let s = TestServer::start(&format!(
+        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+    ));
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Reset MFA for employee E-10442 (bruno.costa@acme.com.br), badge 88123, desk 3F-17.",
+            "Summarize: 'Patient JOHN SMITH, 45M, MRN 00482913, admitted 07/22 for CP.'"
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Reset MFA for employee [EMPLOYEE_ID_1] ([EMAIL_ADDRESS_1]), badge [EMPLOYEE_ID_2], desk 3F-17.",
+            "Summarize: 'Patient [PERSON_1], [AGE_1]M, MRN [MEDICAL_RECORD_NUMBER_1], admitted [DATE_TIME_1] for CP.'"
+        ])
+    );
+}
+
 #[test]
 fn an_occupation_goes_where_it_is_someones_and_stays_where_it_is_a_role_or_a_word() {
     let s = TestServer::default();

@@ -79,7 +79,8 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     if label.as_str() == "DATE_TIME"
         && (is_impossible_slash_date(text, span)
             || follows_clinical_measure(text, span)
-            || inside_code(text, span))
+            || inside_code(text, span)
+            || is_age_and_sex(&text[span.start..span.end]))
     {
         return None;
     }
@@ -473,6 +474,14 @@ fn inside_code(text: &str, span: ByteSpan) -> bool {
         && token
             .split(|c: char| !c.is_ascii_alphabetic())
             .any(|letters| letters.len() >= 2 && !is_date_word(letters))
+}
+
+/// Whether `inner` is a note's age and sex ("45M", "29F"), which a model reads as a date
+/// now and then; no date is written so.
+fn is_age_and_sex(inner: &str) -> bool {
+    inner
+        .strip_suffix(['M', 'F'])
+        .is_some_and(|age| (1..=3).contains(&age.len()) && age.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Letters a date written as one token has: a month or its abbreviation, an ordinal's
@@ -1381,6 +1390,16 @@ mod tests {
         assert!(!in_code("on 2024-05-01T12:00:03Z", "2024-05-01T12"));
         assert!(!in_code("in Q3-2024 sales", "2024"));
         assert!(!in_code("since 2019 we", "2019"));
+    }
+
+    #[test]
+    fn a_notes_age_and_sex_is_no_date() {
+        assert!(is_age_and_sex("45M") && is_age_and_sex("7F"));
+        assert!(!is_age_and_sex("M") && !is_age_and_sex("2024M") && !is_age_and_sex("45"));
+        let text = "Patient JOHN SMITH, 45M, MRN 00482913";
+        let at = text.find("45M").unwrap();
+        let date = Label::builtin("DATE_TIME");
+        assert_eq!(shape(text, ByteSpan::new(at, at + 3), date), None);
     }
 
     #[test]

@@ -248,6 +248,35 @@ pub(super) const EMPLOYEE_ID: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// An employee's number or badge right after the bare word, as tickets write it:
+/// `employee E-10442`, `badge 88123`. Without "id" or "number" only an id's shape counts:
+/// capitals then digits, or five digits or more ("employee 12", "badge 2025" stay).
+pub(super) const EMPLOYEE_ID_BARE: PatternSpec = PatternSpec {
+    name: "employee_id_bare",
+    label: "EMPLOYEE_ID",
+    regex: r"(?ix)
+        \b(?: employee | badge ) \s+
+        ( (?-i:[A-Z]{1,4}) -? \d{3,8} | \d{5,8} ) \b",
+    group: 1,
+    score: 0.7,
+    proof: Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        (
+            "Reset MFA for employee E-10442 (bruno.costa@acme.com.br)",
+            "E-10442",
+        ),
+        ("badge 88123, desk 3F-17", "88123"),
+    ],
+    counter_examples: &[
+        "employee 12 left",
+        "badge 2025 edition",
+        "every employee 2024 survey",
+        "employee benefits",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// A student's or matriculation number after its cue (`Student No: 2021104583`,
 /// `Matrikelnummer 412233`, `numéro étudiant 21904417`); like [`EMPLOYEE_ID`], whose
 /// scoring and shape it shares, only the cue tells.

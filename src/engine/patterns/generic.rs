@@ -1343,6 +1343,8 @@ pub(super) const AGE: PatternSpec = PatternSpec {
       | \((\d{1,3})\s?[MF]\)
       | \ban?\s+(\d{1,3})\s?(?-i:[MF])\b
       | \b(\d{1,3})\s?(?-i:[MF])\s+(?:with|who|presenting|presents|admitted|s/p|w/|h/o|c/o)\b
+      # and between commas after a name: Patient JOHN SMITH, 45M, MRN …
+      | ,\ (\d{1,3})(?-i:[MF]),
       # an age by its decade, as notes and judgments give it: in her 80s, in his early
       # seventies, in their mid-30s (not in the 80s, a period)
       | \bin\s+(?:his|her|their|my|your)\s+(?:(?:early|mid|late)[\s\-])?
@@ -1370,6 +1372,7 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         ("Ms. Brown is a 45F with CAD", "45"),
         ("AN 81 M ADMITTED FOR SYNCOPE", "81"),
         ("Assessment: 28M with exertional syncope", "28"),
+        ("Patient JOHN SMITH, 45M, MRN 00482913", "45"),
         ("81 Y/O M TRANSFERRED", "81"),
         ("Fifth, that his age is 49, he is of good character", "49"),
         ("The applicant, aged sixty three, would not", "sixty three"),
@@ -1398,6 +1401,7 @@ pub(super) const AGE: PatternSpec = PatternSpec {
         "a 45 m drop",
         "a 400M budget",
         "heap 512M with 2 threads",
+        "revenue rose to 45M, a record",
         "the age is unknown",
         "aged cheese",
         "a seventy-page report",

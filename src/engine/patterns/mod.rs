@@ -145,6 +145,7 @@ pub static ALL: &[&PatternSpec] = &[
     &cued::ACCOUNT_NUMBER,
     &cued::LOYALTY_NUMBER,
     &cued::EMPLOYEE_ID,
+    &cued::EMPLOYEE_ID_BARE,
     &cued::STUDENT_ID,
     &cued::LICENSE_NUMBER,
     &cued::BOOKING_REFERENCE,
