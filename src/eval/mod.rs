@@ -10,9 +10,9 @@
 //! detection. `--mask-only` (TAB) scores only gold spans whose `identifier_type` is not
 //! `NO_MASK`; predicted characters inside `NO_MASK` spans are reported both ways.
 //! `--errors N` also prints up to N missed, N false and N "unscored" spans per label (false
-//! positives inside a gold span of an unscored type), to see where the errors are. Documents
-//! with `negatives` (the payload set's log machinery) add a count of
-//! those spans any prediction touched, by kind; it should be 0.
+//! positives inside a gold span of an unscored type), to see where the errors are.
+//! Documents with `negatives` (the payload set's log machinery) add a count of those spans
+//! any prediction touched, by kind; it should be 0.
 
 pub mod jsonl;
 pub mod score;

@@ -80,7 +80,7 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
         && (is_impossible_slash_date(text, span)
             || follows_clinical_measure(text, span)
             || inside_code(text, span)
-            || is_age_and_sex(&text[span.start..span.end]))
+            || text.get(span.start..span.end).is_some_and(is_age_and_sex))
     {
         return None;
     }
@@ -585,7 +585,7 @@ fn without_chatter(text: &str, span: ByteSpan) -> Option<ByteSpan> {
     }
     // Chat alone, or a cue's last word alone: a model tags "bin" of "ich bin" as a person
     // of its own now and then, which the name after it would then merge with.
-    let cue_alone = words.len() == 1 && ends_cue(&text[..span.start], words[0].1);
+    let cue_alone = words.len() == 1 && ends_cue_at(0);
     if cue_alone || words.iter().all(|(_, w)| is_chatter(w)) {
         return None;
     }

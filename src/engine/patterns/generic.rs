@@ -320,6 +320,7 @@ pub(super) const HOME_DIRECTORY_USER: PatternSpec = PatternSpec {
     counter_examples: &[
         "open /home/ubuntu/app/config.yml: no such file",
         "C:\\Users\\Public\\Desktop",
+        "C:\\Users\\All Users\\Start Menu",
         "/Users/Shared/data",
         "mount /srv/home/data",
         "see ~/notes and ~ 40 files",
@@ -328,11 +329,12 @@ pub(super) const HOME_DIRECTORY_USER: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// Folders under `/home`, `/Users` or `C:\Users` that are no one's.
+/// Folders under `/home`, `/Users` or `C:\Users` that are no one's (the first word of
+/// `Default User` and `All Users` too).
 #[rustfmt::skip]
 const SHARED_HOME_FOLDERS: &[&str] = &[
-    "public", "shared", "default", "default user", "all users", "guest", "localservice",
-    "networkservice", "systemprofile",
+    "public", "shared", "default", "all", "guest", "localservice", "networkservice",
+    "systemprofile",
 ];
 
 fn home_directory_user(s: &str) -> bool {

@@ -167,21 +167,10 @@ pub fn high_entropy(s: &str) -> bool {
 /// An absolute Unix directory under a usual top-level folder (`/home/ana`, `/var/www/app`):
 /// sudo's and a shell's `PWD=…` is a path, not a secret.
 pub fn directory(s: &str) -> bool {
+    #[rustfmt::skip]
     const TOP: &[&str] = &[
-        "home",
-        "Users",
-        "root",
-        "tmp",
-        "var",
-        "etc",
-        "usr",
-        "opt",
-        "srv",
-        "mnt",
-        "data",
-        "app",
-        "workspace",
-        "run",
+        "home", "Users", "root", "tmp", "var", "etc", "usr", "opt", "srv", "mnt", "data", "app",
+        "workspace", "run",
     ];
     let Some(path) = s.strip_prefix('/') else {
         return false;
