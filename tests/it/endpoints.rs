@@ -129,9 +129,7 @@ fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
 /// cut in two (the default config, model included).
 #[test]
 fn an_invoice_number_keeps_its_year_while_the_customer_and_iban_go() {
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -151,9 +149,7 @@ fn an_invoice_number_keeps_its_year_while_the_customer_and_iban_go() {
 /// particle of his name here) and a room's dotted number as a place and a number.
 #[test]
 fn a_german_self_introduction_and_a_meeting_room_keep_their_bounds() {
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -175,9 +171,7 @@ fn a_german_self_introduction_and_a_meeting_room_keep_their_bounds() {
 /// had stayed.
 #[test]
 fn an_employee_number_after_the_bare_word_and_a_notes_age_and_sex_come_out_right() {
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -244,9 +238,7 @@ fn names_and_phones_in_chinese_japanese_and_korean_go_beside_their_cue() {
 #[test]
 fn a_notes_account_licence_and_accession_numbers_go_beside_their_cue() {
     // The default config, model included: the possessive is the model's boundary to fix.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -272,9 +264,7 @@ fn a_notes_account_licence_and_accession_numbers_go_beside_their_cue() {
 fn a_prompt_keeps_no_extension_pin_code_childs_age_condition_or_booking_reference() {
     // The default config, model included: the colon after a date is the model's boundary
     // to fix.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -305,9 +295,7 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_condition_or_booking_referenc
 #[test]
 fn an_employer_after_a_work_cue_goes_as_an_organisation_and_a_boss_as_a_person() {
     // The default config, model included: the model reads "Zalando" as a place.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -332,9 +320,7 @@ fn an_indian_pan_goes_whole_as_a_pan_beside_the_model() {
     // The default config, model included: in a record the model reads "PAN ABCPE1234F"
     // as one organisation, which took the number's span and label before the PAN's
     // grammar made its span exact.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -356,9 +342,7 @@ fn an_indian_pan_goes_whole_as_a_pan_beside_the_model() {
 fn lower_case_names_in_chat_are_found_and_english_words_and_typos_are_left() {
     // The default config, model included: "kaite" is no English word, so the model reads
     // it a second time as if capitalised; before that second reading it stayed in clear.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -380,9 +364,7 @@ fn lower_case_names_in_chat_are_found_and_english_words_and_typos_are_left() {
 fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
     // The model reads English; the names and cities of prompts in other languages come
     // from the introduction rule and the cities' own spellings.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -419,9 +401,7 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
 #[test]
 fn a_clinical_notes_abbreviations_stay_and_its_people_places_jobs_and_numbers_go() {
     // The model reads "SOB", "Hgb" and "CVA" as names now and then: clinical shorthand.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -566,9 +546,7 @@ fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_s
 
 #[test]
 fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_come_out_right() {
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -604,9 +582,7 @@ fn with_the_model_plates_spaced_member_numbers_ages_after_names_and_constants_co
 #[test]
 fn with_the_model_names_greeted_in_lower_case_chat_and_their_surnames_go_and_forms_of_address_stay()
 {
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -640,9 +616,7 @@ fn with_the_model_names_greeted_in_lower_case_chat_and_their_surnames_go_and_for
 
 #[test]
 fn with_the_model_ids_rooms_plan_numbers_degrees_and_shorthand_in_notes_come_out_right() {
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [
@@ -667,9 +641,7 @@ fn with_the_model_ids_rooms_plan_numbers_degrees_and_shorthand_in_notes_come_out
 #[test]
 fn with_the_model_degrees_times_card_expiries_to_do_owners_spelt_addresses_and_next_lines_come_out_right(
 ) {
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": [

@@ -22,10 +22,7 @@ fn a_json_log_line_keeps_its_timestamp_and_request_id_and_loses_the_name_and_ema
 fn java_headers_url_queries_and_service_accounts_are_machinery_and_users_are_not() {
     // With the model: it read Logback's abbreviated package letters as a person's
     // initials.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {}\n",
-        crate::support::KEY
-    ));
+    let s = TestServer::with_model();
     let lines = [
         "2024-03-14 09:30:00.123  WARN 12345 --- [nio-8080-exec-3] c.e.demo.UserController : Password reset for kate",
         "WARN 2024-03-14 09:30:00,123 [http-nio-8080-exec-3] c.e.s.UserController - Reset requested",
@@ -53,10 +50,7 @@ fn java_headers_url_queries_and_service_accounts_are_machinery_and_users_are_not
 fn sudo_and_su_lines_lose_the_invoking_user_and_home_directories_their_account() {
     // With the model, as users run it. sudo's `USER=root` is a system account and its
     // `PWD` a directory, not a password; the account inside the directory goes.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {}\n",
-        crate::support::KEY
-    ));
+    let s = TestServer::with_model();
     let lines = [
         "Nov 26 10:03:00 web01 sudo:   mgarcia : TTY=pts/0 ; PWD=/home/mgarcia ; USER=root ; COMMAND=/bin/systemctl restart nginx",
         "Nov 26 10:05:00 web01 su[311]: pam_unix(su:session): session opened for user root by mgarcia(uid=1000)",
@@ -137,10 +131,7 @@ fn a_personal_number_in_a_json_line_becomes_a_string_so_the_line_still_parses() 
 fn user_agents_code_classes_encoded_queries_and_python_dicts_in_log_lines() {
     // With the model: it read "Mozilla" and "OrderController" as firms and stopped the
     // name at the query's "+".
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {}\n",
-        crate::support::KEY
-    ));
+    let s = TestServer::with_model();
     let lines = [
         r#"2024-05-02T10:15:22.481Z INFO  [order-service,5f2c1e9a7b3d4c10] OrderController: Order 88231 placed by customer_id=4471 email=maria.gonzalez@correo.es"#,
         r#"10.0.4.17 - frank [02/May/2024:10:15:26 +0000] "GET /api/users/search?q=Siobhan+O%27Reilly&dob=1988-11-05 HTTP/1.1" 200 512 "-" "Mozilla/5.0 (Windows NT 10.0; Win64; x64)""#,

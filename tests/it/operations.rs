@@ -210,9 +210,7 @@ fn with_no_arguments_the_repository_default_config_is_served() {
 fn the_default_config_serves_the_model_tier_end_to_end() {
     // The shipped default loads the NER model; without it (scripts/fetch-models.sh not
     // run) the service refuses to start, so this test fails rather than skips.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let r = s.get("/readyz", &[]);
     assert_eq!(
         r.json()["tiers"],
@@ -252,9 +250,7 @@ fn the_default_config_serves_the_model_tier_end_to_end() {
 fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
     // Issue 16: the model is the cost of a request; asking only for pattern labels must
     // not pay it. The model's own counters say whether it ran.
-    let s = TestServer::start(&format!(
-        "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
-    ));
+    let s = TestServer::with_model();
     let text = "Write to John Smith at jane.doe@example.com today.";
     let anonymize = |entities: serde_json::Value| {
         let r = s.post(

@@ -169,6 +169,14 @@ impl TestServer {
         Self::start(&base_config())
     }
 
+    /// The server as users run it: the default config, our model included, and the
+    /// `test` tenant's key.
+    pub fn with_model() -> TestServer {
+        Self::start(&format!(
+            "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
+        ))
+    }
+
     /// Waits until this process holds its ports and answers `/healthz`; false (and the
     /// process killed) when one of its ports was taken: pingora then retries the bind
     /// forever.
