@@ -12,6 +12,7 @@ use crate::engine::names::{
     is_credential_word, is_dose_unit, is_drug, is_given_name, is_institution_ending, is_legal_form,
     is_listed_word, is_monarch, is_office, is_time_unit,
 };
+use crate::engine::regions;
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
 
@@ -24,9 +25,12 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     }
     let span = match label.as_str() {
         "ORGANIZATION" => trim_common_edges(text, without_clock_time(text, span)),
-        "LOCATION" => without_article(
+        "LOCATION" => with_region_code(
             text,
-            trim_common_edges(text, without_clock_time(text, span)),
+            without_article(
+                text,
+                trim_common_edges(text, without_clock_time(text, span)),
+            ),
         ),
         "DATE_TIME" => one_clause(text, span),
         "PERSON" => with_stage_prefix(
@@ -175,6 +179,29 @@ fn without_article(text: &str, span: ByteSpan) -> ByteSpan {
             ByteSpan::new(span.end - rest.len(), span.end)
         }
         _ => span,
+    }
+}
+
+/// A place's span with the state's or province's code after its comma ("Ipswich, QLD",
+/// "Toronto, ON."): a model tags the city and leaves the code, which still says where.
+/// A question's or exclamation's capitals stay out ("in Paris, OK?").
+fn with_region_code(text: &str, span: ByteSpan) -> ByteSpan {
+    // Tokenised text puts a space before the comma ("Ipswich , QLD").
+    let rest = &text[span.end..];
+    let Some(after) = rest.strip_prefix(", ").or_else(|| rest.strip_prefix(" , ")) else {
+        return span;
+    };
+    let len = after
+        .find(|c: char| !c.is_ascii_uppercase())
+        .unwrap_or(after.len());
+    let ends = after[len..]
+        .chars()
+        .next()
+        .is_none_or(|c| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':' | ')'));
+    if ends && regions::is_region(&after[..len]) {
+        ByteSpan::new(span.start, text.len() - after.len() + len)
+    } else {
+        span
     }
 }
 
@@ -1171,6 +1198,29 @@ mod tests {
         );
         assert_eq!(split("Unit 4/12 Elm St", "LOCATION"), ["Unit 4/12 Elm St"]);
         assert_eq!(split("Ana Ruiz &", "PERSON"), ["Ana Ruiz &"]);
+    }
+
+    #[test]
+    fn a_city_takes_the_state_code_after_its_comma() {
+        fn place<'t>(text: &'t str, city: &str) -> Option<&'t str> {
+            let start = text.find(city).expect("city");
+            let span = ByteSpan::new(start, start + city.len());
+            shape(text, span, Label::builtin("LOCATION")).map(|s| &text[s.start..s.end])
+        }
+        assert_eq!(
+            place("moved from Ipswich, QLD to Leeds", "Ipswich"),
+            Some("Ipswich, QLD")
+        );
+        assert_eq!(
+            place("born in Toronto, ON.", "Toronto"),
+            Some("Toronto, ON")
+        );
+        assert_eq!(place("Tulsa, OK", "Tulsa"), Some("Tulsa, OK"));
+        assert_eq!(place("Ipswich , QLD", "Ipswich"), Some("Ipswich , QLD"));
+        assert_eq!(place("in Paris, OK?", "Paris"), Some("Paris"));
+        assert_eq!(place("in Paris, UK based", "Paris"), Some("Paris"));
+        assert_eq!(place("in Paris, ONE day", "Paris"), Some("Paris"));
+        assert_eq!(place("in Paris, ON-site", "Paris"), Some("Paris"));
     }
 
     #[test]

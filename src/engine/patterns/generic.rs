@@ -1714,16 +1714,14 @@ pub(super) const PO_BOX: PatternSpec = PatternSpec {
 
 /// A US city, state and ZIP code (`Springfield, IL 62704`, `Austin, TX 78701-1234`):
 /// the tail of an address whose street the text does not give, or gives in a form the
-/// street pattern does not know. The state's postal code is checked against the list.
+/// street pattern does not know. The state's postal code is checked against `regions`'.
 pub(super) const US_CITY_STATE_ZIP: PatternSpec = PatternSpec {
     name: "us_city_state_zip",
     label: "ADDRESS",
     regex: r"(?x)
-        \b[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2},\s
-        (?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT
-          |NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR)
-        \s\d{5}(?:-\d{4})?\b",
+        \b[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2},\s[A-Z]{2}\s\d{5}(?:-\d{4})?\b",
     score: 0.75,
+    validate: Some(us_state_before_zip),
     negative_context: &[],
     examples: &[
         ("Springfield, IL 62704", "Springfield, IL 62704"),
@@ -1732,9 +1730,17 @@ pub(super) const US_CITY_STATE_ZIP: PatternSpec = PatternSpec {
             "Austin, TX 78701-1234",
         ),
     ],
-    counter_examples: &["Version, AB 12345", "Totals, OK 1234"],
+    counter_examples: &["Version, AB 12345", "Totals, OK 1234", "Reading, UK 12345"],
     ..PatternSpec::BASE
 };
+
+/// Whether the two capitals before a city-state-ZIP's code are a US state's.
+fn us_state_before_zip(found: &str) -> bool {
+    found
+        .split_whitespace()
+        .nth_back(1)
+        .is_some_and(crate::engine::regions::is_us_state)
+}
 
 /// A postal code after its cue, of any country (`my zip is 94107`, `ZIP code:
 /// 94107-1234`, `postal code K1A 0B1`, `código postal 28013`, `CAP 20121`, `postnummer
