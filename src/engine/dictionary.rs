@@ -7,6 +7,9 @@
 //! "turkey" and "china" are rarely places). The configured deny list uses the same kind,
 //! case-insensitive and validated.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::{context, BuildError, Candidate, Proof, Recognizer};
@@ -67,6 +70,18 @@ pub const NATIONALITIES: DictionarySpec = DictionarySpec {
         "religion",
     ],
 };
+
+/// Whether `word`, in any case and maybe plural ("singaporeans"), is an entry of
+/// [`NATIONALITIES`]: a people, never a place, person or organisation by itself.
+pub fn is_nationality(word: &str) -> bool {
+    static WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+        entries(NATIONALITIES.words)
+            .map(str::to_lowercase)
+            .collect()
+    });
+    let lower = word.to_lowercase();
+    WORDS.contains(&lower) || lower.strip_suffix('s').is_some_and(|w| WORDS.contains(w))
+}
 
 /// Suffixes that extend a nationality into one span ("Turkish national").
 const NATIONALITY_SUFFIXES: &[&str] = &[" national", " nationals", " citizen", " citizens"];

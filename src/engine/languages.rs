@@ -3,9 +3,6 @@
 //! list (`lists/nationalities.txt`) names both; the words around a hit decide, for a
 //! dictionary hit and a model's span alike.
 
-use std::collections::HashSet;
-use std::sync::LazyLock;
-
 use super::{dictionary, droppable, Detection};
 use crate::text::ByteSpan;
 
@@ -18,7 +15,10 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
     let Some(word) = text.get(detection.span.start..detection.span.end) else {
         return false;
     };
-    NATIONALITY_WORDS.contains(&word.to_ascii_lowercase()) && is_a_language(text, detection.span)
+    let lower = word.to_ascii_lowercase();
+    // A language no people is named for is never a place, person or organisation.
+    let only_a_language = LANGUAGES.contains(&lower.as_str()) && detection.label.as_str() != "NRP";
+    only_a_language || (nationality_or_language(&lower) && is_a_language(text, detection.span))
 }
 
 /// Words before a nationality that make it a language: "reply in Spanish.", "translate
@@ -80,17 +80,14 @@ const LANGUAGES: &[&str] = &[
     "gujarati",
 ];
 
-/// Every nationality of the list and every language, in lower case.
-static NATIONALITY_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    dictionary::entries(dictionary::NATIONALITIES.words)
-        .map(str::to_ascii_lowercase)
-        .chain(LANGUAGES.iter().map(|l| (*l).to_owned()))
-        .collect()
-});
+/// Whether `word` (lower case) is a nationality of the list or a language.
+fn nationality_or_language(word: &str) -> bool {
+    dictionary::is_nationality(word) || LANGUAGES.contains(&word)
+}
 
 /// Whether `word` (lower case) is a nationality or joins a list of them.
 fn within_a_list(word: &str) -> bool {
-    NATIONALITY_WORDS.contains(word) || WITHIN_A_LIST_OF_LANGUAGES.contains(&word)
+    nationality_or_language(word) || WITHIN_A_LIST_OF_LANGUAGES.contains(&word)
 }
 
 /// Whether the nationality word at `span` is read as a language. "in", "into", "to" and
@@ -137,6 +134,7 @@ mod tests {
         for (text, language, label) in [
             ("Translate to Spanish: hola", "Spanish", "NRP"),
             ("Reply in Arabic.", "Arabic", "LOCATION"),
+            ("The language is in Arabic in my TV", "Arabic", "LOCATION"),
             ("translate this into German, please", "German", "NRP"),
             ("She speaks Turkish at home.", "Turkish", "NRP"),
             ("into German, French and Japanese.", "French", "NRP"),

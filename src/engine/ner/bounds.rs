@@ -7,6 +7,7 @@
 //! and the parts of a name a model leaves out (initials, a stage name's "Lil", the kind
 //! word of "Trump Tower"). Each rule is measured with `anonymizer eval` on every dev set (README, "Detection").
 
+use crate::engine::dictionary;
 use crate::engine::names::{
     after_employment_cue, ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand,
     is_credential_word, is_dose_unit, is_drug, is_given_name, is_institution_ending, is_legal_form,
@@ -110,6 +111,15 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
     }
     if matches!(label.as_str(), "ORGANIZATION" | "PERSON") && EXECUTIVE_TITLES.contains(&inner) {
         return Label::builtin("OCCUPATION");
+    }
+    // A people's word alone is a people, where a model reads a place, a team or a person
+    // ("the Panamanian", "elderly Tajik", "watch singaporeans"); given names stay persons
+    // ("Christian").
+    let people = !inner.contains(' ')
+        && dictionary::is_nationality(inner)
+        && !(label.as_str() == "PERSON" && is_given_name(inner));
+    if named && people {
+        return Label::builtin("NRP");
     }
     // The last word of a name of more than one.
     let last = inner
@@ -1165,6 +1175,20 @@ mod tests {
         );
         assert_eq!(label_of("Acme Inc.", "Acme Inc.", "PERSON"), "ORGANIZATION");
         assert_eq!(label_of("Emily Post", "Emily Post", "PERSON"), "PERSON");
+        assert_eq!(
+            label_of("against the Panamanian", "Panamanian", "LOCATION"),
+            "NRP"
+        );
+        assert_eq!(label_of("an elderly Tajik", "Tajik", "PERSON"), "NRP");
+        assert_eq!(
+            label_of("watch singaporeans", "singaporeans", "LOCATION"),
+            "NRP"
+        );
+        assert_eq!(label_of("Christian said", "Christian", "PERSON"), "PERSON");
+        assert_eq!(
+            label_of("Saudi Arabia", "Saudi Arabia", "LOCATION"),
+            "LOCATION"
+        );
         assert_eq!(label_of("Ms. Bank", "Bank", "PERSON"), "PERSON");
         assert_eq!(label_of("1999", "1999", "DATE_TIME"), "DATE_TIME");
         let street = "bor på Storgatan 3, 114 55 Stockholm";
