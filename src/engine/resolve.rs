@@ -290,7 +290,8 @@ fn merged_label(text: &str, left: &Detection, gap: &str, right: &Detection) -> O
     let words = |d: &Detection| &text[d.span.start..d.span.end];
     let label = left.label;
     match (label.as_str(), right.label.as_str()) {
-        ("PERSON", "PERSON") if spaces => Some(label),
+        // One name written twice is two mentions ("Diah Diah"; `ner::bounds::parts`).
+        ("PERSON", "PERSON") if spaces && words(left) != words(right) => Some(label),
         ("PERSON", "PERSON") if gap == ", " && inverted_name(words(left), words(right)) => {
             Some(label)
         }
@@ -603,6 +604,19 @@ mod tests {
                 ("3 March 2024 at 14:05", "DATE_TIME"),
             ]
         );
+        let text = "This is Diah Diah";
+        let twice = merge_adjacent(
+            text,
+            resolve(
+                text,
+                vec![
+                    cand(8, 12, "PERSON", 0.8, Proof::None),
+                    cand(13, 17, "PERSON", 0.8, Proof::None),
+                ],
+                0.5,
+            ),
+        );
+        assert_eq!(twice.len(), 2, "one name written twice is two mentions");
     }
 
     #[test]

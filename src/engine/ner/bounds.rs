@@ -24,6 +24,12 @@ pub fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
     if after_possessive(text, span) || in_field_label(text, span) {
         return None;
     }
+    // Lower-case "god" is the noun ("I believe in god"), no one's name; WNUT-17's tweets
+    // tag it a person now and then, and a model learns that. "God" stays the news
+    // corpora's person.
+    if label.as_str() == "PERSON" && matches!(&text[span.start..span.end], "god" | "gods") {
+        return None;
+    }
     let span = match label.as_str() {
         "ORGANIZATION" => trim_common_edges(text, without_clock_time(text, span)),
         "LOCATION" => with_region_code(
@@ -219,13 +225,23 @@ fn with_region_code(text: &str, span: ByteSpan) -> ByteSpan {
 /// joined by "&" or "/" as one entity now and then ("Jason & Michelle", "Gardena/Compton").
 /// Each part is its own entity, so that "Jason" alone elsewhere gets the same placeholder.
 /// Organisations stay whole ("Marks & Spencer", "AT&T"), and so does a slash that is not
-/// between letters ("Unit 4/12").
+/// between letters ("Unit 4/12"). A person of one word written twice is two mentions.
 pub fn parts(text: &str, span: ByteSpan, label: Label) -> Vec<ByteSpan> {
     let Some(inner) = text.get(span.start..span.end) else {
         return vec![span];
     };
     if !matches!(label.as_str(), "PERSON" | "LOCATION") {
         return vec![span];
+    }
+    // One name written twice is two mentions ("This is Diah Diah"): each is its own.
+    if let Some((first, second)) = inner.split_once(' ') {
+        if label.as_str() == "PERSON" && first == second && first.chars().all(char::is_alphabetic) {
+            let second_start = span.end - second.len();
+            return vec![
+                ByteSpan::new(span.start, span.start + first.len()),
+                ByteSpan::new(second_start, span.end),
+            ];
+        }
     }
     let letter_before = |at: usize| inner[..at].trim_end().ends_with(char::is_alphabetic);
     let letter_after = |at: usize| {
@@ -1222,6 +1238,18 @@ mod tests {
         );
         assert_eq!(split("Unit 4/12 Elm St", "LOCATION"), ["Unit 4/12 Elm St"]);
         assert_eq!(split("Ana Ruiz &", "PERSON"), ["Ana Ruiz &"]);
+        assert_eq!(split("Diah Diah", "PERSON"), ["Diah", "Diah"]);
+        assert_eq!(split("Diah Diah", "LOCATION"), ["Diah Diah"]);
+        assert_eq!(split("Ana Ana Ruiz", "PERSON"), ["Ana Ana Ruiz"]);
+    }
+
+    #[test]
+    fn lower_case_god_is_no_one() {
+        let person =
+            |text: &str| shape(text, ByteSpan::new(0, text.len()), Label::builtin("PERSON"));
+        assert_eq!(person("god"), None);
+        assert_eq!(person("God"), Some(ByteSpan::new(0, 3)));
+        assert_eq!(person("godfrey"), Some(ByteSpan::new(0, 7)));
     }
 
     #[test]
