@@ -74,13 +74,20 @@ pub const NATIONALITIES: DictionarySpec = DictionarySpec {
 /// Whether `word`, in any case and maybe plural ("singaporeans"), is an entry of
 /// [`NATIONALITIES`]: a people, never a place, person or organisation by itself.
 pub fn is_nationality(word: &str) -> bool {
-    static WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-        entries(NATIONALITIES.words)
-            .map(str::to_lowercase)
-            .collect()
-    });
+    static WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| lower_case(&NATIONALITIES));
     let lower = word.to_lowercase();
     WORDS.contains(&lower) || lower.strip_suffix('s').is_some_and(|w| WORDS.contains(w))
+}
+
+/// Whether `name`, in any case, is a whole entry of [`LOCATIONS`] ("Paris"; not the
+/// "Diego" of "San Diego").
+pub fn is_place(name: &str) -> bool {
+    static NAMES: LazyLock<HashSet<String>> = LazyLock::new(|| lower_case(&LOCATIONS));
+    NAMES.contains(&name.to_lowercase())
+}
+
+fn lower_case(spec: &DictionarySpec) -> HashSet<String> {
+    entries(spec.words).map(str::to_lowercase).collect()
 }
 
 /// Suffixes that extend a nationality into one span ("Turkish national").

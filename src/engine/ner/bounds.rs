@@ -11,7 +11,7 @@ use crate::engine::dictionary;
 use crate::engine::names::{
     after_employment_cue, ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand,
     is_credential_word, is_dose_unit, is_drug, is_given_name, is_institution_ending, is_legal_form,
-    is_listed_word, is_monarch, is_office, is_time_unit,
+    is_listed_word, is_monarch, is_office, is_time_unit, title_case,
 };
 use crate::engine::regions;
 use crate::engine::validators::structure;
@@ -126,6 +126,13 @@ pub fn label(text: &str, span: ByteSpan, label: Label) -> Label {
         && !(label.as_str() == "PERSON" && is_given_name(inner));
     if named && people {
         return Label::builtin("NRP");
+    }
+    // A given name alone is a person, where a model reads a place ("more soda than to
+    // diego"): the given-name list leaves out names that are also places ("Paris").
+    let given =
+        !inner.contains(' ') && is_given_name(&title_case(inner)) && !dictionary::is_place(inner);
+    if label.as_str() == "LOCATION" && given {
+        return Label::builtin("PERSON");
     }
     // The last word of a name of more than one.
     let last = inner
@@ -1201,6 +1208,11 @@ mod tests {
             "NRP"
         );
         assert_eq!(label_of("Christian said", "Christian", "PERSON"), "PERSON");
+        assert_eq!(
+            label_of("more soda than to diego", "diego", "LOCATION"),
+            "PERSON"
+        );
+        assert_eq!(label_of("flew to Paris", "Paris", "LOCATION"), "LOCATION");
         assert_eq!(
             label_of("Saudi Arabia", "Saudi Arabia", "LOCATION"),
             "LOCATION"
