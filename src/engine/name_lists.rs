@@ -2,9 +2,11 @@
 //! Đoković". Where two or more items of a comma-separated list are people and the others
 //! are written as names (one to three capitalised words), an item that no tier found, or
 //! found only in part, is a person too: a model misses a name it cannot read now and
-//! then, and the list's other items say what it is.
+//! then, and the list's other items say what it is. So is the second of a pair joined
+//! by "and" or "&" whose first is a person: "Where is Vinkare and Herbalisti".
 
-use super::{Detection, Proof};
+use super::names::{is_english_word, is_frequent_word, is_listed_word};
+use super::{dictionary, Detection, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Below the model's and the rules' sure readings: the list, not the words, tells.
@@ -19,10 +21,10 @@ pub(crate) fn with_list_names(
     mut detections: Vec<Detection>,
 ) -> Vec<Detection> {
     let person = Label::builtin("PERSON");
-    if !labels.contains(person) || !text.contains(", ") {
+    if !labels.contains(person) {
         return detections;
     }
-    let mut added = Vec::new();
+    let mut added = second_of_pairs(text, &detections, person);
     let mut line_start = 0;
     for line in text.split_inclusive('\n') {
         let line_end = line_start + line.len();
@@ -53,6 +55,58 @@ pub(crate) fn with_list_names(
         detections.sort_by_key(|d| d.span.start);
     }
     detections
+}
+
+/// The second of every pair whose first is a person: one word written as a name after
+/// " and " or " & ", that no tier found and that is no English word, place, people or
+/// listed organisation ("Milosevic and Yugoslav politicians", "Ana and Google"), nor the
+/// first word of a longer name, which the tiers read better.
+fn second_of_pairs(text: &str, detections: &[Detection], person: Label) -> Vec<Detection> {
+    let mut out = Vec::new();
+    for (i, d) in detections.iter().enumerate() {
+        if d.label != person {
+            continue;
+        }
+        let rest = &text[d.span.end..];
+        let Some(after) = rest
+            .strip_prefix(" and ")
+            .or_else(|| rest.strip_prefix(" & "))
+        else {
+            continue;
+        };
+        let len = after
+            .find(|c: char| !c.is_alphabetic())
+            .unwrap_or(after.len());
+        let (word, tail) = after.split_at(len);
+        let mut tail_chars = tail.chars();
+        let ends = match tail_chars.next() {
+            None => true,
+            Some(' ') => !tail_chars.next().is_some_and(char::is_uppercase),
+            Some(c) => !c.is_alphanumeric() && !matches!(c, '-' | '\'' | '’'),
+        };
+        let start = text.len() - after.len();
+        let span = ByteSpan::new(start, start + len);
+        let free = detections
+            .get(i + 1)
+            .is_none_or(|next| next.span.start >= span.end);
+        let lower = word.to_lowercase();
+        let a_name = name_shaped(word)
+            && !is_english_word(&lower)
+            && !is_frequent_word(word)
+            && !is_listed_word(word)
+            && !dictionary::is_nationality(word)
+            && !dictionary::is_place(word);
+        if ends && free && a_name {
+            out.push(Detection {
+                span,
+                label: person,
+                score: SCORE,
+                alternative: None,
+                proof: Proof::None,
+            });
+        }
+    }
+    out
 }
 
 /// The names of one line's list that no tier found whole (`line` starts at byte `at` of
@@ -184,6 +238,32 @@ mod tests {
             added(text, &["Ana Ruiz", "Đorđe", "Bo Chen"]),
             ["Đorđe Đoković"]
         );
+    }
+
+    #[test]
+    fn the_second_of_a_pair_after_a_person_is_a_person() {
+        assert_eq!(
+            added(
+                "Where is Vinkare and Herbalisti # torillatavataa",
+                &["Vinkare"]
+            ),
+            ["Herbalisti"]
+        );
+        assert_eq!(added("Ana & Đorđe.", &["Ana"]), ["Đorđe"]);
+        for (text, first) in [
+            (
+                "Slobodan Milosevic and Yugoslav politicians",
+                "Slobodan Milosevic",
+            ),
+            ("Ana and Paris", "Ana"),
+            ("Ana and Google", "Ana"),
+            ("Ana and Then we left", "Ana"),
+            ("Ana and Đorđe Đoković", "Ana"),
+            ("Ana and Jean-Luc", "Ana"),
+            ("Ana and IBM", "Ana"),
+        ] {
+            assert!(added(text, &[first]).is_empty(), "{text}");
+        }
     }
 
     #[test]
