@@ -167,6 +167,35 @@ fn a_german_self_introduction_and_a_meeting_room_keep_their_bounds() {
     );
 }
 
+/// With the model: it left a state's code after the city ("QLD"), missed the second of a
+/// pair of names, read lower-case "god" and "diego" as a person and a place, and "the
+/// Panamanian" as a place; "eBay" was no organisation.
+#[test]
+fn places_with_their_state_pairs_of_names_peoples_and_platforms_come_out_right() {
+    let s = TestServer::with_model();
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [
+            "Relocation memo: Priya Nair moves from Ipswich, QLD to Toronto, ON in March.",
+            "Where is Vinkare and Herbalisti?",
+            "Our users found the bug via Reddit and eBay listings; I believe in god and good tests.",
+            "Give the spare keys to diego before Friday.",
+            "He lost against the Panamanian in Atlantic City."
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([
+            "Relocation memo: [PERSON_1] moves from [LOCATION_1] to [LOCATION_2] in March.",
+            "Where is [PERSON_2] and [PERSON_3]?",
+            "Our users found the bug via [ORGANIZATION_1] and [ORGANIZATION_2] listings; I believe in god and good tests.",
+            "Give the spare keys to [PERSON_4] before [DATE_TIME_1].",
+            "He lost against the [NRP_1] in [LOCATION_3]."
+        ])
+    );
+}
+
 /// With the model: it read a note's "45M" as a date; "employee E-10442" and "badge 88123"
 /// had stayed.
 #[test]
