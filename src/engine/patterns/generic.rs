@@ -1714,7 +1714,7 @@ pub(super) const PO_BOX: PatternSpec = PatternSpec {
 
 /// A US city, state and ZIP code (`Springfield, IL 62704`, `Austin, TX 78701-1234`):
 /// the tail of an address whose street the text does not give, or gives in a form the
-/// street pattern does not know. The state's postal code is checked against `regions`'.
+/// street pattern does not know. The state's postal code is checked against `engine::regions`.
 pub(super) const US_CITY_STATE_ZIP: PatternSpec = PatternSpec {
     name: "us_city_state_zip",
     label: "ADDRESS",
