@@ -12,6 +12,7 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
+use super::names::{is_english_word, is_given_name};
 use super::{context, BuildError, Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 
@@ -90,6 +91,34 @@ fn lower_case(spec: &DictionarySpec) -> HashSet<String> {
     entries(spec.words).map(str::to_lowercase).collect()
 }
 
+/// How much less sure a misspelt place is than a listed one.
+const TYPO_PENALTY: f32 = 0.1;
+
+/// The misspellings of a one-word place of seven letters or more that swap two
+/// neighbouring letters after the first ("Britian", "Gemrany"), as chat writes them and a
+/// model misses them. Shorter names and forms that are English words or given names
+/// are left out: there a swap makes another word too often.
+fn swapped_letters(place: &str) -> Vec<String> {
+    let letters: Vec<char> = place.chars().collect();
+    if letters.len() < 7 || !letters.iter().all(|c| c.is_alphabetic()) {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = Vec::new();
+    for i in 1..letters.len() - 1 {
+        if letters[i] == letters[i + 1] {
+            continue;
+        }
+        let mut typo = letters.clone();
+        typo.swap(i, i + 1);
+        let typo: String = typo.into_iter().collect();
+        let word = !is_english_word(&typo.to_lowercase()) && !is_given_name(&typo);
+        if word && !is_place(&typo) && !out.contains(&typo) {
+            out.push(typo);
+        }
+    }
+    out
+}
+
 /// Suffixes that extend a nationality into one span ("Turkish national").
 const NATIONALITY_SUFFIXES: &[&str] = &[" national", " nationals", " citizen", " citizens"];
 
@@ -144,11 +173,20 @@ impl DictionaryRecognizer {
                 } else {
                     vec![word.to_owned()]
                 };
-                for form in forms {
+                let typos = if spec.label == "LOCATION" {
+                    swapped_letters(word)
+                } else {
+                    Vec::new()
+                };
+                let scored = forms
+                    .into_iter()
+                    .map(|f| (f, spec.score))
+                    .chain(typos.into_iter().map(|f| (f, spec.score - TYPO_PENALTY)));
+                for (form, score) in scored {
                     patterns.push(form.clone());
                     entries.push(Entry {
                         label,
-                        score: spec.score,
+                        score,
                         context: spec.context,
                         text: Some(form),
                         proof: Proof::None,
@@ -272,6 +310,21 @@ mod tests {
             ]
         );
         assert!(found("londoner turkey china Londonderry").is_empty());
+    }
+
+    #[test]
+    fn a_long_place_with_two_letters_swapped_is_a_place() {
+        assert_eq!(
+            found("flights to Britian and GEMRANY"),
+            vec![
+                ("Britian".into(), "LOCATION"),
+                ("GEMRANY".into(), "LOCATION")
+            ]
+        );
+        // Too short, or a word once swapped.
+        assert!(found("Prais Chian Tokoy").is_empty());
+        assert!(swapped_letters("Britain").contains(&"Britian".to_owned()));
+        assert!(swapped_letters("Spain").is_empty());
     }
 
     #[test]
