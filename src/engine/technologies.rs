@@ -44,7 +44,8 @@ mod tests {
     #[test]
     fn a_technology_read_as_a_name_names_no_one() {
         let text = "Explain HTTP vs TCP, then deploy Kafka on Kubernetes with PYTHON. \
-                    Our Postgres on EKS sits behind Istio; the chatbot runs Llama.";
+                    Our Postgres on EKS sits behind Istio; the chatbot runs Llama. \
+                    Convert the PNG to JPEG and attach the DOCX.";
         for (part, label) in [
             ("HTTP", "ORGANIZATION"),
             ("TCP", "ORGANIZATION"),
@@ -55,6 +56,8 @@ mod tests {
             ("EKS", "ORGANIZATION"),
             ("Istio", "PERSON"),
             ("Llama", "PERSON"),
+            ("JPEG", "ORGANIZATION"),
+            ("DOCX", "ORGANIZATION"),
         ] {
             assert!(dropped_as(text, part, label, Proof::None), "{part}");
         }
