@@ -169,7 +169,7 @@ fn a_german_self_introduction_and_a_meeting_room_keep_their_bounds() {
 
 /// With the model: it left a state's code after the city ("QLD"), missed the second of a
 /// pair of names, read lower-case "god" and "diego" as a person and a place, and "the
-/// Panamanian" as a place; "eBay" was no organisation.
+/// Panamanian" as a place and "JPEG" as an organisation; "eBay" was no organisation.
 #[test]
 fn places_with_their_state_pairs_of_names_peoples_and_platforms_come_out_right() {
     let s = TestServer::with_model();
@@ -180,7 +180,8 @@ fn places_with_their_state_pairs_of_names_peoples_and_platforms_come_out_right()
             "Where is Vinkare and Herbalisti?",
             "Our users found the bug via Reddit and eBay listings; I believe in god and good tests.",
             "Give the spare keys to diego before Friday.",
-            "He lost against the Panamanian in Atlantic City."
+            "He lost against the Panamanian in Atlantic City.",
+            "Convert the PNG to JPEG for the team in Britian."
         ]}),
     );
     assert_eq!(r.status, 200, "{}", r.text);
@@ -191,7 +192,8 @@ fn places_with_their_state_pairs_of_names_peoples_and_platforms_come_out_right()
             "Where is [PERSON_2] and [PERSON_3]?",
             "Our users found the bug via [ORGANIZATION_1] and [ORGANIZATION_2] listings; I believe in god and good tests.",
             "Give the spare keys to [PERSON_4] before [DATE_TIME_1].",
-            "He lost against the [NRP_1] in [LOCATION_3]."
+            "He lost against the [NRP_1] in [LOCATION_3].",
+            "Convert the PNG to JPEG for the team in [LOCATION_4]."
         ])
     );
 }
