@@ -111,8 +111,8 @@ fn swapped_letters(place: &str) -> Vec<String> {
         let mut typo = letters.clone();
         typo.swap(i, i + 1);
         let typo: String = typo.into_iter().collect();
-        let word = !is_english_word(&typo.to_lowercase()) && !is_given_name(&typo);
-        if word && !is_place(&typo) && !out.contains(&typo) {
+        let another_word = is_english_word(&typo.to_lowercase()) || is_given_name(&typo);
+        if !another_word && !is_place(&typo) && !out.contains(&typo) {
             out.push(typo);
         }
     }
