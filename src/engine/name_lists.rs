@@ -25,6 +25,26 @@ pub(crate) fn with_list_names(
         return detections;
     }
     let mut added = second_of_pairs(text, &detections, person);
+    added.extend(names_in_lists(text, &detections, person));
+    if !added.is_empty() {
+        // A part of the name that a tier found gives way to the whole name.
+        detections.retain(|d| {
+            !added
+                .iter()
+                .any(|a: &Detection| d.span.start < a.span.end && a.span.start < d.span.end)
+        });
+        detections.extend(added);
+        detections.sort_by_key(|d| d.span.start);
+    }
+    detections
+}
+
+/// The unfound names of every line's list of people.
+fn names_in_lists(text: &str, detections: &[Detection], person: Label) -> Vec<Detection> {
+    let mut added = Vec::new();
+    if !text.contains(", ") {
+        return added;
+    }
     let mut line_start = 0;
     for line in text.split_inclusive('\n') {
         let line_end = line_start + line.len();
@@ -44,17 +64,7 @@ pub(crate) fn with_list_names(
         }
         line_start = line_end;
     }
-    if !added.is_empty() {
-        // A part of the name that a tier found gives way to the whole name.
-        detections.retain(|d| {
-            !added
-                .iter()
-                .any(|a: &Detection| d.span.start < a.span.end && a.span.start < d.span.end)
-        });
-        detections.extend(added);
-        detections.sort_by_key(|d| d.span.start);
-    }
-    detections
+    added
 }
 
 /// The second of every pair whose first is a person: one word written as a name after
