@@ -20,7 +20,7 @@ pub mod ner;
 pub mod patterns;
 mod public_bodies;
 pub mod recognizer;
-pub mod regions;
+mod regions;
 pub mod resolve;
 mod technologies;
 pub mod validators;

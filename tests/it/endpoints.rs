@@ -49,17 +49,12 @@ fn anonymize_returns_texts_in_order_and_entities_sorted_with_code_point_spans() 
 #[test]
 fn handles_profile_links_user_names_and_card_codes_go_but_decorators_and_keys_stay() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Thanks @johnny_b! See instagram.com/maria.lopez88, card 4111 1111 1111 1111 CVV 123. Username: mlopez",
             "@dataclass\nclass Point:\n    x: int",
             "{\"@timestamp\": \"2024-03-14T09:30:00Z\", \"user\": \"@johnny_b\"}"
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Thanks [PERSON_1]! See [URL_1], card [CREDIT_CARD_1] CVV [CARD_SECURITY_CODE_1]. Username: [PERSON_2]",
             "@dataclass\nclass Point:\n    x: int",
@@ -71,18 +66,13 @@ fn handles_profile_links_user_names_and_card_codes_go_but_decorators_and_keys_st
 #[test]
 fn units_stay_with_their_address_a_url_keeps_its_query_and_european_dates_and_phones_go() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Post it to Unit 12/45 George St, Sydney NSW 2000 or flat 4, 22 Baker Street, London NW1 6XE.",
             "GET https://shop.example/c?name=ana&ip=10.1.2.3 ip=0 status=200",
             "Né le 3 avril 1985. Mi móvil: 612 345 678, or text 07911 123456.",
             "order #88231 from +48 601 234 567, handy 0151 2345 6789"
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Post it to [ADDRESS_1] or [ADDRESS_2].",
             "GET [URL_1] ip=0 status=200",
@@ -98,9 +88,8 @@ fn units_stay_with_their_address_a_url_keeps_its_query_and_european_dates_and_ph
 #[test]
 fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Translate to Spanish: Hola, mi DNI es 12345678Z.",
             "Explain TCP vs UDP, then deploy Kafka on Kubernetes with Helm.",
             "Our Postgres on EKS sits behind Istio and Linkerd; the app is written in Golang and Flutter, and the chatbot runs Llama through LangChain.",
@@ -108,11 +97,7 @@ fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
             "my login is maria.s and my pin is 4821",
             "git clone git@github.com:jdoe42/private-repo.git fails, ssh git@github.com works",
             "陈静薇住在北京市朝阳区建国路88号。 주소: 서울특별시 강남구 테헤란로 123"
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Translate to Spanish: Hola, mi DNI es [ES_NIF_1].",
             "Explain TCP vs UDP, then deploy Kafka on Kubernetes with Helm.",
@@ -130,15 +115,10 @@ fn languages_technologies_and_identifier_names_stay_while_their_values_go() {
 #[test]
 fn an_invoice_number_keeps_its_year_while_the_customer_and_iban_go() {
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
-            "Customer John O'Neill called about invoice INV-2024-0042; his card ending 4242 was charged twice. Refund to IBAN DE89 3704 0044 0532 0130 00."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(
-        r.json()["anonymized_text"],
+        s.anonymized(json!([
+            "Customer John O'Neill called about invoice INV-2024-0042; his card ending 4242 was charged twice. Refund to IBAN DE89 3704 0044 0532 0130 00."
+        ])),
         json!([
             "Customer [PERSON_1] called about invoice INV-2024-0042; his card ending 4242 was charged twice. Refund to IBAN [IBAN_CODE_1]."
         ])
@@ -150,16 +130,11 @@ fn an_invoice_number_keeps_its_year_while_the_customer_and_iban_go() {
 #[test]
 fn a_german_self_introduction_and_a_meeting_room_keep_their_bounds() {
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Hallo, ich bin Jonas Becker, meine IBAN ist DE44 5001 0517 5407 3249 31, Telefon 0151 23456789.",
             "Reminder: 1:1 with Carlos tomorrow at 10am in room 4.12, then lunch."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Hallo, ich bin [PERSON_1], meine IBAN ist [IBAN_CODE_1], Telefon [PHONE_NUMBER_1].",
             "Reminder: 1:1 with [PERSON_2] tomorrow at [DATE_TIME_1] in room [LOCATION_1], then lunch."
@@ -173,20 +148,15 @@ fn a_german_self_introduction_and_a_meeting_room_keep_their_bounds() {
 #[test]
 fn places_with_their_state_pairs_of_names_peoples_and_platforms_come_out_right() {
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Relocation memo: Priya Nair moves from Ipswich, QLD to Toronto, ON in March.",
             "Where is Vinkare and Herbalisti?",
             "Our users found the bug via Reddit and eBay listings; I believe in god and good tests.",
             "Give the spare keys to diego before Friday.",
             "He lost against the Panamanian in Atlantic City.",
             "Convert the PNG to JPEG for the team in Britian."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Relocation memo: [PERSON_1] moves from [LOCATION_1] to [LOCATION_2] in March.",
             "Where is [PERSON_2] and [PERSON_3]?",
@@ -203,16 +173,11 @@ fn places_with_their_state_pairs_of_names_peoples_and_platforms_come_out_right()
 #[test]
 fn an_employee_number_after_the_bare_word_and_a_notes_age_and_sex_come_out_right() {
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Reset MFA for employee E-10442 (bruno.costa@acme.com.br), badge 88123, desk 3F-17.",
             "Summarize: 'Patient JOHN SMITH, 45M, MRN 00482913, admitted 07/22 for CP.'"
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Reset MFA for employee [EMPLOYEE_ID_1] ([EMAIL_ADDRESS_1]), badge [EMPLOYEE_ID_2], desk 3F-17.",
             "Summarize: 'Patient [PERSON_1], [AGE_1]M, MRN [MEDICAL_RECORD_NUMBER_1], admitted [DATE_TIME_1] for CP.'"
@@ -223,18 +188,13 @@ fn an_employee_number_after_the_bare_word_and_a_notes_age_and_sex_come_out_right
 #[test]
 fn an_occupation_goes_where_it_is_someones_and_stays_where_it_is_a_role_or_a_word() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "At the relevant time he was a Lance Corporal in the army.",
             "You are a translator. Translate: I work as a nurse.",
             "Occupation: retired electrician",
             "It returns a manager object and a developer tool."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "At the relevant time he was a [OCCUPATION_1] in the army.",
             "You are a translator. Translate: I work as a [OCCUPATION_2].",
@@ -247,17 +207,12 @@ fn an_occupation_goes_where_it_is_someones_and_stays_where_it_is_a_role_or_a_wor
 #[test]
 fn names_and_phones_in_chinese_japanese_and_korean_go_beside_their_cue() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "我叫王小明，今年30岁。联系人：张三电话13812345678",
             "田中さんは明日来ます。皆さん、お客様へ。",
             "홍길동 씨는 서울에 삽니다. 고객님 안녕하세요."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "我叫[PERSON_1]，今年30岁。联系人：[PERSON_2]电话[PHONE_NUMBER_1]",
             "[PERSON_3]さんは明日来ます。皆さん、お客様へ。",
@@ -270,18 +225,13 @@ fn names_and_phones_in_chinese_japanese_and_korean_go_beside_their_cue() {
 fn a_notes_account_licence_and_accession_numbers_go_beside_their_cue() {
     // The default config, model included: the possessive is the model's boundary to fix.
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Patient: ESPINOZA, FRANK   MRN: 0417284   Acct#: 2291-004-33",
             "Health plan ID: BCBS 88301934-02. License No. 0049288. Specimen accession S22-04819.",
             "She is in her 80s. Dr. Fitzgerald's office (tel 781.555.0122) will call. PCP fax 617-555-0188.",
             "Driver's License No. D1234567; account for 4000 users; in the 80s."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Patient: [PERSON_1]   MRN: [MEDICAL_RECORD_NUMBER_1]   Acct#: [ACCOUNT_NUMBER_1]",
             "Health plan ID: BCBS [HEALTH_PLAN_NUMBER_1]. License No. [LICENSE_NUMBER_1]. Specimen accession [MEDICAL_RECORD_NUMBER_2].",
@@ -296,9 +246,8 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_condition_or_booking_referenc
     // The default config, model included: the colon after a date is the model's boundary
     // to fix.
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "My son Jayden (he's 7) has asthma; he is 2 hours late.",
             "Call 617-732-5500 x4410 or (617) 555-0199 ext. 3.",
             "Ship to Andheri East, Mumbai 400069. Pincode: 560038.",
@@ -306,11 +255,7 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_condition_or_booking_referenc
             "Booking ref XK7P2Q, record locator: ZX4P9B, seat 23A; PNR CONFIRMED.",
             "Hola, me llamo Lucía Fernández y vivo en la Calle Mayor 15, 3º B, 28013 Madrid.",
             "Olá, meu nome é João Pedro Almeida. Endereço: Rua das Flores 100, São Paulo - SP, 01310-100."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "My son [PERSON_1] (he's [AGE_1]) has [MEDICAL_CONDITION_1]; he is 2 hours late.",
             "Call [PHONE_NUMBER_1] or [PHONE_NUMBER_2].",
@@ -327,17 +272,12 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_condition_or_booking_referenc
 fn an_employer_after_a_work_cue_goes_as_an_organisation_and_a_boss_as_a_person() {
     // The default config, model included: the model reads "Zalando" as a place.
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "She works at Zalando in Berlin.",
             "I used to work for Revolut.",
             "He works for John Smith at the moment."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "She works at [ORGANIZATION_1] in [LOCATION_1].",
             "I used to work for [ORGANIZATION_2].",
@@ -352,16 +292,11 @@ fn an_indian_pan_goes_whole_as_a_pan_beside_the_model() {
     // as one organisation, which took the number's span and label before the PAN's
     // grammar made its span exact.
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Name: Rahul Sharma, PAN ABCPE1234F, Aadhaar 2345 6789 0124",
             "Please update PAN AAACR5055K for Reliance."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Name: [PERSON_1], PAN [IN_PAN_1], Aadhaar [IN_AADHAAR_1]",
             "Please update PAN [IN_PAN_2] for [ORGANIZATION_1]."
@@ -374,16 +309,11 @@ fn lower_case_names_in_chat_are_found_and_english_words_and_typos_are_left() {
     // The default config, model included: "kaite" is no English word, so the model reads
     // it a second time as if capitalised; before that second reading it stayed in clear.
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "wow emma and kaite is so very cute",
             "the roadmap was horroble , i hope god helps"
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "wow [PERSON_1] and [PERSON_2] is so very cute",
             "the roadmap was horroble , i hope god helps"
@@ -396,9 +326,8 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
     // The model reads English; the names and cities of prompts in other languages come
     // from the introduction rule and the cities' own spellings.
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Eu moro em Lisboa com a minha esposa.",
             "Hallo, ik ben Sanne de Vries en ik woon in Utrecht.",
             "Hallo, ich bin Lukas Meyer. Ich bin Student der Informatik in München.",
@@ -409,11 +338,7 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
             "Goedemiddag! Guten Tag, ich bin Jonas Becker.",
             "Bom dia! Chamo-me Rui Carvalho e o meu telemóvel é 912 345 678.",
             "Mitt telefonnummer är 070-123 45 67."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Eu moro em [LOCATION_1] com a minha esposa.",
             "Hallo, ik ben [PERSON_1] en ik woon in [LOCATION_2].",
@@ -433,19 +358,14 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
 fn a_clinical_notes_abbreviations_stay_and_its_people_places_jobs_and_numbers_go() {
     // The model reads "SOB", "Hgb" and "CVA" as names now and then: clinical shorthand.
     let s = TestServer::with_model();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Vitals: BP 142/88, HR 96, RR 18, SpO2 94% on RA, T 38.2. Labs: WBC 14.2, Hgb 9.1, Cr 1.8 (baseline 1.2).",
             "MRS. THOMPSON IS A 79 YO WOMAN WITH HX OF CVA (2019) ADMITTED FROM SUNRISE ASSISTED LIVING WITH AMS.",
             "68 yo F presented to St. Elizabeth's Medical Center ER on 2/14 with SOB.",
             "F/u with GI (Dr. Fitzgerald) in 6 wks. Insurance: BCBS ID XGH449021775.",
             "Ms. Quinones is a 92 y.o. retired seamstress. Pt ID 77410022. Seen 08/01/2088 at 10:30 AM. Phone 781-555-0112."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Vitals: BP 142/88, HR 96, RR 18, SpO2 94% on RA, T 38.2. Labs: WBC 14.2, Hgb 9.1, Cr 1.8 (baseline 1.2).",
             "[PERSON_1] IS A [AGE_1] YO WOMAN WITH HX OF CVA ([DATE_TIME_1]) ADMITTED FROM [ORGANIZATION_1] WITH AMS.",
@@ -506,9 +426,8 @@ fn national_passport_vat_loyalty_and_ticket_numbers_and_ages_go_after_their_cue_
 fn staff_student_and_plan_numbers_logins_passwords_and_cued_phones_go_but_how_a_password_is_stays()
 {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Employee ID: E-004417; my badge number is 88213; staff number 2024 was hired.",
             "Student No: 2021104583, Matrikelnummer 412233.",
             "Insurance: BCBS ID XGH449021775, group 004471. Medicaid ID 12345678901.",
@@ -519,11 +438,7 @@ fn staff_student_and_plan_numbers_logins_passwords_and_cued_phones_go_but_how_a_
             "Illinois driver's license S123-4567-8901.",
             "Build 1.2.3.4 released.",
             "IllegalArgumentException: Invalid email address: bob.smith@@example.com"
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Employee ID: [EMPLOYEE_ID_1]; my badge number is [EMPLOYEE_ID_2]; staff number 2024 was hired.",
             "Student No: [STUDENT_ID_1], Matrikelnummer [STUDENT_ID_2].",
@@ -542,9 +457,8 @@ fn staff_student_and_plan_numbers_logins_passwords_and_cued_phones_go_but_how_a_
 #[test]
 fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_salaries_go() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "Bei Fragen erreichen Sie uns unter 030 12345678. Rufen Sie mich bitte zurück: 0171 2345678.",
             "Le llamaremos al 612 345 678 mañana. Chiamami al 347 123 4567.",
             "sure it's mike@example.com, and my zip is 94107; zip 1000 files.",
@@ -555,11 +469,7 @@ fn cued_numbers_in_other_languages_postcodes_example_ssns_ages_after_names_and_s
             "こんにちは、山田太郎と申します。電話番号は090-1234-5678です。",
             "Contact: Zhang Wei (张伟), WeChat: zhangwei_88, QQ: 123456789",
             "Numéro de sécurité sociale : 1 85 05 78 006 084 36."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "Bei Fragen erreichen Sie uns unter [PHONE_NUMBER_1]. Rufen Sie mich bitte zurück: [PHONE_NUMBER_2].",
             "Le llamaremos al [PHONE_NUMBER_3] mañana. Chiamami al [PHONE_NUMBER_4].",
@@ -735,20 +645,15 @@ fn a_persons_health_goes_where_the_text_ties_it_to_them_and_a_question_about_an_
 #[test]
 fn a_persons_race_and_stated_orientation_go_and_a_white_paper_and_gay_rights_stay() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "The suspect is a white male in his 40s.",
             "she had been discriminated against as a black woman",
             "He is African American.",
             "Read the white paper before the meeting.",
             "my son is gay, how do I support him?",
             "We support gay rights."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "The suspect is a [NRP_1] in his [AGE_1].",
             "she had been discriminated against as a [NRP_2]",
@@ -763,9 +668,8 @@ fn a_persons_race_and_stated_orientation_go_and_a_white_paper_and_gay_rights_sta
 #[test]
 fn secrets_in_shell_lines_headers_and_settings_go_whole_and_log_lines_keep_their_escapes() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "spring.datasource.password=Tr0ub4dor&3 level=info",
             "azure_client_secret: \"7Q~8Q~aBcDeFgHiJkLmNoPqRsTuVwXyZ012345\"",
             "curl -H 'Authorization: Basic am9objpzM2NyZXQ=' https://api.example.com",
@@ -775,11 +679,7 @@ fn secrets_in_shell_lines_headers_and_settings_go_whole_and_log_lines_keep_their
             r#"level=error msg="Error sending alert" err="Post \"http://alertmanager:9093/api/v2/alerts\": refused""#,
             "ERROR django.request: user=<User: tom.hanks@example.com> ip=10.1.2.3",
             r#"<input type="text" name="fullname" value="Sven Olsen">"#
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "spring.datasource.password=[PASSWORD_1] level=info",
             "azure_client_secret: \"[API_KEY_1]\"",
@@ -797,18 +697,13 @@ fn secrets_in_shell_lines_headers_and_settings_go_whole_and_log_lines_keep_their
 #[test]
 fn coordinates_go_in_prose_and_under_their_keys_but_other_decimals_stay() {
     let s = TestServer::default();
-    let r = s.post(
-        "/v1/anonymize",
-        &json!({"text": [
+    assert_eq!(
+        s.anonymized(json!([
             "I live at 37.7749, -122.4194 if you want to visit.",
             r#"{"user_id":77,"lat":48.858370,"lng":2.294481,"accuracy":12}"#,
             "GPS: 40°26'46\"N 79°58'56\"W, or location=51.5074,-0.1278 status=200",
             "The rate was 1.2345, then 2.3456; rotate 95.5° N, 10.2° E."
-        ]}),
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(
-        r.json()["anonymized_text"],
+        ])),
         json!([
             "I live at [COORDINATES_1] if you want to visit.",
             r#"{"user_id":77,"lat":"[COORDINATES_2]","lng":"[COORDINATES_3]","accuracy":12}"#,

@@ -225,6 +225,14 @@ impl TestServer {
         &self.client
     }
 
+    /// The `anonymized_text` that `POST /v1/anonymize` answers for `texts` (a JSON array),
+    /// which must be a 200.
+    pub fn anonymized(&self, texts: Value) -> Value {
+        let r = self.post("/v1/anonymize", &serde_json::json!({ "text": texts }));
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json()["anonymized_text"].clone()
+    }
+
     /// POSTs JSON `body` to `path` with the test key.
     pub fn post(&self, path: &str, body: &Value) -> Response {
         self.post_raw(path, &body.to_string(), &[("x-api-key", KEY)])
