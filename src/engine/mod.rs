@@ -22,6 +22,7 @@ mod public_bodies;
 pub mod recognizer;
 mod regions;
 pub mod resolve;
+pub mod scan_set;
 mod technologies;
 pub mod validators;
 

@@ -308,6 +308,21 @@ pub fn set_detection_failures(total: u64) {
     set_counter(&DETECTION_FAILURES, total);
 }
 
+/// `anonymizer_pattern_scan_fallbacks_total`: pattern-set scans whose lazy DFA gave up,
+/// so that the shard's patterns searched one by one (`engine/scan_set.rs`); 0 is normal.
+pub static PATTERN_SCAN_FALLBACKS: LazyLock<IntCounter> = LazyLock::new(|| {
+    register_int_counter!(
+        "anonymizer_pattern_scan_fallbacks_total",
+        "Pattern-set scans whose lazy DFA gave up and whose patterns then ran one by one"
+    )
+    .expect("metric registered once")
+});
+
+/// Publishes the pattern-set scans that fell back (a process-wide total).
+pub fn set_pattern_scan_fallbacks(total: u64) {
+    set_counter(&PATTERN_SCAN_FALLBACKS, total);
+}
+
 /// Raises a counter to a total kept elsewhere (totals only grow).
 fn set_counter(counter: &IntCounter, total: u64) {
     let current = counter.get();
@@ -337,6 +352,7 @@ pub fn init() {
     LazyLock::force(&SESSION_STORE_FAILURES);
     LazyLock::force(&FAILED_TOKENS);
     LazyLock::force(&DETECTION_FAILURES);
+    LazyLock::force(&PATTERN_SCAN_FALLBACKS);
     LazyLock::force(&MODEL_PASSES);
     LazyLock::force(&MODEL_WINDOWS);
     LazyLock::force(&MODEL_TOKENS);
