@@ -25,8 +25,9 @@ use crate::proxy::route::Upstream;
 /// How long an idle pooled upstream connection is kept (unmeasured choice; shorter than
 /// the usual 60 s server keep-alive, so the upstream rarely closes one we are reusing).
 const POOL_IDLE: Duration = Duration::from_secs(30);
-/// Attempts on pooled connections that turn out closed before a fresh one is used.
-const STALE_RETRIES: usize = 2;
+/// Pooled connections tried that turn out closed, before the error is the client's. Each
+/// failed one is dropped from the pool, so a burst of stale ones runs out.
+const STALE_RETRIES: usize = 4;
 
 /// Why the upstream leg failed, as the client is told.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,9 +85,8 @@ impl Upstreams {
     }
 
     /// Sends `request` with `body` and reads the final response header (1xx skipped).
-    /// A pooled connection the upstream had closed (it fails before any response byte,
-    /// which pingora marks retryable on reused connections only) is replaced: the body
-    /// is in memory, so it is sent again whole.
+    /// A pooled connection the upstream had closed is replaced: the body is in memory,
+    /// so it is sent again whole ([`stale`] says which failures mean that).
     ///
     /// # Errors
     /// Connect, write or read failures and timeouts.
@@ -107,7 +107,8 @@ impl Upstreams {
                 Err(mut e) => {
                     session.shutdown().await;
                     e.retry.decide_reuse(reused);
-                    if !(e.retry() && attempt < STALE_RETRIES) {
+                    let again = e.retry() || (reused && stale(&e));
+                    if !(again && attempt < STALE_RETRIES) {
                         return Err(e);
                     }
                     attempt += 1;
@@ -128,6 +129,20 @@ impl Default for Upstreams {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// Whether a failure on a reused connection means the upstream had closed it while it sat
+/// in the pool. pingora marks a reset or end of stream while reading the response header
+/// retryable on reused connections, but not a failed write: yet when the upstream's
+/// reset arrives between our header and our body (under load, often), the body's write
+/// is what fails (broken pipe, reset). An upstream that reset the connection before
+/// answering did not take the request, so sending it again is safe; a write that timed
+/// out is not such a failure.
+fn stale(e: &Error) -> bool {
+    matches!(
+        e.etype(),
+        ErrorType::WriteError | ErrorType::ConnectionClosed
+    )
 }
 
 async fn exchange(

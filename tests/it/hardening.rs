@@ -297,6 +297,33 @@ fn a_pooled_connection_the_upstream_closed_is_replaced_without_an_error() {
 }
 
 #[test]
+fn every_pooled_connection_reset_on_reuse_is_replaced_without_an_error() {
+    // Each reuse of a pooled connection meets a reset: after the request header, during
+    // the body (large bodies) or while the answer is awaited (small ones), whichever
+    // the timing gives. Every request must still get its answer, exactly once.
+    let up = Upstream::resetting_reused(echo);
+    let s = TestServer::start(&config(
+        "openai_chat",
+        "/v1/chat/completions",
+        &up.url(),
+        "",
+    ));
+    let turns = 40;
+    for turn in 0..turns {
+        let filler = "lorem ipsum dolor sit amet ".repeat(if turn % 2 == 0 { 1 } else { 8_000 });
+        let content = format!("turn {turn}: {EMAIL} {filler}");
+        let r = s.post_raw("/v1/chat/completions", &chat(&content).to_string(), &[]);
+        assert_eq!(r.status, 200, "turn {turn}: {}", r.text);
+        assert_eq!(
+            r.json()["choices"][0]["message"]["content"],
+            content.as_str()
+        );
+    }
+    assert_eq!(up.received().len(), turns);
+    assert_eq!(up.connections(), turns);
+}
+
+#[test]
 fn idle_kept_alive_connections_close_after_the_keepalive_timeout() {
     let s = TestServer::start(&format!(
         "{}server:\n  keepalive_timeout_secs: 1\n",

@@ -117,10 +117,29 @@ impl Upstream {
         Self::spawn(handler, true, false)
     }
 
+    /// Misbehaves: answers the first request of each connection and keeps it alive, then
+    /// resets the connection when the next request's first bytes arrive (closed with
+    /// them unread, so the kernel answers with a reset), as an upstream whose idle
+    /// timeout fires just as a pooled connection is reused. Every reuse meets it.
+    pub fn resetting_reused(
+        handler: impl Fn(&Received) -> Reply + Send + Sync + 'static,
+    ) -> Upstream {
+        Self::spawn_with(handler, true, true, Some(1))
+    }
+
     fn spawn(
         handler: impl Fn(&Received) -> Reply + Send + Sync + 'static,
         announce_keep_alive: bool,
         keep_alive: bool,
+    ) -> Upstream {
+        Self::spawn_with(handler, announce_keep_alive, keep_alive, None)
+    }
+
+    fn spawn_with(
+        handler: impl Fn(&Received) -> Reply + Send + Sync + 'static,
+        announce_keep_alive: bool,
+        keep_alive: bool,
+        reset_after: Option<usize>,
     ) -> Upstream {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind upstream");
         let addr = listener.local_addr().expect("addr").to_string();
@@ -139,9 +158,18 @@ impl Upstream {
                         Ok(s) => BufReader::new(s),
                         Err(_) => return,
                     };
-                    while serve(&mut reader, &stream, &*handler, &log, announce_keep_alive)
+                    let mut served = 0;
+                    while reset_after != Some(served)
+                        && serve(&mut reader, &stream, &*handler, &log, announce_keep_alive)
                         && keep_alive
-                    {}
+                    {
+                        served += 1;
+                    }
+                    if reset_after == Some(served) {
+                        // Wait for the next request without reading it; dropping both
+                        // handles then closes the socket with data unread: a reset.
+                        let _ = stream.peek(&mut [0u8; 1]);
+                    }
                 });
             }
         });
