@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use redis::{Client, Connection, RedisResult};
 
 use super::pool::PoolError;
+use super::TURN_SUFFIX;
 use crate::session::ticker::Ticker;
 
 /// How often Redis is pinged.
@@ -106,7 +107,7 @@ impl Watch {
 
     /// Sessions under the prefix and their bytes: `SCAN` in steps, the lengths of
     /// each step's keys in one pipeline. A key that expires between the two counts as
-    /// 0 bytes.
+    /// 0 bytes; writers' turns are not sessions.
     fn count(&self, con: &mut Connection) -> RedisResult<(u64, u64)> {
         let pattern = format!("{}*", glob_escape(&self.key_prefix));
         let (mut cursor, mut sessions, mut bytes) = (0u64, 0u64, 0u64);
@@ -118,6 +119,10 @@ impl Watch {
                 .arg("COUNT")
                 .arg(SCAN_COUNT)
                 .query(con)?;
+            let keys: Vec<Vec<u8>> = keys
+                .into_iter()
+                .filter(|k| !k.ends_with(TURN_SUFFIX.as_bytes()))
+                .collect();
             if !keys.is_empty() {
                 let mut pipe = redis::pipe();
                 for key in &keys {
