@@ -1,5 +1,6 @@
-//! The shared session store: every replica keeps its sessions in one Redis, so turn 2
-//! of a conversation finds turn 1's placeholders whichever replica it lands on.
+//! The shared session store: every replica keeps its sessions in one Redis (a server,
+//! a Sentinel-watched primary or a Cluster, [`topology`]), so turn 2 of a conversation
+//! finds turn 1's placeholders whichever replica it lands on.
 //!
 //! A session is one Redis string under a key derived from a digest of (tenant,
 //! session id): its state, sealed ([`seal`]), whose random nonce doubles as the tag
@@ -29,6 +30,10 @@
 //! quarter of `timeout`) should its holder die; the compare-and-set still fences a
 //! late holder's write.
 //!
+//! **Replication** (`wait_replicas`): after a write, `WAIT` for that many replicas to
+//! acknowledge it; fewer in `wait_timeout` fail the request closed, so nothing a
+//! client was answered with is lost when a replica is promoted.
+//!
 //! The seam is synchronous and so is the I/O: the thread serving the request writes
 //! the command and reads the answer on a pooled connection ([`pool`]), all within
 //! `timeout` for the whole call, retries included. Past it, or with Redis unreachable,
@@ -45,6 +50,7 @@ pub mod cache;
 pub mod gate;
 pub mod pool;
 pub mod seal;
+pub mod topology;
 pub mod touch;
 pub mod watch;
 
@@ -61,6 +67,7 @@ use self::cache::{tag_of, Leased, StateCache, Tag};
 use self::gate::Gates;
 use self::pool::{Pool, PoolError};
 use self::seal::SealKeys;
+use self::topology::Topology;
 use self::touch::{Toucher, Touches};
 use self::watch::{Observed, Watch};
 use super::{
@@ -113,7 +120,8 @@ return cur
 ";
 
 /// Hands a turn back unused: KEYS[1] the turn, KEYS[2] its session; ARGV[1] the
-/// token that holds it; ARGV[2] session TTL ms (the session was used).
+/// token that holds it; ARGV[2] session TTL ms. Restarting the session's TTL is a
+/// write that follows the state's, so a `WAIT` after this call covers the state.
 const RELEASE: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
@@ -128,11 +136,28 @@ const TURN_SUFFIX: &str = ":turn";
 /// A Redis URL; it may hold a password, so it is a [`Secret`](crate::secret::Secret).
 pub type RedisUrl = crate::secret::Secret<String>;
 
+/// Which kind of Redis deployment holds the sessions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Deployment {
+    /// The server at the URL.
+    #[default]
+    Single,
+    /// The primary the sentinels at these `host:port`s name for `service`.
+    Sentinel {
+        sentinels: Vec<String>,
+        service: String,
+    },
+    /// A Redis Cluster, found from these `host:port` startup nodes.
+    Cluster { nodes: Vec<String> },
+}
+
 /// How to reach Redis (from config `sessions.redis`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RedisConfig {
-    /// `redis://[user:password@]host:port/db` or `rediss://…` (TLS).
+    /// `redis://[user:password@]host:port/db` or `rediss://…` (TLS); with Sentinel or
+    /// Cluster, only its credentials, database and TLS are used.
     pub url: RedisUrl,
+    pub deployment: Deployment,
     /// Most connections open at once; a request takes one per round trip.
     pub pool_size: usize,
     /// Longest wait for a connection.
@@ -148,18 +173,26 @@ pub struct RedisConfig {
     /// PEM file of the CA(s) a `rediss://` server's certificate must chain to, instead
     /// of the built-in web roots (a private CA).
     pub ca_file: Option<PathBuf>,
+    /// Replicas that must acknowledge each write (`WAIT`) before it is answered; 0:
+    /// do not wait.
+    pub wait_replicas: u32,
+    /// Longest wait for their acknowledgement.
+    pub wait_timeout: Duration,
 }
 
 impl Default for RedisConfig {
     fn default() -> Self {
         Self {
             url: RedisUrl::new("redis://127.0.0.1:6379".into()),
+            deployment: Deployment::Single,
             pool_size: 4,
             connect_timeout: Duration::from_millis(1000),
             timeout: Duration::from_millis(1000),
             key_prefix: "anonymizer:session:".into(),
             lease: Duration::from_millis(200),
             ca_file: None,
+            wait_replicas: 0,
+            wait_timeout: Duration::from_millis(100),
         }
     }
 }
@@ -207,6 +240,8 @@ pub struct RedisStore<S> {
     store: Script,
     claim: Script,
     release: Script,
+    /// Whether keys carry a hash tag (a cluster).
+    hash_tagged: bool,
     gates: Gates,
     keys: SealKeys,
     redis: RedisConfig,
@@ -239,7 +274,7 @@ impl<S: SessionState> RedisStore<S> {
         sessions: SessionConfig,
         master_secret: &[u8],
     ) -> Result<Self, RedisSetupError> {
-        let client = client(&redis)?;
+        let topology = Arc::new(Topology::new(&redis)?);
         let observed = Arc::new(Observed::default());
         let lease = redis.lease.min(sessions.ttl / 4);
         let cache = Arc::new(StateCache::new(
@@ -250,7 +285,7 @@ impl<S: SessionState> RedisStore<S> {
         ));
         let swept = Arc::downgrade(&cache);
         let watch = Watch {
-            client: client.clone(),
+            topology: topology.clone(),
             timeout: redis.timeout,
             key_prefix: redis.key_prefix.clone(),
             stats_interval: sessions.sweep_interval,
@@ -262,7 +297,8 @@ impl<S: SessionState> RedisStore<S> {
         }
         .start(&observed)
         .map_err(|_| RedisSetupError("cannot start the session store's watch thread"))?;
-        let pool = Arc::new(Pool::new(client, redis.pool_size, redis.connect_timeout));
+        let hash_tagged = topology.hash_tagged();
+        let pool = Arc::new(Pool::new(topology, redis.pool_size, redis.connect_timeout));
         let touches = Arc::new(Touches::default());
         let touch = match lease.is_zero() {
             true => None,
@@ -274,6 +310,7 @@ impl<S: SessionState> RedisStore<S> {
                     ttl: sessions.ttl,
                     timeout: redis.timeout,
                     observed: observed.clone(),
+                    by_slot: hash_tagged,
                 }
                 .start(lease / 2)
                 .map_err(|_| RedisSetupError("cannot start the session store's touch thread"))?,
@@ -284,6 +321,7 @@ impl<S: SessionState> RedisStore<S> {
             store: Script::new(STORE),
             claim: Script::new(CLAIM),
             release: Script::new(RELEASE),
+            hash_tagged,
             gates: Gates::default(),
             keys: SealKeys::new(master_secret),
             redis,
@@ -331,29 +369,59 @@ impl<S: SessionState> RedisStore<S> {
         self.observed.reachable.store(true, Ordering::Relaxed);
     }
 
-    /// The sealed state of `redis_key` (`None`: no session), its TTL restarted.
+    /// The sealed state of `redis_key` (`None`: no session), its TTL restarted; with
+    /// `wait_replicas`, only once that many replicas hold it.
     fn load(
         &self,
         deadline: Instant,
         redis_key: &str,
     ) -> Result<Option<Vec<u8>>, StoreUnavailable> {
         let ttl = self.ttl_millis();
-        let data = self
+        let (data, replicated) = self
             .pool
             .run(deadline, |con| {
-                redis::cmd("GETEX")
+                let data = redis::cmd("GETEX")
                     .arg(redis_key)
                     .arg("PX")
                     .arg(ttl)
-                    .query::<Option<Vec<u8>>>(con)
+                    .query::<Option<Vec<u8>>>(con)?;
+                // The state may be a write no replica acknowledged (its writer got a
+                // 503): answering from it must wait for them as a write does. GETEX
+                // with PX is itself replicated, after that write, so WAIT covers both.
+                let replicated = match data {
+                    Some(_) => self.replicated(con, redis_key, deadline)?,
+                    None => true,
+                };
+                Ok((data, replicated))
             })
             .map_err(|e| self.failed(&e))?;
         self.reached();
+        if !replicated {
+            return Err(self.unreplicated());
+        }
         Ok(data)
     }
 
+    /// Whether `wait_replicas` replicas acknowledged what this connection last wrote
+    /// to `redis_key` (always, without `wait_replicas`).
+    fn replicated(
+        &self,
+        con: &mut topology::Conn,
+        redis_key: &str,
+        deadline: Instant,
+    ) -> redis::RedisResult<bool> {
+        let replicas = self.redis.wait_replicas;
+        if replicas == 0 {
+            return Ok(true);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        let acknowledged =
+            con.wait_for_replicas(redis_key, replicas, self.redis.wait_timeout.min(left))?;
+        Ok(acknowledged >= u64::from(replicas))
+    }
+
     /// Writes `sealed` if the session still holds the state tagged `tag` and no other
-    /// writer holds its turn.
+    /// writer holds its turn; then waits for `wait_replicas` to acknowledge it.
     fn store(
         &self,
         deadline: Instant,
@@ -364,10 +432,11 @@ impl<S: SessionState> RedisStore<S> {
     ) -> Result<Written, StoreUnavailable> {
         let ttl = self.ttl_millis();
         let turn = turn_key(redis_key);
-        let answer = self
+        let (answer, replicated) = self
             .pool
             .run(deadline, |con| {
-                self.store
+                let answer = self
+                    .store
                     .key(redis_key)
                     .key(&turn)
                     .arg(tag)
@@ -375,10 +444,20 @@ impl<S: SessionState> RedisStore<S> {
                     .arg(ttl)
                     .arg(token)
                     .arg(self.turn_millis())
-                    .invoke::<Value>(con)
+                    .invoke::<Value>(con)?;
+                // Only a write is answered with; a state sent back is run on and
+                // written (and waited for) next.
+                let replicated = match answer {
+                    Value::Int(1) => self.replicated(con, redis_key, deadline)?,
+                    _ => true,
+                };
+                Ok((answer, replicated))
             })
             .map_err(|e| self.failed(&e))?;
         self.reached();
+        if !replicated {
+            return Err(self.unreplicated());
+        }
         match answer {
             Value::Int(1) => Ok(Written::Yes),
             Value::Int(0) => Ok(Written::TurnTaken),
@@ -386,6 +465,15 @@ impl<S: SessionState> RedisStore<S> {
             Value::Nil => Ok(Written::Superseded(None)),
             _ => Err(self.failed(&PoolError::Redis(redis::ErrorKind::UnexpectedReturnType))),
         }
+    }
+
+    /// A write fewer replicas than `wait_replicas` acknowledged in time: a failover
+    /// could lose it, so it is not answered with, and no copy of it is trusted.
+    fn unreplicated(&self) -> StoreUnavailable {
+        self.counters.failures.fetch_add(1, Ordering::Relaxed);
+        self.cache.revoke_all();
+        tracing::warn!("a session write was not acknowledged by enough Redis replicas in time");
+        StoreUnavailable
     }
 
     /// Takes the session's turn once no other writer holds it, and says whether the
@@ -438,7 +526,7 @@ impl<S: SessionState> RedisStore<S> {
     }
 
     /// Hands back a turn this writer did not need after all (another replica wrote
-    /// the values it needed).
+    /// the values it needed), once `wait_replicas` hold the state it answers from.
     fn release(
         &self,
         deadline: Instant,
@@ -446,17 +534,22 @@ impl<S: SessionState> RedisStore<S> {
         token: &str,
     ) -> Result<(), StoreUnavailable> {
         let turn = turn_key(redis_key);
-        self.pool
+        let replicated = self
+            .pool
             .run(deadline, |con| {
                 self.release
                     .key(&turn)
                     .key(redis_key)
                     .arg(token)
                     .arg(self.ttl_millis())
-                    .invoke::<Value>(con)
+                    .invoke::<Value>(con)?;
+                self.replicated(con, redis_key, deadline)
             })
             .map_err(|e| self.failed(&e))?;
-        Ok(())
+        match replicated {
+            true => Ok(()),
+            false => Err(self.unreplicated()),
+        }
     }
 
     /// The state sealed in `data`; a state that does not open (another master secret,
@@ -489,9 +582,18 @@ impl<S: SessionState> RedisStore<S> {
         }
     }
 
+    /// `prefix` + the session's digest; in a cluster the digest is a hash tag, so the
+    /// session's turn lands in its slot.
     fn redis_key(&self, key: &SessionKey) -> String {
-        self.keys
-            .redis_key(&self.redis.key_prefix, key.tenant.as_str(), key.id.as_str())
+        let prefix = &self.redis.key_prefix;
+        let mut name = self
+            .keys
+            .redis_key(prefix, key.tenant.as_str(), key.id.as_str());
+        if self.hash_tagged {
+            name.insert(prefix.len(), '{');
+            name.push('}');
+        }
+        name
     }
 
     fn count(&self, missed: bool) {
@@ -600,24 +702,6 @@ fn turn_key(redis_key: &str) -> String {
 fn turn_token() -> String {
     let bytes: [u8; 16] = rand::thread_rng().gen();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The client for `redis.url`, trusting `redis.ca_file` when set.
-fn client(redis: &RedisConfig) -> Result<redis::Client, RedisSetupError> {
-    const BAD_URL: RedisSetupError = RedisSetupError("sessions.redis.url is not a valid Redis URL");
-    match &redis.ca_file {
-        None => redis::Client::open(redis.url.expose().as_str()).map_err(|_| BAD_URL),
-        Some(path) => {
-            let pem = std::fs::read(path)
-                .map_err(|_| RedisSetupError("cannot read sessions.redis.ca_file"))?;
-            let certificates = redis::TlsCertificates {
-                client_tls: None,
-                root_cert: Some(pem),
-            };
-            redis::Client::build_with_tls(redis.url.expose().as_str(), certificates)
-                .map_err(|_| BAD_URL)
-        }
-    }
 }
 
 impl<S: SessionState> SessionStore<S> for RedisStore<S> {

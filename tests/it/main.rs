@@ -63,3 +63,5 @@ mod secrets;
 mod sessions_contention;
 /// The shared Redis session store: two replicas, a real redis-server.
 mod sessions_redis;
+/// The shared store on a Redis Cluster and behind Sentinel, failovers included.
+mod sessions_topology;
