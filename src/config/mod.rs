@@ -329,6 +329,42 @@ pub struct RedisSection {
     /// PEM file of the CA a `rediss://` server's certificate must chain to; empty =
     /// the built-in web roots.
     pub ca_file: String,
+    /// Redis Cluster startup nodes (`host:port`; a list or one comma-separated
+    /// string); the URL then gives only credentials and TLS.
+    #[serde(deserialize_with = "list_or_commas")]
+    pub cluster_nodes: Vec<String>,
+    /// Sentinels (`host:port`; a list or one comma-separated string) that name the
+    /// primary of `sentinel_service`; the URL then gives only credentials, database
+    /// and TLS.
+    #[serde(deserialize_with = "list_or_commas")]
+    pub sentinels: Vec<String>,
+    /// The service (master name) the sentinels watch.
+    pub sentinel_service: String,
+    /// Replicas that must acknowledge each session write (`WAIT`) before the request
+    /// is answered; fewer in time is a 503. 0 = do not wait.
+    pub wait_replicas: u32,
+    /// Longest wait for their acknowledgement, in milliseconds.
+    pub wait_timeout_ms: u64,
+}
+
+/// A list of strings, or one string of comma-separated items (what `${VAR}` of a
+/// comma-separated variable gives); blank items are dropped.
+fn list_or_commas<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum ListOrCommas {
+        List(Vec<String>),
+        Commas(String),
+    }
+    let items = match ListOrCommas::deserialize(de)? {
+        ListOrCommas::List(items) => items,
+        ListOrCommas::Commas(text) => text.split(',').map(str::to_owned).collect(),
+    };
+    Ok(items
+        .into_iter()
+        .map(|item| item.trim().to_owned())
+        .filter(|item| !item.is_empty())
+        .collect())
 }
 
 impl Default for RedisSection {
@@ -341,6 +377,11 @@ impl Default for RedisSection {
             key_prefix: "anonymizer:session:".into(),
             lease_ms: 200,
             ca_file: String::new(),
+            cluster_nodes: Vec::new(),
+            sentinels: Vec::new(),
+            sentinel_service: String::new(),
+            wait_replicas: 0,
+            wait_timeout_ms: 100,
         }
     }
 }

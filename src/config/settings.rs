@@ -14,7 +14,8 @@ use crate::engine::ner::{ModelSettings, TagTarget};
 use crate::engine::{CustomPattern, EngineOptions};
 use crate::methods::{MasterSecret, Method};
 use crate::proxy::route::{self, Route};
-use crate::session::redis::RedisConfig;
+use crate::session::redis::topology::split_host_port;
+use crate::session::redis::{Deployment, RedisConfig};
 use crate::session::SessionConfig;
 use crate::text::{Label, LabelSet};
 
@@ -672,15 +673,103 @@ fn compile_session_store(
             errors.push(ConfigError::new(path, "must be greater than 0"));
         }
     }
+    if rc.wait_replicas > 0 && rc.wait_timeout_ms == 0 {
+        errors.push(ConfigError::new(
+            "sessions.redis.wait_timeout_ms",
+            "must be greater than 0 with wait_replicas",
+        ));
+    }
+    let deployment = compile_deployment(rc, url_path, &url, errors);
     SessionBackend::Redis(RedisConfig {
         url,
+        deployment,
         pool_size: rc.pool_size,
         connect_timeout: std::time::Duration::from_millis(rc.connect_timeout_ms),
         timeout: std::time::Duration::from_millis(rc.timeout_ms),
         key_prefix: rc.key_prefix.clone(),
         lease: std::time::Duration::from_millis(rc.lease_ms),
         ca_file: (!rc.ca_file.is_empty()).then(|| std::path::PathBuf::from(&rc.ca_file)),
+        wait_replicas: rc.wait_replicas,
+        wait_timeout: std::time::Duration::from_millis(rc.wait_timeout_ms),
     })
+}
+
+/// One Redis (the URL), a Sentinel-watched primary or a Cluster: `sentinels` with
+/// `sentinel_service`, or `cluster_nodes`, never both.
+fn compile_deployment(
+    rc: &super::RedisSection,
+    url_path: &str,
+    url: &Secret<String>,
+    errors: &mut Vec<ConfigError>,
+) -> Deployment {
+    let addresses = |list: &[String], key: &str, errors: &mut Vec<ConfigError>| {
+        for (i, node) in list.iter().enumerate() {
+            if split_host_port(node).is_none() {
+                errors.push(ConfigError::new(
+                    format!("sessions.redis.{key}[{i}]"),
+                    "must be host:port",
+                ));
+            }
+        }
+    };
+    addresses(&rc.cluster_nodes, "cluster_nodes", errors);
+    addresses(&rc.sentinels, "sentinels", errors);
+    match (rc.cluster_nodes.is_empty(), rc.sentinels.is_empty()) {
+        (false, false) => {
+            errors.push(ConfigError::new(
+                "sessions.redis.sentinels",
+                "cannot be used with sessions.redis.cluster_nodes (a cluster fails over by itself)",
+            ));
+            Deployment::Single
+        }
+        (false, true) => {
+            if !rc.sentinel_service.is_empty() {
+                errors.push(ConfigError::new(
+                    "sessions.redis.sentinel_service",
+                    "is only used with sessions.redis.sentinels",
+                ));
+            }
+            // A cluster has database 0 only.
+            let database = redis::IntoConnectionInfo::into_connection_info(url.expose().as_str())
+                .map(|info| info.redis_settings().db());
+            if database.is_ok_and(|db| db != 0) {
+                errors.push(ConfigError::new(
+                    url_path,
+                    "must name database 0 (or none) with sessions.redis.cluster_nodes",
+                ));
+            }
+            if rc.key_prefix.contains(['{', '}']) {
+                errors.push(ConfigError::new(
+                    "sessions.redis.key_prefix",
+                    "cannot hold { or } with sessions.redis.cluster_nodes (the session's hash tag follows it)",
+                ));
+            }
+            Deployment::Cluster {
+                nodes: rc.cluster_nodes.clone(),
+            }
+        }
+        (true, false) => {
+            if rc.sentinel_service.is_empty() {
+                errors.push(ConfigError::new(
+                    "sessions.redis.sentinel_service",
+                    "is required with sessions.redis.sentinels",
+                ));
+            }
+            Deployment::Sentinel {
+                sentinels: rc.sentinels.clone(),
+                service: rc.sentinel_service.clone(),
+            }
+        }
+        (true, true) => {
+            if !rc.sentinel_service.is_empty() {
+                errors.push(ConfigError::new(
+                    "sessions.redis.sentinel_service",
+                    "is only used with sessions.redis.sentinels",
+                ));
+            }
+            Deployment::Single
+        }
+    }
 }
 
 /// The labels named under `detection.<key>`; an unknown name is an error at its index.
@@ -874,6 +963,84 @@ detection:
             ]
         );
         assert!(errs.iter().all(|e| !e.message.contains("pa55word")));
+    }
+
+    #[test]
+    fn a_cluster_or_sentinels_are_named_by_their_addresses_never_both() {
+        let env = |name: &str| (name == "ANONYMIZER_SECRET").then(|| "s".repeat(32));
+        let redis = |yaml: &str| {
+            let text = format!("sessions:\n  store: redis\n  redis:\n{yaml}");
+            Settings::from_yaml(&text, &env)
+        };
+        let deployment = |yaml: &str| match redis(yaml).unwrap().session_store {
+            SessionBackend::Redis(config) => (config.deployment, config.wait_replicas),
+            SessionBackend::Memory => panic!("redis store expected"),
+        };
+        assert_eq!(deployment("    pool_size: 2\n"), (Deployment::Single, 0));
+        let nodes = vec!["10.0.0.1:7000".to_owned(), "redis-2:7001".to_owned()];
+        assert_eq!(
+            deployment("    cluster_nodes: [10.0.0.1:7000, 'redis-2:7001']\n"),
+            (
+                Deployment::Cluster {
+                    nodes: nodes.clone()
+                },
+                0
+            )
+        );
+        // `${VAR}` of a comma-separated variable gives one string.
+        assert_eq!(
+            deployment("    cluster_nodes: '10.0.0.1:7000, redis-2:7001,'\n    wait_replicas: 1\n"),
+            (
+                Deployment::Cluster {
+                    nodes: nodes.clone()
+                },
+                1
+            )
+        );
+        assert_eq!(
+            deployment("    sentinels: '10.0.0.1:26379'\n    sentinel_service: mymaster\n"),
+            (
+                Deployment::Sentinel {
+                    sentinels: vec!["10.0.0.1:26379".into()],
+                    service: "mymaster".into()
+                },
+                0
+            )
+        );
+        let paths = |yaml: &str| -> Vec<String> {
+            let errs = redis(yaml).unwrap_err();
+            assert!(errs
+                .iter()
+                .all(|e| !e.message.contains("pa55") && !e.message.contains("10.9")));
+            errs.into_iter().map(|e| e.path).collect()
+        };
+        assert_eq!(
+            paths("    cluster_nodes: [10.9.0.1:7000]\n    sentinels: [10.9.0.2:26379]\n    sentinel_service: m\n"),
+            ["sessions.redis.sentinels"]
+        );
+        assert_eq!(
+            paths("    sentinels: [10.9.0.2:26379]\n"),
+            ["sessions.redis.sentinel_service"]
+        );
+        assert_eq!(
+            paths("    sentinel_service: m\n"),
+            ["sessions.redis.sentinel_service"]
+        );
+        assert_eq!(
+            paths("    cluster_nodes: '10.9.0.1:7000,10.9.0.1,pa55:x'\n"),
+            [
+                "sessions.redis.cluster_nodes[1]",
+                "sessions.redis.cluster_nodes[2]"
+            ]
+        );
+        assert_eq!(
+            paths("    url: redis://:pa55@h/2\n    cluster_nodes: [10.9.0.1:7000]\n    key_prefix: 'a{b}'\n"),
+            ["sessions.redis.url", "sessions.redis.key_prefix"]
+        );
+        assert_eq!(
+            paths("    wait_replicas: 1\n    wait_timeout_ms: 0\n"),
+            ["sessions.redis.wait_timeout_ms"]
+        );
     }
 
     #[test]

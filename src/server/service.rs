@@ -745,6 +745,7 @@ impl ProxyHttp for ApiService {
             expirations: c.expirations,
             evictions: c.evictions,
             store_failures: c.failures,
+            conflicts: c.conflicts,
         });
         metrics::set_failed_tokens(self.anonymizer.failed_tokens_total());
         metrics::set_detection_failures(self.anonymizer.detection_failures_total());

@@ -356,6 +356,7 @@ impl<S: SessionState> SessionStore<S> for MemoryStore<S> {
             expirations: c.expirations.load(Ordering::Relaxed),
             evictions: c.evictions.load(Ordering::Relaxed),
             failures: 0,
+            conflicts: 0,
         }
     }
 }

@@ -131,6 +131,9 @@ pub struct SessionCounters {
     pub evictions: u64,
     /// Requests refused because the store was unreachable or too slow.
     pub failures: u64,
+    /// Writes that found the shared state changed by another replica and ran again on
+    /// the newer one (always 0 in memory).
+    pub conflicts: u64,
 }
 
 /// The session cache seam.

@@ -165,6 +165,8 @@ pub struct SessionStats {
     pub evictions: u64,
     /// Requests refused because the session store was unreachable or too slow.
     pub store_failures: u64,
+    /// Shared-store writes that ran again on a state another replica wrote first.
+    pub conflicts: u64,
 }
 
 /// `anonymizer_sessions{what}`: current sessions, entries and bytes held.
@@ -177,11 +179,12 @@ pub static SESSION_GAUGES: LazyLock<IntGaugeVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
-/// `anonymizer_session_events_total{event}`: hits, misses, expirations, evictions.
+/// `anonymizer_session_events_total{event}`: hits, misses, expirations, evictions,
+/// conflicts.
 pub static SESSION_EVENTS: LazyLock<IntCounterVec> = LazyLock::new(|| {
     register_int_counter_vec!(
         "anonymizer_session_events_total",
-        "Session cache events: hit | miss | expiration | eviction",
+        "Session cache events: hit | miss | expiration | eviction | conflict",
         &["event"]
     )
     .expect("metric registered once")
@@ -292,6 +295,7 @@ pub fn set_session_stats(stats: &SessionStats) {
         ("miss", stats.misses),
         ("expiration", stats.expirations),
         ("eviction", stats.evictions),
+        ("conflict", stats.conflicts),
     ] {
         set_counter(&SESSION_EVENTS.with_label_values(&[event]), value);
     }

@@ -59,5 +59,9 @@ mod sdk_openai;
 mod sdk_openai_more;
 /// Secrets never print: logs, errors, metrics, check-config.
 mod secrets;
+/// Many writers on one shared session over two replicas: waiting, never an error.
+mod sessions_contention;
 /// The shared Redis session store: two replicas, a real redis-server.
 mod sessions_redis;
+/// The shared store on a Redis Cluster and behind Sentinel, failovers included.
+mod sessions_topology;

@@ -1,5 +1,6 @@
-//! Every example config in conf/examples/ loads with only ANONYMIZER_UPSTREAM set and
-//! serves its preset end to end: personal data never reaches the upstream.
+//! Every proxy example config in conf/examples/ loads with only ANONYMIZER_UPSTREAM set
+//! and serves its preset end to end: personal data never reaches the upstream. (The
+//! session-store examples are `sessions_topology`'s.)
 
 use serde_json::json;
 
@@ -40,7 +41,13 @@ fn every_example_config_serves_its_preset_without_leaking() {
         })
         .collect();
     examples.sort();
-    let mut covered: Vec<String> = cases().iter().map(|c| c.0.to_owned()).collect();
+    // The session-store examples are served against real Redis deployments there.
+    let mut covered: Vec<String> = cases()
+        .iter()
+        .map(|c| c.0)
+        .chain(crate::sessions_topology::EXAMPLES)
+        .map(str::to_owned)
+        .collect();
     covered.sort();
     assert_eq!(examples, covered, "every example needs a case here");
 

@@ -13,7 +13,7 @@ use crate::support::redis::{RedisServer, Security};
 use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::{base_config, Response, TestServer, KEY, OTHER_KEY};
 
-const SECRET: &str = "replicas-share-this-secret-0123456789";
+pub(crate) const SECRET: &str = "replicas-share-this-secret-0123456789";
 
 fn replica_config(redis: &RedisServer, extra: &str) -> String {
     store_config(
@@ -25,7 +25,7 @@ fn replica_config(redis: &RedisServer, extra: &str) -> String {
 
 /// A replica on the Redis at `url`; `redis` adds keys to `sessions.redis`, `extra` to
 /// `sessions`.
-fn store_config(url: &str, redis: &str, extra: &str) -> String {
+pub(crate) fn store_config(url: &str, redis: &str, extra: &str) -> String {
     format!(
         "{}secrets:\n  master_secret: {SECRET}\nsessions:\n  store: redis\n  redis:\n    url: '{url}'\n{redis}{extra}",
         base_config(),
@@ -37,7 +37,7 @@ fn two_replicas(redis: &RedisServer) -> (TestServer, TestServer) {
     (TestServer::start(&config), TestServer::start(&config))
 }
 
-fn anonymize(s: &TestServer, key: &str, session: &str, texts: &[&str]) -> Response {
+pub(crate) fn anonymize(s: &TestServer, key: &str, session: &str, texts: &[&str]) -> Response {
     s.post_raw(
         "/v1/anonymize",
         &json!({"text": texts}).to_string(),
@@ -45,7 +45,7 @@ fn anonymize(s: &TestServer, key: &str, session: &str, texts: &[&str]) -> Respon
     )
 }
 
-fn deanonymize(s: &TestServer, key: &str, session: &str, texts: &[&str]) -> Response {
+pub(crate) fn deanonymize(s: &TestServer, key: &str, session: &str, texts: &[&str]) -> Response {
     s.post_raw(
         "/v1/deanonymize",
         &json!({"anonymized_text": texts}).to_string(),
@@ -53,7 +53,7 @@ fn deanonymize(s: &TestServer, key: &str, session: &str, texts: &[&str]) -> Resp
     )
 }
 
-fn texts(r: &Response, field: &str) -> Value {
+pub(crate) fn texts(r: &Response, field: &str) -> Value {
     assert_eq!(r.status, 200, "body: {}", r.text);
     r.json()[field].clone()
 }
@@ -275,7 +275,7 @@ fn concurrent_requests_over_two_replicas_never_share_or_split_a_placeholder() {
 }
 
 /// Polls `f` every 50 ms until it holds or `limit` passes.
-fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+pub(crate) fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + limit;
     loop {
         if f() {

@@ -104,6 +104,20 @@ impl<S: SessionState> StateCache<S> {
         (entry.tag == *tag && entry.used.elapsed() < self.ttl).then_some(entry.state)
     }
 
+    /// Takes the state of `key` out if it is under another tag than `tag`: a writer of
+    /// this replica wrote it after `tag` was read (or, rarely, put back an older one,
+    /// which the compare-and-set then refuses).
+    pub fn take_other(&self, key: &str, tag: Option<&Tag>) -> Option<(Tag, S)> {
+        let mut entries = self.entries();
+        let entry = entries.map.get(key)?;
+        if Some(&entry.tag) == tag || entry.used.elapsed() >= self.ttl {
+            return None;
+        }
+        let entry = entries.map.remove(key)?;
+        entries.bytes -= entry.bytes;
+        Some((entry.tag, entry.state))
+    }
+
     /// Takes the state of `key` out if Redis confirmed it within the lease.
     pub fn take_leased(&self, key: &str) -> Option<Leased<S>> {
         if self.lease.is_zero() {
@@ -251,6 +265,20 @@ mod tests {
         assert_eq!(cache.take("k", &A).map(|s| s.0), Some(5));
         assert!(cache.take("k", &A).is_none(), "taken out while in use");
         assert_eq!(tag_of(&[7; 20]), Some([7; NONCE_LEN]));
+
+        cache.put("k", A, State(5));
+        assert!(cache.take_other("k", Some(&A)).is_none(), "the same state");
+        assert_eq!(
+            cache.take_other("k", Some(&B)).map(|(t, s)| (t, s.0)),
+            Some((A, 5))
+        );
+        assert!(cache.take_other("k", None).is_none(), "taken out");
+        cache.put("k", A, State(5));
+        assert_eq!(
+            cache.take_other("k", None).map(|(t, _)| t),
+            Some(A),
+            "none read"
+        );
         assert_eq!(tag_of(&[7; 3]), None);
     }
 

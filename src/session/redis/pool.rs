@@ -10,12 +10,16 @@
 //! A connection is taken for one round trip and given back. At most `size` are open;
 //! a caller that finds none idle waits (never past its deadline). A connection that
 //! failed or timed out is dropped, not given back (a late answer would be read as the
-//! next caller's), and the next caller opens a fresh one: that is the reconnection.
+//! next caller's), and the next caller opens a fresh one: that is the reconnection
+//! (through Sentinel, to whichever node is primary now). So is a `READONLY` answer: the
+//! node was demoted in a failover.
 
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use redis::{Client, Connection, RedisResult};
+use redis::{RedisResult, ServerErrorKind};
+
+use super::topology::{Conn, Topology};
 
 /// Why a connection could not be had or used in time.
 #[derive(Debug)]
@@ -38,13 +42,13 @@ impl PoolError {
 }
 
 struct Slots {
-    idle: Vec<Connection>,
+    idle: Vec<Conn>,
     /// Open connections, idle or lent.
     open: usize,
 }
 
 pub struct Pool {
-    client: Client,
+    topology: Arc<Topology>,
     size: usize,
     connect_timeout: Duration,
     slots: Mutex<Slots>,
@@ -52,9 +56,9 @@ pub struct Pool {
 }
 
 impl Pool {
-    pub fn new(client: Client, size: usize, connect_timeout: Duration) -> Self {
+    pub fn new(topology: Arc<Topology>, size: usize, connect_timeout: Duration) -> Self {
         Self {
-            client,
+            topology,
             size: size.max(1),
             connect_timeout,
             slots: Mutex::new(Slots {
@@ -78,7 +82,7 @@ impl Pool {
     pub fn run<T>(
         &self,
         deadline: Instant,
-        f: impl FnOnce(&mut Connection) -> RedisResult<T>,
+        f: impl FnOnce(&mut Conn) -> RedisResult<T>,
     ) -> Result<T, PoolError> {
         let mut con = self.take(deadline)?;
         let result = remaining(deadline)
@@ -95,7 +99,11 @@ impl Pool {
             });
         match &result {
             // An error answer (a script error, a wrong type) leaves the connection
-            // in step; anything else may have left an answer unread.
+            // in step; anything else may have left an answer unread. A demoted
+            // primary's READONLY says to find the new one.
+            Err(PoolError::Redis(redis::ErrorKind::Server(ServerErrorKind::ReadOnly))) => {
+                self.forget()
+            }
             Ok(_) | Err(PoolError::Redis(redis::ErrorKind::Server(_))) => self.give_back(con),
             Err(_) => self.forget(),
         }
@@ -104,7 +112,7 @@ impl Pool {
 
     /// An idle connection, a new one if fewer than `size` are open, else the first one
     /// given back before `deadline`.
-    fn take(&self, deadline: Instant) -> Result<Connection, PoolError> {
+    fn take(&self, deadline: Instant) -> Result<Conn, PoolError> {
         let mut slots = self.slots();
         loop {
             if let Some(con) = slots.idle.pop() {
@@ -124,11 +132,11 @@ impl Pool {
         }
     }
 
-    fn connect(&self, deadline: Instant) -> Result<Connection, PoolError> {
+    fn connect(&self, deadline: Instant) -> Result<Conn, PoolError> {
         let left = remaining(deadline).ok_or(PoolError::Timeout)?;
         let con = self
-            .client
-            .get_connection_with_timeout(left.min(self.connect_timeout))
+            .topology
+            .connect(left.min(self.connect_timeout))
             .map_err(|e| match e.is_timeout() {
                 true => PoolError::Timeout,
                 false => PoolError::Redis(e.kind()),
@@ -139,7 +147,7 @@ impl Pool {
         Ok(con)
     }
 
-    fn give_back(&self, con: Connection) {
+    fn give_back(&self, con: Conn) {
         self.slots().idle.push(con);
         self.freed.notify_one();
     }

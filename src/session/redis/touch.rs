@@ -6,9 +6,10 @@
 //! one script call per [`BATCH`] sessions, which restarts the TTL of each session
 //! that still holds that tag and answers which did. Those leases are renewed from the
 //! moment the batch was sent; a session another replica has written since gets no
-//! renewal, and its next request reads Redis. A failed batch revokes every lease.
+//! renewal, and its next request reads Redis. A failed batch revokes every lease. In
+//! a cluster a script may only touch one slot, so batches are made per slot.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,7 @@ use redis::Script;
 
 use super::cache::{StateCache, Tag};
 use super::pool::Pool;
+use super::topology::cluster_slot;
 use super::watch::Observed;
 use crate::session::ticker::Ticker;
 use crate::session::SessionState;
@@ -72,6 +74,8 @@ pub struct Toucher<S> {
     pub timeout: Duration,
     /// Where `/readyz` learns that a batch failed.
     pub observed: Arc<Observed>,
+    /// Whether a batch must hold keys of one slot (a cluster).
+    pub by_slot: bool,
 }
 
 impl<S: SessionState> Toucher<S> {
@@ -93,8 +97,12 @@ impl<S: SessionState> Toucher<S> {
             return;
         }
         let ttl = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
-        let queued: Vec<(String, Tag)> = queued.into_iter().collect();
-        for batch in queued.chunks(BATCH) {
+        let mut slots: BTreeMap<u16, Vec<(String, Tag)>> = BTreeMap::new();
+        for (key, tag) in queued {
+            let slot = if self.by_slot { cluster_slot(&key) } else { 0 };
+            slots.entry(slot).or_default().push((key, tag));
+        }
+        for batch in slots.values().flat_map(|keys| keys.chunks(BATCH)) {
             let generation = self.cache.generation();
             let sent = Instant::now();
             let answer = self.pool.run(sent + self.timeout, |con| {

@@ -2,7 +2,7 @@
 //! session traffic, and every `stats_interval` a `SCAN` over the store's keys counts
 //! the sessions all replicas share and the sealed bytes they hold (what
 //! `anonymizer_sessions` reports for Redis), and drops this replica's idle opened
-//! sessions.
+//! sessions. In a cluster it counts on every primary and adds up.
 //!
 //! It has its own connection, so it never takes one from requests, and stops when
 //! its handle is dropped.
@@ -11,9 +11,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use redis::{Client, Connection, RedisResult};
+use redis::{Connection, ConnectionLike, RedisResult};
 
 use super::pool::PoolError;
+use super::topology::{Conn, Topology};
+use super::TURN_SUFFIX;
 use crate::session::ticker::Ticker;
 
 /// How often Redis is pinged.
@@ -45,7 +47,7 @@ impl Observed {
 
 /// What the thread needs.
 pub struct Watch {
-    pub client: Client,
+    pub topology: Arc<Topology>,
     pub timeout: Duration,
     pub key_prefix: String,
     pub stats_interval: Duration,
@@ -61,7 +63,7 @@ impl Watch {
     /// When the OS refuses a new thread.
     pub fn start(self, observed: &Arc<Observed>) -> std::io::Result<Ticker> {
         let observed = Arc::downgrade(observed);
-        let mut con: Option<Connection> = None;
+        let mut con: Option<Conn> = None;
         let mut next_count = Instant::now();
         Ticker::start("session-redis-watch", PING_INTERVAL, move || {
             let Some(out) = observed.upgrade() else {
@@ -84,16 +86,12 @@ impl Watch {
     }
 
     /// Pings on `con`, (re)connecting first when there is none; drops it on failure.
-    fn ping(&self, con: &mut Option<Connection>) -> bool {
+    fn ping(&self, con: &mut Option<Conn>) -> bool {
         if con.is_none() {
-            *con = self
-                .client
-                .get_connection_with_timeout(self.timeout)
-                .ok()
-                .filter(|c| {
-                    c.set_read_timeout(Some(self.timeout)).is_ok()
-                        && c.set_write_timeout(Some(self.timeout)).is_ok()
-                });
+            *con = self.topology.connect(self.timeout).ok().filter(|c| {
+                c.set_read_timeout(Some(self.timeout)).is_ok()
+                    && c.set_write_timeout(Some(self.timeout)).is_ok()
+            });
         }
         let ok = con
             .as_mut()
@@ -104,10 +102,27 @@ impl Watch {
         ok
     }
 
-    /// Sessions under the prefix and their bytes: `SCAN` in steps, the lengths of
-    /// each step's keys in one pipeline. A key that expires between the two counts as
-    /// 0 bytes.
-    fn count(&self, con: &mut Connection) -> RedisResult<(u64, u64)> {
+    /// Sessions under the prefix and their bytes, on the server or on every primary
+    /// of a cluster (each over a connection of its own).
+    fn count(&self, con: &mut Conn) -> RedisResult<(u64, u64)> {
+        let Some(primaries) = con.primaries()? else {
+            return self.count_on(con);
+        };
+        let (mut sessions, mut bytes) = (0, 0);
+        for (host, port) in primaries {
+            let mut node: Connection = self.topology.node(&host, port, self.timeout)?;
+            node.set_read_timeout(Some(self.timeout))?;
+            let (s, b) = self.count_on(&mut node)?;
+            sessions += s;
+            bytes += b;
+        }
+        Ok((sessions, bytes))
+    }
+
+    /// Sessions under the prefix and their bytes on one server: `SCAN` in steps, the
+    /// lengths of each step's keys in one pipeline. A key that expires between the two
+    /// counts as 0 bytes; writers' turns are not sessions.
+    fn count_on(&self, con: &mut dyn ConnectionLike) -> RedisResult<(u64, u64)> {
         let pattern = format!("{}*", glob_escape(&self.key_prefix));
         let (mut cursor, mut sessions, mut bytes) = (0u64, 0u64, 0u64);
         loop {
@@ -118,6 +133,10 @@ impl Watch {
                 .arg("COUNT")
                 .arg(SCAN_COUNT)
                 .query(con)?;
+            let keys: Vec<Vec<u8>> = keys
+                .into_iter()
+                .filter(|k| !k.ends_with(TURN_SUFFIX.as_bytes()))
+                .collect();
             if !keys.is_empty() {
                 let mut pipe = redis::pipe();
                 for key in &keys {

@@ -13,6 +13,7 @@ use serde_json::Value;
 pub mod openapi;
 pub mod recorded;
 pub mod redis;
+pub mod redis_ha;
 pub mod upstream;
 
 pub const KEY: &str = "test-key-0123456789";
