@@ -233,6 +233,7 @@ impl Engine {
             sum.tokens += s.tokens;
             sum.padding += s.padding;
             sum.seconds += s.seconds;
+            sum.reread += s.reread;
         }
         sum
     }

@@ -757,6 +757,7 @@ impl ProxyHttp for ApiService {
             tokens: m.tokens,
             padding: m.padding,
             seconds: m.seconds,
+            reread: m.reread,
         });
         let entities: u64 = ctx.entities.values().sum();
         tracing::info!(

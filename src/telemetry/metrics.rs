@@ -238,6 +238,16 @@ pub static MODEL_WINDOWS: LazyLock<IntCounter> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_model_windows_reread_total`: of those windows, the ones read a second time
+/// with lower-case words capitalised (chat typed in lower case).
+pub static MODEL_WINDOWS_REREAD: LazyLock<IntCounter> = LazyLock::new(|| {
+    register_int_counter!(
+        "anonymizer_model_windows_reread_total",
+        "Windows the NER model read a second time, lower-case words capitalised"
+    )
+    .expect("metric registered once")
+});
+
 /// `anonymizer_model_tokens_total{kind}`: tokens fed to the model, `text` or `padding`.
 pub static MODEL_TOKENS: LazyLock<IntCounterVec> = LazyLock::new(|| {
     register_int_counter_vec!(
@@ -264,12 +274,14 @@ pub struct ModelStats {
     pub tokens: u64,
     pub padding: u64,
     pub seconds: f64,
+    pub reread: u64,
 }
 
 /// Publishes what the model tier has run (read from the engine after each request).
 pub fn set_model_stats(stats: &ModelStats) {
     set_counter(&MODEL_PASSES, stats.passes);
     set_counter(&MODEL_WINDOWS, stats.windows);
+    set_counter(&MODEL_WINDOWS_REREAD, stats.reread);
     set_counter(&MODEL_TOKENS.with_label_values(&["text"]), stats.tokens);
     set_counter(&MODEL_TOKENS.with_label_values(&["padding"]), stats.padding);
     let more = stats.seconds - MODEL_SECONDS.get();
@@ -359,6 +371,7 @@ pub fn init() {
     LazyLock::force(&PATTERN_SCAN_FALLBACKS);
     LazyLock::force(&MODEL_PASSES);
     LazyLock::force(&MODEL_WINDOWS);
+    LazyLock::force(&MODEL_WINDOWS_REREAD);
     LazyLock::force(&MODEL_TOKENS);
     LazyLock::force(&MODEL_SECONDS);
 }

@@ -273,6 +273,7 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
             "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
             "anonymizer_model_forward_passes_total 0",
             "anonymizer_model_windows_total 0",
+            "anonymizer_model_windows_reread_total 0",
             "anonymizer_model_tokens_total{kind=\"text\"} 0",
             "anonymizer_model_inference_seconds_total 0",
             "anonymizer_pattern_scan_fallbacks_total 0",

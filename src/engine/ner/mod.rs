@@ -20,6 +20,7 @@ pub mod window;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::text::{Label, LabelSet};
@@ -227,6 +228,8 @@ pub struct NerRecognizer {
     window_overlap_tokens: usize,
     pool: Pool,
     identity: ModelIdentity,
+    /// Windows read a second time ([`lower_case_names`]), for [`PoolStats::reread`].
+    reread: AtomicU64,
 }
 
 impl NerRecognizer {
@@ -306,6 +309,7 @@ impl NerRecognizer {
             window_tokens,
             window_overlap_tokens: settings.window_overlap_tokens,
             pool,
+            reread: AtomicU64::new(0),
             identity,
         })
     }
@@ -459,6 +463,7 @@ impl NerRecognizer {
         if ids.is_empty() {
             return Ok(texts.iter().map(|_| None).collect());
         }
+        self.reread.fetch_add(ids.len() as u64, Ordering::Relaxed);
         let mut results = self.pool.infer(ids)?.into_iter();
         let outside = (self.scheme.classes.iter())
             .position(|&(bio, _)| bio == model::Bio::Outside)
@@ -512,7 +517,10 @@ impl Recognizer for NerRecognizer {
     }
 
     fn model_stats(&self) -> Option<PoolStats> {
-        Some(self.pool.stats())
+        Some(PoolStats {
+            reread: self.reread.load(Ordering::Relaxed),
+            ..self.pool.stats()
+        })
     }
 
     /// For callers that cannot fail (benchmarks, diagnostics): a failure adds nothing and

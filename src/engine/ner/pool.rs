@@ -131,6 +131,9 @@ pub struct PoolStats {
     pub padding: u64,
     /// Wall-clock time inside forward passes.
     pub seconds: f64,
+    /// Of `windows`, those read a second time with lower-case words capitalised
+    /// (`lower_case_names`); counted by the model tier, not the pool.
+    pub reread: u64,
 }
 
 #[derive(Default)]
@@ -312,6 +315,7 @@ impl Pool {
             tokens: done.tokens.load(Ordering::Relaxed),
             padding: done.padding.load(Ordering::Relaxed),
             seconds: done.nanos.load(Ordering::Relaxed) as f64 / 1e9,
+            reread: 0,
         }
     }
 
