@@ -7,8 +7,9 @@
 use std::fmt;
 
 use regex::Regex;
+use regex_automata::{meta, Input};
 
-use super::scan_set::ScanSet;
+use super::scan_set::{Hit, ScanSet};
 use super::{context, BuildError};
 use crate::text::{ByteSpan, Label, LabelSet};
 
@@ -191,7 +192,18 @@ impl PatternSpec {
 struct Compiled {
     spec: &'static PatternSpec,
     label: Label,
-    regex: Regex,
+    /// `regex_automata`'s own, to search a span while look-arounds see past its edges.
+    regex: meta::Regex,
+    /// The longest match in bytes, when the ends of its matches are known: the set scans
+    /// this very regex (no `prefilter`), or [`Compiled::ends`] finds them. Its matches
+    /// then start at most this far before an end, so only those stretches are searched
+    /// ([`stretches`]).
+    reach: Option<usize>,
+    /// For a pattern with a `prefilter` and a Unicode `\b`, which makes its own search
+    /// crawl on non-ASCII text (no DFA decides a Unicode word boundary there): its
+    /// regex without the boundaries, whose matches include every match of the pattern
+    /// with the same ends, in a lazy DFA of its own that finds those ends.
+    ends: Option<ScanSet>,
     items: Option<Regex>,
     context: context::Words,
 }
@@ -201,6 +213,9 @@ pub struct PatternRecognizer {
     set: ScanSet,
     patterns: Vec<Compiled>,
     labels: Vec<Label>,
+    /// Search every matching pattern over its whole chunk, not its stretches: the
+    /// reference the stretches are tested against.
+    whole: bool,
 }
 
 impl PatternRecognizer {
@@ -212,8 +227,9 @@ impl PatternRecognizer {
             let label = Label::parse(spec.label)
                 .filter(|l| l.as_str() == spec.label)
                 .ok_or_else(|| BuildError::new(spec.name, "unknown label"))?;
-            let regex = Regex::new(&match_form(spec.regex))
-                .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
+            let form = match_form(spec.regex);
+            let regex =
+                meta::Regex::new(&form).map_err(|e| BuildError::new(spec.name, e.to_string()))?;
             if spec.group >= regex.captures_len() {
                 return Err(BuildError::new(spec.name, "capture group out of range"));
             }
@@ -223,10 +239,26 @@ impl PatternRecognizer {
                 .transpose()
                 .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
             let context = context::Words::new(spec.context, spec.negative_context);
+            let unicode_boundary = form != ascii_classes(spec.regex) && form.contains(r"\b");
+            let ends = if spec.prefilter.is_some() && unicode_boundary {
+                let unbounded = rewrite(spec.regex, "(?:)", r"\d");
+                Some(ScanSet::new(&[unbounded]).map_err(|e| BuildError::new(spec.name, e.0))?)
+            } else {
+                None
+            };
+            // The set's ends are the pattern's own only where it scans the very same regex.
+            let known_ends =
+                ends.is_some() || (spec.prefilter.is_none() && form == ascii_classes(spec.regex));
+            let reach = known_ends
+                .then(|| regex_automata::util::syntax::parse(&form).ok())
+                .flatten()
+                .and_then(|hir| hir.properties().maximum_len());
             patterns.push(Compiled {
                 spec,
                 label,
                 regex,
+                reach,
+                ends,
                 items,
                 context,
             });
@@ -240,6 +272,7 @@ impl PatternRecognizer {
             set,
             patterns,
             labels,
+            whole: false,
         })
     }
 }
@@ -352,6 +385,26 @@ fn chunks(text: &str) -> impl Iterator<Item = ByteSpan> + '_ {
     })
 }
 
+/// The stretches of `haystack` a pattern whose matches are at most `reach` bytes long
+/// must search, given every offset where one of its matches ends (from any start):
+/// `[end - reach, end]` for each, merged where they touch. Every match lies inside one
+/// stretch and no match starts in one and ends outside it, so searching each stretch
+/// leftmost-first finds exactly what a search of the whole haystack finds.
+fn stretches(haystack: &str, ends: &[usize], reach: usize) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for &end in ends {
+        let mut start = end.saturating_sub(reach);
+        while !haystack.is_char_boundary(start) {
+            start -= 1;
+        }
+        match out.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
 /// Highest confidence of a pattern match that no checksum confirmed.
 const UNVALIDATED_MAX: f32 = 0.95;
 
@@ -364,33 +417,46 @@ impl PatternRecognizer {
     /// whole text.
     fn scan(&self, text: &str, chunk: ByteSpan, wanted: &LabelSet, out: &mut Vec<Candidate>) {
         let haystack = &text[chunk.start..chunk.end];
-        let can_match = self
+        let hits = self
             .set
             .matches(haystack, |i| wanted.contains(self.patterns[i].label));
-        for index in can_match {
+        for Hit { index, ends } in hits {
             let pattern = &self.patterns[index];
-            // Whole-match patterns skip the capture engine (find is several times faster).
-            let matches: Box<dyn Iterator<Item = regex::Match<'_>>> = if pattern.spec.group == 0 {
-                Box::new(pattern.regex.find_iter(haystack))
-            } else {
-                let group = pattern.spec.group;
-                Box::new(
-                    pattern
-                        .regex
-                        .captures_iter(haystack)
-                        .filter_map(move |caps| caps.iter().skip(group).flatten().next()),
-                )
+            let ends = match &pattern.ends {
+                // The set saw its prefilter; where can the pattern itself end?
+                Some(finder) if !self.whole => match finder.matches(haystack, |_| true).pop() {
+                    Some(hit) => hit.ends,
+                    None => continue,
+                },
+                _ => ends,
             };
+            let spans = match (pattern.reach, ends) {
+                (Some(reach), Some(ends)) if !self.whole => stretches(haystack, &ends, reach),
+                _ => vec![(0, haystack.len())],
+            };
+            let group = pattern.spec.group;
+            let matches = spans.into_iter().flat_map(|(from, to)| {
+                let input = Input::new(haystack).range(from..to);
+                // Whole-match patterns skip the capture engine (find is several times faster).
+                let found: Box<dyn Iterator<Item = regex_automata::Span>> = if group == 0 {
+                    Box::new(pattern.regex.find_iter(input).map(|m| m.span()))
+                } else {
+                    Box::new(
+                        pattern
+                            .regex
+                            .captures_iter(input)
+                            .filter_map(move |caps| caps.iter().skip(group).flatten().next()),
+                    )
+                };
+                found
+            });
             for m in matches {
-                if pattern
-                    .spec
-                    .validate
-                    .is_some_and(|check| !check(m.as_str()))
-                {
+                let found = &haystack[m.range()];
+                if pattern.spec.validate.is_some_and(|check| !check(found)) {
                     continue;
                 }
                 let proof = pattern.spec.proof;
-                let span = ByteSpan::new(chunk.start + m.start(), chunk.start + m.end());
+                let span = ByteSpan::new(chunk.start + m.start, chunk.start + m.end);
                 if pattern
                     .spec
                     .surroundings
@@ -413,7 +479,7 @@ impl PatternRecognizer {
                 };
                 match &pattern.items {
                     None => out.push(candidate(span)),
-                    Some(items) => out.extend(items.find_iter(m.as_str()).map(|item| {
+                    Some(items) => out.extend(items.find_iter(found).map(|item| {
                         candidate(ByteSpan::new(
                             span.start + item.start(),
                             span.start + item.end(),
@@ -621,6 +687,51 @@ mod tests {
             strain.iter().all(|&s| s == (0, 0)),
             "(scans given up, caches cleared) per shard: {strain:?}"
         );
+    }
+
+    #[test]
+    fn searching_stretches_finds_exactly_what_searching_whole_chunks_finds() {
+        let stretched = PatternRecognizer::new(crate::engine::patterns::ALL).expect("builds");
+        let mut whole = PatternRecognizer::new(crate::engine::patterns::ALL).expect("builds");
+        whole.whole = true;
+        assert!(
+            stretched
+                .patterns
+                .iter()
+                .filter(|p| p.reach.is_some())
+                .count()
+                > 100
+        );
+        let examples = crate::engine::patterns::ALL
+            .iter()
+            .flat_map(|s| {
+                s.examples
+                    .iter()
+                    .map(|e| e.0)
+                    .chain(s.counter_examples.iter().copied())
+            })
+            .map(str::to_owned);
+        let mut compared = 0;
+        for text in varied_corpus().into_iter().chain(examples) {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            stretched.recognize(&text, &LabelSet::all(), &mut a);
+            whole.recognize(&text, &LabelSet::all(), &mut b);
+            assert_eq!(a, b, "{text}");
+            compared += a.len();
+        }
+        assert!(compared > 5_000, "{compared} candidates");
+    }
+
+    #[test]
+    fn stretches_cover_each_end_back_to_its_reach_and_merge_where_they_touch() {
+        assert_eq!(
+            stretches("0123456789abcdef", &[5, 6, 14], 4),
+            [(1, 6), (10, 14)]
+        );
+        assert_eq!(stretches("0123456789", &[2, 5], 3), [(0, 5)]);
+        // Never inside a character: "é" is two bytes.
+        assert_eq!(stretches("aé bc", &[5], 3), [(1, 5)]);
+        assert_eq!(stretches("abc", &[], 3), []);
     }
 
     #[test]

@@ -15,10 +15,10 @@
 use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::dfa::{Cache, OverlappingState, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::util::pool::Pool;
-use regex_automata::{Input, MatchKind, PatternSet};
+use regex_automata::{Input, MatchKind};
 
 /// Patterns per shard. On new text (each 25 KB document scanned once after ten others,
 /// 16 MiB caches), the scan of the whole set ran at: 8 per shard ~10 (mixed registers
@@ -56,6 +56,17 @@ struct Shard {
 /// The set of all patterns' prefilter forms, as shards of lazy DFAs.
 pub struct ScanSet {
     shards: Vec<Shard>,
+}
+
+/// A pattern that can match in the haystack scanned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    /// Its index among the forms given to [`ScanSet::new`].
+    pub index: usize,
+    /// Every offset, ascending, at which a match of its form ends, from any start: a
+    /// pattern whose form is its own regex need only be searched just before them.
+    /// `None` when the shard's DFA gave up (the whole haystack must be searched).
+    pub ends: Option<Vec<usize>>,
 }
 
 /// Why the set could not be built (a pattern the DFA cannot compile).
@@ -103,42 +114,61 @@ impl ScanSet {
         Ok(Self { shards })
     }
 
-    /// The indices (into the forms given to [`ScanSet::new`]) of the patterns that match
-    /// somewhere in `haystack`, among those for which `wanted(index)` holds; shards with
-    /// no wanted pattern are not searched. In a shard the DFA
-    /// gave up on, every wanted pattern counts as matching.
-    pub fn matches(&self, haystack: &str, wanted: impl Fn(usize) -> bool) -> Vec<usize> {
-        let mut out = Vec::new();
+    /// The patterns that match somewhere in `haystack`, ascending, among those for which
+    /// `wanted(index)` holds; shards with no wanted pattern are not searched. In a shard
+    /// the DFA gave up on, every wanted pattern counts as matching, with no ends.
+    pub fn matches(&self, haystack: &str, wanted: impl Fn(usize) -> bool) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        // (pattern within the shard, end offset) of every match event of a shard.
+        let mut events: Vec<(usize, usize)> = Vec::new();
         for shard in &self.shards {
             let len = shard.dfa.pattern_len();
             let range = shard.first..shard.first + len;
             if !range.clone().any(&wanted) {
                 continue;
             }
-            let mut set = PatternSet::new(len);
             let mut cache = shard.caches.get();
             let cleared = cache.clear_count();
-            let searched = shard.dfa.try_which_overlapping_matches(
-                &mut cache,
-                &Input::new(haystack),
-                &mut set,
-            );
+            events.clear();
+            let input = Input::new(haystack);
+            let mut state = OverlappingState::start();
+            let searched = loop {
+                match shard
+                    .dfa
+                    .try_search_overlapping_fwd(&mut cache, &input, &mut state)
+                {
+                    Err(e) => break Err(e),
+                    Ok(()) => match state.get_match() {
+                        None => break Ok(()),
+                        Some(m) => events.push((m.pattern().as_usize(), m.offset())),
+                    },
+                }
+            };
             let cleared = cache.clear_count().saturating_sub(cleared);
             shard.clears.fetch_add(cleared as u64, Ordering::Relaxed);
-            match searched {
-                Ok(()) => out.extend(
-                    set.iter()
-                        .map(|p| shard.first + p.as_usize())
-                        .filter(|&i| wanted(i)),
-                ),
-                Err(_) => {
-                    FALLBACKS.fetch_add(1, Ordering::Relaxed);
-                    shard.gave_up.fetch_add(1, Ordering::Relaxed);
-                    out.extend(range.filter(|&i| wanted(i)));
+            if searched.is_err() {
+                FALLBACKS.fetch_add(1, Ordering::Relaxed);
+                shard.gave_up.fetch_add(1, Ordering::Relaxed);
+                hits.extend(
+                    range
+                        .filter(|&i| wanted(i))
+                        .map(|index| Hit { index, ends: None }),
+                );
+                continue;
+            }
+            events.sort_unstable();
+            events.dedup();
+            for group in events.chunk_by(|a, b| a.0 == b.0) {
+                let index = shard.first + group[0].0;
+                if wanted(index) {
+                    hits.push(Hit {
+                        index,
+                        ends: Some(group.iter().map(|&(_, end)| end).collect()),
+                    });
                 }
             }
         }
-        out
+        hits
     }
 
     /// For each shard: how many of its scans the DFA gave up on, and how many times one
@@ -168,11 +198,22 @@ mod tests {
     fn only_matching_wanted_patterns_are_reported_across_shards() {
         let set = ScanSet::new(&forms(SHARD + 5)).expect("builds");
         let last = SHARD + 4;
-        let text = format!("a w1x, a w3x and a w{last}x");
-        assert_eq!(set.matches(&text, |_| true), [1, 3, last]);
-        assert_eq!(set.matches(&text, |i| i != 3), [1, last]);
-        assert_eq!(set.matches(&text, |i| i == last), [last]);
-        assert_eq!(set.matches("nothing", |_| true), Vec::<usize>::new());
+        let text = format!("a w1x, a w3x and a w{last}x, w1x");
+        let indices = |wanted: &dyn Fn(usize) -> bool| -> Vec<usize> {
+            set.matches(&text, wanted).iter().map(|h| h.index).collect()
+        };
+        assert_eq!(indices(&|_| true), [1, 3, last]);
+        assert_eq!(indices(&|i| i != 3), [1, last]);
+        assert_eq!(indices(&|i| i == last), [last]);
+        assert_eq!(set.matches("nothing", |_| true), []);
+        // Every end of every match, where the match ends.
+        assert_eq!(
+            set.matches(&text, |i| i == 1),
+            [Hit {
+                index: 1,
+                ends: Some(vec![5, 28])
+            }]
+        );
         assert_eq!(set.strain(), [(0, 0), (0, 0)]);
     }
 
@@ -181,11 +222,18 @@ mod tests {
         // A Unicode word boundary makes the lazy DFA quit at the first non-ASCII byte.
         let set = ScanSet::new(&[r"\bcat\b".to_owned(), "dog".to_owned()]).expect("builds");
         let before = fallbacks_total();
-        assert_eq!(set.matches("une chatte née", |_| true), [0, 1]);
-        assert_eq!(set.matches("une chatte née", |i| i == 1), [1]);
+        let hit = |index| Hit { index, ends: None };
+        assert_eq!(set.matches("une chatte née", |_| true), [hit(0), hit(1)]);
+        assert_eq!(set.matches("une chatte née", |i| i == 1), [hit(1)]);
         assert_eq!(set.strain(), [(2, 0)]);
         assert!(fallbacks_total() >= before + 2);
         // ASCII text: searched, exact.
-        assert_eq!(set.matches("a cat", |_| true), [0]);
+        assert_eq!(
+            set.matches("a cat", |_| true),
+            [Hit {
+                index: 0,
+                ends: Some(vec![5])
+            }]
+        );
     }
 }
