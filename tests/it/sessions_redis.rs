@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::support::redis::{RedisServer, Security};
 use crate::support::upstream::{Received, Reply, Upstream};
-use crate::support::{base_config, Response, TestServer, KEY, OTHER_KEY};
+use crate::support::{base_config, eventually, Response, TestServer, KEY, OTHER_KEY};
 
 pub(crate) const SECRET: &str = "replicas-share-this-secret-0123456789";
 
@@ -272,20 +272,6 @@ fn concurrent_requests_over_two_replicas_never_share_or_split_a_placeholder() {
     let want: BTreeSet<String> = (1..=40).map(|n| format!("[EMAIL_ADDRESS_{n}]")).collect();
     let got: BTreeSet<String> = by_placeholder.keys().map(|p| p.to_string()).collect();
     assert_eq!(got, want);
-}
-
-/// Polls `f` every 50 ms until it holds or `limit` passes.
-pub(crate) fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + limit;
-    loop {
-        if f() {
-            return true;
-        }
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 #[test]

@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::sessions_redis::{anonymize, deanonymize, eventually, store_config, texts, SECRET};
+use crate::sessions_redis::{anonymize, deanonymize, store_config, texts, SECRET};
 use crate::support::redis::RedisServer;
 use crate::support::redis_ha::{RedisCluster, RedisSentinel, SERVICE};
-use crate::support::{TestServer, KEY};
+use crate::support::{eventually, TestServer, KEY};
 
 /// The example configs these tests serve (the proxy examples' test leaves them here).
 pub(crate) const EXAMPLES: [&str; 2] = ["redis_cluster", "redis_sentinel"];

@@ -342,6 +342,11 @@ pub(crate) fn client(
 /// (`host:port`, `[v6]:port`); `None` when `node` is not one.
 fn node_info(template: &ConnectionInfo, node: &str) -> Option<ConnectionInfo> {
     let (host, port) = split_host_port(node)?;
+    Some(pointed_at(template, host, port))
+}
+
+/// `template` (the URL's credentials, database and TLS) pointed at `host` and `port`.
+fn pointed_at(template: &ConnectionInfo, host: String, port: u16) -> ConnectionInfo {
     let addr = match template.addr() {
         ConnectionAddr::TcpTls { insecure, .. } => ConnectionAddr::TcpTls {
             host,
@@ -351,7 +356,7 @@ fn node_info(template: &ConnectionInfo, node: &str) -> Option<ConnectionInfo> {
         },
         _ => ConnectionAddr::Tcp(host, port),
     };
-    Some(template.clone().set_addr(addr))
+    template.clone().set_addr(addr)
 }
 
 /// Sentinels are reached with the URL's TLS mode but not its credentials or database,

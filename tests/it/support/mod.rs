@@ -412,3 +412,17 @@ fn the_harness_knows_which_process_holds_a_port() {
     drop(listener);
     assert!(!holds_port(std::process::id(), port));
 }
+
+/// Polls `f` every 20 ms until it holds or `limit` passes.
+pub fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    loop {
+        if f() {
+            return true;
+        }
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -5,9 +5,9 @@
 //! test: CI must not pass without them.
 
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::{free_port, scratch_dir, Scratch};
+use super::{eventually, free_port, scratch_dir, Scratch};
 
 /// One `redis-server` process (a node, a replica or a sentinel), killed when dropped.
 pub struct Node {
@@ -49,7 +49,7 @@ impl Node {
             _dir: dir,
         };
         assert!(
-            poll(Duration::from_secs(10), || node.connection().is_some()),
+            eventually(Duration::from_secs(10), || node.connection().is_some()),
             "redis-server did not answer on port {port}"
         );
         node
@@ -99,27 +99,13 @@ impl Drop for Node {
 
 /// Waits until `replica`'s link to its primary is up.
 fn synced(replica: &Node) -> bool {
-    poll(Duration::from_secs(15), || {
+    eventually(Duration::from_secs(15), || {
         let info: String = redis::cmd("INFO")
             .arg("replication")
             .query(&mut replica.client())
             .unwrap_or_default();
         info.contains("master_link_status:up")
     })
-}
-
-/// Polls `f` every 20 ms until it holds or `limit` passes.
-pub fn poll(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + limit;
-    loop {
-        if f() {
-            return true;
-        }
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// A Redis Cluster of three primaries, each with one replica. A replica never fails
@@ -150,7 +136,7 @@ impl RedisCluster {
             String::from_utf8_lossy(&out.stdout)
         );
         // Every node agrees the cluster is up and knows all six.
-        let ready = poll(Duration::from_secs(15), || {
+        let ready = eventually(Duration::from_secs(15), || {
             nodes.iter().all(|n| {
                 let info: String = redis::cmd("CLUSTER")
                     .arg("INFO")
@@ -244,7 +230,7 @@ impl RedisCluster {
             .arg("TAKEOVER")
             .query(&mut replica.client())
             .unwrap();
-        let promoted = poll(Duration::from_secs(15), || {
+        let promoted = eventually(Duration::from_secs(15), || {
             let role: Vec<redis::Value> = redis::cmd("ROLE")
                 .query(&mut replica.client())
                 .unwrap_or_default();
@@ -273,7 +259,7 @@ impl RedisCluster {
             .arg(primary.port)
             .query(&mut node.client())
             .unwrap();
-        let replicating = poll(Duration::from_secs(15), || {
+        let replicating = eventually(Duration::from_secs(15), || {
             redis::cmd("CLUSTER")
                 .arg("REPLICATE")
                 .arg(&id)
@@ -310,7 +296,7 @@ impl RedisSentinel {
             true,
         );
         assert!(synced(&replica), "the replica did not sync");
-        let known = poll(Duration::from_secs(15), || {
+        let known = eventually(Duration::from_secs(15), || {
             let known: Vec<redis::Value> = redis::cmd("SENTINEL")
                 .arg("replicas")
                 .arg(SERVICE)

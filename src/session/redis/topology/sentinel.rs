@@ -15,8 +15,7 @@
 use std::time::{Duration, Instant};
 
 use redis::{
-    Client, Connection, ConnectionAddr, ConnectionInfo, ErrorKind, RedisError, RedisResult,
-    TlsCertificates, Value,
+    Client, Connection, ConnectionInfo, ErrorKind, RedisError, RedisResult, TlsCertificates, Value,
 };
 
 use super::client;
@@ -100,16 +99,7 @@ impl Sentinel {
 
     /// A connection to `host:port`, if it says it is a primary.
     fn primary_at(&self, host: String, port: u16, timeout: Duration) -> RedisResult<Connection> {
-        let addr = match self.primary.addr() {
-            ConnectionAddr::TcpTls { insecure, .. } => ConnectionAddr::TcpTls {
-                host,
-                port,
-                insecure: *insecure,
-                tls_params: None,
-            },
-            _ => ConnectionAddr::Tcp(host, port),
-        };
-        let info = self.primary.clone().set_addr(addr);
+        let info = super::pointed_at(&self.primary, host, port);
         let client: Client = client(info, self.certificates.clone())?;
         let mut con = client.get_connection_with_timeout(timeout)?;
         con.set_read_timeout(Some(timeout))?;
