@@ -7,10 +7,14 @@
 //! enough to be reused request after request, and a request skips the shards holding
 //! none of its labels.
 //!
-//! A shard that gives up anyway answers "maybe" for each of its wanted patterns, whose
-//! own regexes then search: the result is the same, only slower, and [`fallbacks_total`] counts it (exported as
-//! `anonymizer_pattern_scan_fallbacks_total`; a registry test keeps it at zero on a
-//! varied corpus).
+//! The scan also says where each pattern's matches end, so that a pattern whose form
+//! here is its own regex searches only just before those ends (`recognizer.rs`).
+//!
+//! A shard that gives up anyway answers "maybe, anywhere" for each of its wanted
+//! patterns, whose own regexes then search the whole text: the result is the same, only
+//! slower, and [`fallbacks_total`] counts it (exported as
+//! `anonymizer_pattern_scan_fallbacks_total`; a registry test keeps every shard well
+//! within its cache on a varied corpus).
 
 use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -53,7 +57,8 @@ struct Shard {
     caches: Pool<Cache, CacheFn>,
 }
 
-/// The set of all patterns' prefilter forms, as shards of lazy DFAs.
+/// Regexes searched together, as shards of lazy DFAs: the set forms of all patterns, or
+/// one pattern's finder of match ends.
 pub struct ScanSet {
     shards: Vec<Shard>,
 }
