@@ -691,9 +691,7 @@ mod tests {
 
     #[test]
     fn searching_stretches_finds_exactly_what_searching_whole_chunks_finds() {
-        let stretched = PatternRecognizer::new(crate::engine::patterns::ALL).expect("builds");
-        let mut whole = PatternRecognizer::new(crate::engine::patterns::ALL).expect("builds");
-        whole.whole = true;
+        let (stretched, whole) = stretched_and_whole();
         assert!(
             stretched
                 .patterns
@@ -720,6 +718,32 @@ mod tests {
             compared += a.len();
         }
         assert!(compared > 5_000, "{compared} candidates");
+    }
+
+    /// The searched recognizer and its whole-chunk reference, built once.
+    fn stretched_and_whole() -> &'static (PatternRecognizer, PatternRecognizer) {
+        static BOTH: std::sync::LazyLock<(PatternRecognizer, PatternRecognizer)> =
+            std::sync::LazyLock::new(|| {
+                let build =
+                    || PatternRecognizer::new(crate::engine::patterns::ALL).expect("builds");
+                let mut whole = build();
+                whole.whole = true;
+                (build(), whole)
+            });
+        &BOTH
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn stretches_and_whole_chunks_agree_on_any_text(
+            text in "[0-9a-zA-Z@._:/+#, -]{0,40}([0-9 -]{0,30}[A-Za-z@.éü號\n]{0,8}){0,12}"
+        ) {
+            let (stretched, whole) = stretched_and_whole();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            stretched.recognize(&text, &LabelSet::all(), &mut a);
+            whole.recognize(&text, &LabelSet::all(), &mut b);
+            proptest::prop_assert_eq!(a, b);
+        }
     }
 
     #[test]
