@@ -239,7 +239,9 @@ impl PatternRecognizer {
                 .transpose()
                 .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
             let context = context::Words::new(spec.context, spec.negative_context);
-            let unicode_boundary = form != ascii_classes(spec.regex) && form.contains(r"\b");
+            // `form` keeps Unicode classes only where the regex names one (`match_form`).
+            let own_in_set = form == ascii_classes(spec.regex);
+            let unicode_boundary = !own_in_set && form.contains(r"\b");
             let ends = if spec.prefilter.is_some() && unicode_boundary {
                 let unbounded = rewrite(spec.regex, "(?:)", r"\d");
                 Some(ScanSet::new(&[unbounded]).map_err(|e| BuildError::new(spec.name, e.0))?)
@@ -247,8 +249,7 @@ impl PatternRecognizer {
                 None
             };
             // The set's ends are the pattern's own only where it scans the very same regex.
-            let known_ends =
-                ends.is_some() || (spec.prefilter.is_none() && form == ascii_classes(spec.regex));
+            let known_ends = ends.is_some() || (spec.prefilter.is_none() && own_in_set);
             let reach = known_ends
                 .then(|| regex_automata::util::syntax::parse(&form).ok())
                 .flatten()
