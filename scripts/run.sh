@@ -6,6 +6,6 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo build --release --locked
 # As in the Dockerfile: glibc's per-thread arenas otherwise keep the memory of large
-# buffered answers (benches/README.md: RSS under huge upstream answers).
+# buffered answers (RSS crept up under huge upstream answers without it).
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec target/release/anonymizer "$@"

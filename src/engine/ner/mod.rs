@@ -125,7 +125,7 @@ impl ModelSettings {
             window_overlap_tokens: 24,
             // ONNX Runtime's arena keeps the activations of the largest pass: 1024
             // tokens (7 windows) held the service at about 150 MiB after an 80 KB
-            // request where 4096 reached 284 MiB, and ran faster (benches/README.md).
+            // request where 4096 reached 284 MiB, and ran faster.
             max_batch_tokens: 1024,
             queue_capacity: 64,
             // Bounds a hung or starved runtime: one forward pass takes well under a
