@@ -243,9 +243,50 @@ fn key_values(text: &str, out: &mut Vec<Field>) {
 }
 
 /// The length of the unquoted value at the start of `window`: up to a space or a
-/// delimiter. An `&` ends it only where a `key=` follows (`a=1&b=2`); otherwise it is
-/// part of the value (`password=Tr0ub4dor&3`).
+/// delimiter, ASCII or not. An `&` ends it only where a `key=` follows (`a=1&b=2`);
+/// otherwise it is part of the value (`password=Tr0ub4dor&3`).
 fn unquoted_value_len(window: &[u8]) -> usize {
+    let ascii = ascii_value_len(window);
+    clause_end(&window[..ascii])
+}
+
+/// Where the first non-ASCII space, punctuation mark or symbol stands in `bytes` (their
+/// length if none). A value written into CJK prose ends at `。` or `，` as one in English
+/// ends at a space (`pin=0。` is `0`); letters of any script stay in it (`name=José`).
+fn clause_end(bytes: &[u8]) -> usize {
+    if bytes.is_ascii() {
+        return bytes.len();
+    }
+    // Only the tail can be cut inside a character: the window starts after an `=`.
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    text.char_indices()
+        .find(|&(_, c)| !c.is_ascii() && ends_a_clause(c))
+        .map_or(bytes.len(), |(i, _)| i)
+}
+
+/// Spaces, CJK and full-width punctuation, general punctuation (quotes, dashes, `…`),
+/// arrows, symbols and emoji: none is part of a key=value token.
+fn ends_a_clause(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c as u32,
+            0x2000..=0x200F
+                | 0x2012..=0x206F
+                | 0x2190..=0x2BFF
+                | 0x3000..=0x303F
+                | 0xFE0F
+                | 0xFF01..=0xFF0F
+                | 0xFF1A..=0xFF20
+                | 0xFF3B..=0xFF40
+                | 0xFF5B..=0xFF65
+                | 0x1F000..=0x1FAFF
+        )
+}
+
+fn ascii_value_len(window: &[u8]) -> usize {
     let ends = |b: &u8| {
         b.is_ascii_whitespace()
             || matches!(

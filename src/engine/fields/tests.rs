@@ -245,6 +245,28 @@ fn a_url_query_value_ends_at_the_space_after_it() {
 }
 
 #[test]
+fn an_unquoted_value_ends_at_cjk_punctuation_spaces_and_emoji_but_keeps_letters() {
+    assert_eq!(
+        pairs("pin=0。then pwd=hunter2，ok token=abc\u{3000}x a=b😀 c=d\u{2014}e"),
+        [
+            ("pin", "0"),
+            ("pwd", "hunter2"),
+            ("token", "abc"),
+            ("a", "b"),
+            ("c", "d")
+        ]
+    );
+    assert_eq!(
+        pairs("name=José user=王小明 x=a-b"),
+        [("name", "José"), ("user", "王小明"), ("x", "a-b")]
+    );
+    assert_eq!(
+        flagged("https://aa.com?pin=0。"),
+        want(&[("https://aa.com?pin=0", "URL")])
+    );
+}
+
+#[test]
 fn an_ampersand_ends_a_value_only_before_the_next_key() {
     assert_eq!(
         flagged("spring.datasource.password=Tr0ub4dor&3 level=info"),
