@@ -8,7 +8,7 @@ use anonymizer::telemetry;
 
 const USAGE: &str = "usage: anonymizer [run] [--config PATH]
        anonymizer check-config [--config PATH]
-       anonymizer eval [--config PATH] --data FILE.jsonl [--labels MAP.json] [--threshold T] [--mask-only] [--errors N]
+       anonymizer eval [--config PATH] --data FILE.jsonl [--labels MAP.json] [--threshold T] [--mask-only] [--errors N] [--detections OUT.jsonl]
 
 The config file is PATH, else $ANONYMIZER_CONFIG, else ./conf/anonymizer.yaml,
 else the built-in default.";

@@ -4,26 +4,18 @@
 //! their context, resolves overlaps and applies the threshold. It knows nothing about
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
-mod ages_beside_names;
-mod aliases;
-mod constant_names;
 pub mod context;
 pub mod custom;
 pub mod dictionary;
 pub mod fields;
-mod greetings;
-mod identifier_names;
-mod languages;
-mod name_lists;
 pub mod names;
 pub mod ner;
 pub mod patterns;
-mod public_bodies;
 pub mod recognizer;
+pub mod refine;
 mod regions;
 pub mod resolve;
 pub mod scan_set;
-mod technologies;
 pub mod validators;
 
 use std::fmt;
@@ -107,6 +99,7 @@ pub struct Engine {
     recognizers: Vec<Box<dyn Recognizer>>,
     supported: LabelSet,
     allow: custom::AllowList,
+    rules: refine::Switches,
 }
 
 impl Engine {
@@ -188,6 +181,7 @@ impl Engine {
             recognizers,
             supported,
             allow: custom::AllowList::default(),
+            rules: refine::Switches::default(),
         }
     }
 
@@ -267,64 +261,107 @@ impl Engine {
         labels: &LabelSet,
         threshold: f32,
     ) -> Result<Vec<Vec<Detection>>, DetectError> {
-        let mut candidates: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
+        let proposals = self.propose(texts, labels)?;
+        Ok(texts
+            .iter()
+            .zip(proposals)
+            .map(|(text, proposal)| {
+                let found = proposal.corrected(text, labels, &self.rules);
+                self.settle(text, labels, threshold, found, &self.rules)
+            })
+            .collect())
+    }
+
+    /// Switches off the corrective rules named (`anonymizer eval --without`).
+    ///
+    /// # Errors
+    /// A name no rule has.
+    pub fn without_rules(&mut self, names: &[&str]) -> Result<(), String> {
+        self.rules = refine::Switches::without(names)?;
+        Ok(())
+    }
+
+    /// What the tiers propose for every text of `texts`, uncorrected: [`Proposal::corrected`]
+    /// and [`Engine::settle`] make detections of it, with any rules switched off.
+    ///
+    /// # Errors
+    /// A tier failed: nothing is returned for any text (fail closed).
+    pub fn propose(&self, texts: &[&str], labels: &LabelSet) -> Result<Vec<Proposal>, DetectError> {
+        let mut proposals: Vec<Proposal> = vec![Proposal::default(); texts.len()];
+        let mut found: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
         for recognizer in &self.recognizers {
             if recognizer.labels().iter().any(|l| labels.contains(*l)) {
                 recognizer
-                    .recognize_many(texts, labels, &mut candidates)
+                    .recognize_many(texts, labels, &mut found)
                     .map_err(|e| {
                         let error = DetectError::new(recognizer.tier(), e.to_string());
                         tracing::warn!(%error, texts = texts.len(), "detection failed");
                         error
                     })?;
+                let model = recognizer.tier() == ner::TIER;
+                for (proposal, found) in proposals.iter_mut().zip(&mut found) {
+                    proposal.parts.push((model, std::mem::take(found)));
+                }
             }
         }
-        Ok(texts
-            .iter()
-            .zip(candidates)
-            .map(|(text, mut found)| {
-                fields::apply(text, labels, &mut found);
-                found.retain(|c| {
-                    labels.contains(c.label)
-                        // Spans from any recognizer (a model tier too) are checked, never trusted.
-                        && c.span.start < c.span.end
-                        && text.is_char_boundary(c.span.start)
-                        && text.is_char_boundary(c.span.end)
-                        && !self.allow.contains(&text[c.span.start..c.span.end])
-                });
-                let mut found = resolve::resolve(text, found, threshold);
-                // After overlaps are settled, so that "Turkish" of a dropped
-                // "Turkish Government" does not come back as a nationality.
-                found.retain(|d| {
-                    !NAMES_NO_ONE
-                        .iter()
-                        .any(|names_no_one| names_no_one(text, d))
-                });
-                let found = aliases::with_aliases(text, resolve::merge_adjacent(text, found));
-                let found = name_lists::with_list_names(text, labels, found);
-                ages_beside_names::with_ages(text, labels, found)
-            })
-            .collect())
+        Ok(proposals)
+    }
+
+    /// One text's detections from the tiers' candidates `found`: fields, the allow list,
+    /// overlaps and the threshold settled, then the resolved-detection rules of
+    /// `switches`.
+    pub fn settle(
+        &self,
+        text: &str,
+        labels: &LabelSet,
+        threshold: f32,
+        mut found: Vec<Candidate>,
+        switches: &refine::Switches,
+    ) -> Vec<Detection> {
+        fields::apply(text, labels, &mut found);
+        found.retain(|c| {
+            labels.contains(c.label)
+                // Spans from any recognizer (a model tier too) are checked, never trusted.
+                && c.span.start < c.span.end
+                && text.is_char_boundary(c.span.start)
+                && text.is_char_boundary(c.span.end)
+                && !self.allow.contains(&text[c.span.start..c.span.end])
+        });
+        let found = resolve::resolve(text, found, threshold);
+        refine::resolved(text, labels, found, switches)
     }
 }
 
-/// Checks of a resolved detection that find it names no one although a tier read it as
-/// a name, a place or a people: a public body, a technology, an identifier's name, a
-/// word of a constant's name, a language, a greeting. Adding one is a module with a
-/// `names_no_one` and a row here.
-const NAMES_NO_ONE: &[fn(&str, &Detection) -> bool] = &[
-    public_bodies::names_no_one,
-    technologies::names_no_one,
-    identifier_names::names_no_one,
-    constant_names::names_no_one,
-    languages::names_no_one,
-    greetings::names_no_one,
-];
+/// One text's candidates as the tiers proposed them, tier by tier.
+#[derive(Debug, Clone, Default)]
+pub struct Proposal {
+    /// (from the model tier, its candidates), in recognizer order.
+    parts: Vec<(bool, Vec<Candidate>)>,
+}
 
-/// Whether `detection` carries one of `labels` and is no phrase of the operator's deny
-/// list, which a filter of [`NAMES_NO_ONE`] never drops.
-fn droppable(detection: &Detection, labels: &[&str]) -> bool {
-    detection.proof != Proof::Listed && labels.contains(&detection.label.as_str())
+impl Proposal {
+    /// The candidates, the model tier's corrected by the model-span rules of `switches`.
+    pub fn corrected(
+        &self,
+        text: &str,
+        labels: &LabelSet,
+        switches: &refine::Switches,
+    ) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        for (model, found) in &self.parts {
+            if *model {
+                out.extend(refine::model_candidates(
+                    text,
+                    labels,
+                    found.clone(),
+                    switches,
+                ));
+            } else {
+                out.extend_from_slice(found);
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

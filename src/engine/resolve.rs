@@ -290,7 +290,7 @@ fn merged_label(text: &str, left: &Detection, gap: &str, right: &Detection) -> O
     let words = |d: &Detection| &text[d.span.start..d.span.end];
     let label = left.label;
     match (label.as_str(), right.label.as_str()) {
-        // One name written twice is two mentions ("Diah Diah"; `ner::bounds::parts`).
+        // One name written twice is two mentions ("Diah Diah"; the `name_written_twice` rule).
         ("PERSON", "PERSON") if spaces && words(left) != words(right) => Some(label),
         ("PERSON", "PERSON") if gap == ", " && inverted_name(words(left), words(right)) => {
             Some(label)

@@ -14,12 +14,14 @@
 //! Documents with `negatives` (the payload set's log machinery) add a count of those spans
 //! any prediction touched, by kind; it should be 0.
 
+mod by_rule;
 pub mod jsonl;
 pub mod score;
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{Detection, Engine};
+use crate::engine::refine::Switches;
+use crate::engine::{Detection, Engine, Proposal};
 use crate::text::{CharIndex, Label, LabelSet};
 use jsonl::{Document, LabelMap};
 use score::{Score, Span};
@@ -30,6 +32,12 @@ struct Args {
     threshold: f32,
     mask_only: bool,
     errors: usize,
+    /// Where to write every document's detections (JSON lines), to diff two builds.
+    detections: Option<String>,
+    /// Corrective rules switched off.
+    without: Vec<String>,
+    by_rule: bool,
+    json: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -39,6 +47,10 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         threshold: 0.5,
         mask_only: false,
         errors: 0,
+        detections: None,
+        without: Vec::new(),
+        by_rule: false,
+        json: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -58,6 +70,15 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                     .ok_or("--threshold must be a number between 0 and 1")?;
             }
             "--mask-only" => parsed.mask_only = true,
+            "--detections" => parsed.detections = Some(value("--detections")?),
+            "--without" => parsed.without.extend(
+                value("--without")?
+                    .split(',')
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_owned),
+            ),
+            "--by-rule" => parsed.by_rule = true,
+            "--json" => parsed.json = true,
             "--errors" => {
                 parsed.errors = value("--errors")?
                     .parse()
@@ -73,7 +94,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     Ok(parsed)
 }
 
-const USAGE: &str = "usage: anonymizer eval --data FILE.jsonl [--labels MAP.json] [--threshold T] [--mask-only] [--errors N]";
+const USAGE: &str = "usage: anonymizer eval --data FILE.jsonl [--labels MAP.json] [--threshold T] [--mask-only] [--errors N] [--detections OUT.jsonl] [--without RULE,…] [--by-rule] [--json]";
 
 /// Runs the eval command with `engine`.
 ///
@@ -101,9 +122,40 @@ pub fn run(engine: &Engine, args: &[String]) -> Result<(), String> {
         labels.push(Label::parse(name).ok_or_else(|| format!("unknown label {name}"))?);
     }
     let detect = LabelSet::new(labels);
-    let mut report = evaluate(engine, &docs, &map, &detect, args.threshold, args.mask_only)?;
+    let without: Vec<&str> = args.without.iter().map(String::as_str).collect();
+    let switches = Switches::without(&without)?;
+    let run = Run {
+        engine,
+        docs: &docs,
+        map: &map,
+        detect: &detect,
+        threshold: args.threshold,
+        mask_only: args.mask_only,
+    };
+    let proposals = run.propose()?;
+    let mut report = run.report(&proposals, &switches);
     report.errors_per_label = args.errors;
-    print!("{}", report.render(&args.data, args.threshold));
+    if let Some(path) = &args.detections {
+        std::fs::write(path, detections_jsonl(&docs, &report.found))
+            .map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
+    let rules = if args.by_rule {
+        by_rule::effects(&run, &proposals.0, &switches, &report)
+    } else {
+        Vec::new()
+    };
+    if args.json {
+        let mut json = report.json(&args.data, args.threshold, &without);
+        if args.by_rule {
+            json["rules"] = serde_json::to_value(&rules).unwrap_or_default();
+        }
+        println!("{json:#}");
+    } else {
+        print!("{}", report.render(&args.data, args.threshold));
+        if args.by_rule {
+            print!("{}", by_rule::render(&rules));
+        }
+    }
     Ok(())
 }
 
@@ -117,6 +169,23 @@ struct Report {
     errors: Vec<(&'static str, String, String)>,
     errors_per_label: usize,
     negatives: Negatives,
+    /// Every document's detections, in document order.
+    found: Vec<Vec<Detection>>,
+}
+
+/// One line per document: its id and its detections as `[start, end, label, score]`
+/// (byte offsets): the same input gives the same bytes, so two builds diff line by line.
+fn detections_jsonl(docs: &[Document], found: &[Vec<Detection>]) -> String {
+    let mut out = String::new();
+    for (doc, detections) in docs.iter().zip(found) {
+        let spans: Vec<serde_json::Value> = detections
+            .iter()
+            .map(|d| serde_json::json!([d.span.start, d.span.end, d.label.as_str(), d.score]))
+            .collect();
+        out.push_str(&serde_json::json!({"id": doc.id, "detections": spans}).to_string());
+        out.push('\n');
+    }
+    out
 }
 
 /// Machinery spans (`negatives`) seen and flagged, by kind.
@@ -154,45 +223,85 @@ fn batches(docs: &[Document]) -> impl Iterator<Item = &[Document]> {
     })
 }
 
-fn evaluate(
-    engine: &Engine,
-    docs: &[Document],
-    map: &LabelMap,
-    detect: &LabelSet,
+/// One evaluation: the engine, the corpus and how it is scored.
+struct Run<'a> {
+    engine: &'a Engine,
+    docs: &'a [Document],
+    map: &'a LabelMap,
+    detect: &'a LabelSet,
     threshold: f32,
     mask_only: bool,
-) -> Result<Report, String> {
-    let mut totals = Totals::default();
-    let mut elapsed = Duration::ZERO;
-    for batch in batches(docs) {
-        let texts: Vec<&str> = batch.iter().map(|d| d.text.as_str()).collect();
+}
+
+impl Run<'_> {
+    /// What the tiers propose for every document, in order (the costly part, run once),
+    /// and how long that took.
+    fn propose(&self) -> Result<(Vec<Proposal>, Duration), String> {
+        let mut all = Vec::with_capacity(self.docs.len());
+        let mut elapsed = Duration::ZERO;
+        for batch in batches(self.docs) {
+            let texts: Vec<&str> = batch.iter().map(|d| d.text.as_str()).collect();
+            let started = Instant::now();
+            all.extend(
+                self.engine
+                    .propose(&texts, self.detect)
+                    .map_err(|e| format!("detection failed: {e}"))?,
+            );
+            elapsed += started.elapsed();
+        }
+        Ok((all, elapsed))
+    }
+
+    /// Every document's detections from its proposal, with the rules of `switches`.
+    fn detections(&self, proposals: &[Proposal], switches: &Switches) -> Vec<Vec<Detection>> {
+        self.docs
+            .iter()
+            .zip(proposals)
+            .map(|(doc, proposal)| {
+                let text = doc.text.as_str();
+                let found = proposal.corrected(text, self.detect, switches);
+                self.engine
+                    .settle(text, self.detect, self.threshold, found, switches)
+            })
+            .collect()
+    }
+
+    fn totals(&self, found: &[Vec<Detection>]) -> Totals {
+        let mut totals = Totals::default();
+        for (doc, detections) in self.docs.iter().zip(found) {
+            totals.add(doc, detections, self.map, self.mask_only);
+        }
+        totals.scored_labels.sort();
+        totals
+    }
+
+    fn report(
+        &self,
+        (proposals, proposed): &(Vec<Proposal>, Duration),
+        switches: &Switches,
+    ) -> Report {
         let started = Instant::now();
-        let found = engine
-            .detect_many(&texts, detect, threshold)
-            .map_err(|e| format!("detection failed: {e}"))?;
-        elapsed += started.elapsed();
-        for (doc, detections) in batch.iter().zip(&found) {
-            totals.add(doc, detections, map, mask_only);
+        let found = self.detections(proposals, switches);
+        let elapsed = *proposed + started.elapsed();
+        let Totals {
+            score,
+            scored_labels,
+            chars,
+            errors,
+            negatives,
+        } = self.totals(&found);
+        Report {
+            score,
+            scored_labels,
+            chars,
+            elapsed,
+            docs: self.docs.len(),
+            errors,
+            errors_per_label: 0,
+            negatives,
+            found,
         }
     }
-    let Totals {
-        score,
-        mut scored_labels,
-        chars,
-        errors,
-        negatives,
-    } = totals;
-    scored_labels.sort();
-    Ok(Report {
-        score,
-        scored_labels,
-        chars,
-        elapsed,
-        docs: docs.len(),
-        errors,
-        errors_per_label: 0,
-        negatives,
-    })
 }
 
 /// What the documents scored so far add up to.
@@ -288,6 +397,36 @@ impl Totals {
 }
 
 impl Report {
+    /// The scores as JSON (no timing: two runs of one build give the same bytes).
+    fn json(&self, data: &str, threshold: f32, without: &[&str]) -> serde_json::Value {
+        let s = &self.score;
+        let counts = |c: &score::Counts| {
+            serde_json::json!({
+                "tp": c.tp, "fp": c.fp, "fn": c.fn_,
+                "precision": c.precision(), "recall": c.recall(), "f1": c.f1(),
+            })
+        };
+        let per_label: serde_json::Map<String, serde_json::Value> = s
+            .per_label
+            .iter()
+            .map(|(label, c)| (label.clone(), counts(c)))
+            .collect();
+        serde_json::json!({
+            "data": data,
+            "documents": self.docs,
+            "characters": self.chars,
+            "threshold": threshold,
+            "without": without,
+            "scored_labels": self.scored_labels,
+            "per_label": per_label,
+            "micro": counts(&s.micro(&self.scored_labels)),
+            "overlap_recall": s.overlap_recall(),
+            "character_recall": s.char_recall(),
+            "character_precision": s.char_precision(),
+            "machinery_flagged": self.negatives.flagged.values().sum::<usize>(),
+        })
+    }
+
     fn render(&self, data: &str, threshold: f32) -> String {
         use std::fmt::Write;
         let mut out = String::new();
@@ -387,6 +526,25 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn evaluate(
+        engine: &Engine,
+        docs: &[Document],
+        map: &LabelMap,
+        detect: &LabelSet,
+        threshold: f32,
+        mask_only: bool,
+    ) -> Result<Report, String> {
+        let run = Run {
+            engine,
+            docs,
+            map,
+            detect,
+            threshold,
+            mask_only,
+        };
+        Ok(run.report(&run.propose()?, &Switches::default()))
+    }
 
     #[test]
     fn scores_a_small_corpus_end_to_end() {

@@ -21,7 +21,6 @@
 
 use crate::text::{ByteSpan, Label, LabelSet};
 
-use super::bounds;
 use super::model::{Bio, TagScheme, TokenClass};
 use super::tokenize::Tokens;
 use crate::engine::{Candidate, Proof};
@@ -131,7 +130,8 @@ fn apostrophe(s: &str) -> bool {
     matches!(s, "'" | "\u{2019}")
 }
 
-/// Step 3: maps and merges model entities into candidates for the labels in `wanted`.
+/// Step 3: maps and merges model entities into candidates for the labels in `wanted`,
+/// as the model tagged them (the model-span rules of `engine::refine` correct them).
 /// `targets[t]` is what model type `t` becomes (`None`: ignored).
 pub fn candidates(
     text: &str,
@@ -155,20 +155,12 @@ pub fn candidates(
             return;
         }
         let score = (g.probability_sum / g.tokens as f32).clamp(0.0, 1.0);
-        for part in bounds::parts(text, g.span, label) {
-            let Some(span) = bounds::shape(text, part, label) else {
-                continue;
-            };
-            let label = bounds::label(text, span, label);
-            if wanted.contains(label) {
-                out.push(Candidate {
-                    span,
-                    label,
-                    score,
-                    proof: Proof::None,
-                });
-            }
-        }
+        out.push(Candidate {
+            span: g.span,
+            label,
+            score,
+            proof: Proof::None,
+        });
     };
     let mut group: Option<Group> = None;
     for entity in entities {
@@ -348,7 +340,10 @@ mod tests {
         let wanted = LabelSet::new(vec![label("PERSON"), label("ADDRESS"), label("LOCATION")]);
         let mut out = Vec::new();
         candidates(&text, &entities, &targets, &wanted, &mut out);
-        out.iter()
+        // As the engine corrects them.
+        let switches = crate::engine::refine::Switches::default();
+        crate::engine::refine::model_candidates(&text, &wanted, out, &switches)
+            .iter()
             .map(|c| {
                 (
                     text[c.span.start..c.span.end].to_owned(),

@@ -8,7 +8,6 @@
 //! and `pool.rs` touch ONNX Runtime. Nothing here knows about HTTP, config files or
 //! how entities get replaced; [`ModelSettings`] is filled in by `config`.
 
-pub mod bounds;
 pub mod decode;
 pub mod identity;
 pub mod lower_case_names;
@@ -26,6 +25,9 @@ use std::time::Duration;
 use crate::text::{Label, LabelSet};
 
 use super::{BuildError, Candidate, RecognizeError, Recognizer};
+
+/// The model tier's name; the engine corrects its spans with the model-span rules.
+pub const TIER: &str = "model";
 use decode::Target;
 pub use identity::ModelIdentity;
 use lower_case_names::SecondReading;
@@ -509,7 +511,7 @@ impl Recognizer for NerRecognizer {
     }
 
     fn tier(&self) -> &'static str {
-        "model"
+        TIER
     }
 
     fn model(&self) -> Option<&ModelIdentity> {

@@ -11,8 +11,9 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
-use super::context::{ceil_boundary, floor_boundary};
-use super::{droppable, patterns, Detection};
+use super::droppable;
+use crate::engine::context::{ceil_boundary, floor_boundary};
+use crate::engine::{patterns, Detection};
 use crate::text::ByteSpan;
 
 /// Labels whose context words are no identifier's name: words of time ("summer",

@@ -12,9 +12,9 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
 
-use super::context::floor_boundary;
-use super::dictionary::whole_word;
-use super::{Detection, Proof};
+use crate::engine::context::floor_boundary;
+use crate::engine::dictionary::whole_word;
+use crate::engine::{Detection, Proof};
 use crate::text::{ByteSpan, Label};
 
 /// The definition right after a name: `(JS)`, `("JS")`, `(“the EAT”)`, `(the 'NHS')`.

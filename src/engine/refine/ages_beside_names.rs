@@ -3,7 +3,7 @@
 //! on June 3rd". The number is that person's age; alone it is any number, so only the
 //! name before it tells, and only a resolved `PERSON` counts.
 
-use super::{Detection, Proof};
+use crate::engine::{Detection, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Same as the `AGE` pattern's: an age is as sure as the name it follows.

@@ -14,8 +14,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::context::ceil_boundary;
-use super::{Detection, Proof};
+use crate::engine::context::ceil_boundary;
+use crate::engine::{Detection, Proof};
 use crate::text::ByteSpan;
 
 const NAME: &str = r"\p{Lu}[\p{L}'’.-]*";

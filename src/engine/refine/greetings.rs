@@ -7,11 +7,12 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::{dictionary, droppable, Detection};
+use super::droppable;
+use crate::engine::{dictionary, Detection};
 
 /// Every listed greeting, lower-cased.
 static GREETINGS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    dictionary::entries(include_str!("lists/greetings.txt"))
+    dictionary::entries(include_str!("../lists/greetings.txt"))
         .map(str::to_lowercase)
         .collect()
 });

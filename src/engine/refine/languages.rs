@@ -3,7 +3,8 @@
 //! list (`lists/nationalities.txt`) names both; the words around a hit decide, for a
 //! dictionary hit and a model's span alike.
 
-use super::{dictionary, droppable, Detection};
+use super::droppable;
+use crate::engine::{dictionary, Detection};
 use crate::text::ByteSpan;
 
 /// Whether `detection` (in `text`) is a nationality word read as a language. Spans the

@@ -9,11 +9,12 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::{dictionary, droppable, Detection};
+use super::droppable;
+use crate::engine::{dictionary, Detection};
 
 /// Every listed name, as listed and in capitals.
 static TECHNOLOGIES: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    dictionary::entries(include_str!("lists/technologies.txt"))
+    dictionary::entries(include_str!("../lists/technologies.txt"))
         .flat_map(|name| [name.to_owned(), name.to_uppercase()])
         .collect()
 });

@@ -6,7 +6,8 @@
 //! Only a span inside one name of capitals, digits and underscores, with an underscore:
 //! user names such as `jane_doe` or `Jane_Doe` stay, and so does "NASA" in prose.
 
-use super::{droppable, Detection};
+use super::droppable;
+use crate::engine::Detection;
 
 /// Whether `detection` (in `text`) lies inside a constant's name.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {

@@ -1,0 +1,288 @@
+//! Corrections of what the tiers propose. Every corrective rule is one row of the
+//! registry ([`rules`]): its name, its stage, the labels it touches, why it exists, and
+//! examples and counter-examples that one test checks. Rules can be switched off by
+//! name ([`Switches`]) to measure what each one does (`anonymizer eval --by-rule`).
+//!
+//! The stages run in the order of [`STAGES`]; within a stage, rows run in the order of
+//! their stage's list. The first three stages correct the model tier's spans, one
+//! span at a time, before they meet the other tiers' candidates; the last three
+//! correct the resolved detections of a whole text.
+
+mod ages_beside_names;
+mod aliases;
+mod constant_names;
+mod greetings;
+mod identifier_names;
+mod languages;
+pub mod model_spans;
+mod name_lists;
+mod public_bodies;
+mod resolved;
+mod technologies;
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use crate::engine::{Candidate, Detection, Proof};
+use crate::text::{ByteSpan, Label, LabelSet};
+
+/// What a rule does, and to what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Cuts a model span that names two into its parts ("Jason & Michelle").
+    Split,
+    /// Moves a model span's edges, or rejects it as naming no one.
+    Shape,
+    /// Gives a model span the label its words say; the first rule that applies wins.
+    Relabel,
+    /// Drops a resolved detection that names no one.
+    Drop,
+    /// Joins adjacent resolved detections that are parts of one entity.
+    Merge,
+    /// Adds detections the tiers missed, from what the resolved ones say.
+    Add,
+}
+
+/// The stages in the order they run.
+pub const STAGES: [Stage; 6] = [
+    Stage::Split,
+    Stage::Shape,
+    Stage::Relabel,
+    Stage::Drop,
+    Stage::Merge,
+    Stage::Add,
+];
+
+impl Stage {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Split => "split",
+            Stage::Shape => "shape",
+            Stage::Relabel => "relabel",
+            Stage::Drop => "drop",
+            Stage::Merge => "merge",
+            Stage::Add => "add",
+        }
+    }
+}
+
+/// A rule's effect, by stage. Model-span rules see the span and its label; `None` from a
+/// split or relabel rule means it does not apply.
+#[derive(Clone, Copy)]
+pub enum Action {
+    Split(fn(&str, ByteSpan) -> Option<Vec<ByteSpan>>),
+    /// The new span; `None` when nothing of it is left.
+    Reshape(fn(&str, ByteSpan, Label) -> Option<ByteSpan>),
+    /// Whether the span names no one.
+    Reject(fn(&str, ByteSpan, Label) -> bool),
+    Relabel(fn(&str, ByteSpan, Label) -> Option<Label>),
+    /// Whether the detection names no one.
+    Drop(fn(&str, &Detection) -> bool),
+    /// The text's detections, corrected (merged or added to).
+    Edit(fn(&str, &LabelSet, Vec<Detection>) -> Vec<Detection>),
+}
+
+/// One example of a rule at work, checked by the registry test.
+///
+/// Model-span rules: `span` is the first occurrence of the span in `text` read as
+/// `label`; `expect` is the span's text afterwards (`""`: rejected), its parts joined by
+/// `" | "` (split), or its new label (relabel). Drop rules: `expect` is `""` for a
+/// dropped detection and the span itself for a kept one. Edit rules: `span` lists the
+/// input detections as `text:LABEL` joined by `" | "`, `expect` the output the same way.
+#[derive(Debug, Clone, Copy)]
+pub struct Example {
+    pub text: &'static str,
+    pub span: &'static str,
+    pub label: &'static str,
+    pub expect: &'static str,
+}
+
+/// One corrective rule.
+#[derive(Clone, Copy)]
+pub struct Rule {
+    pub name: &'static str,
+    pub stage: Stage,
+    /// The labels of the spans it looks at (empty: every label).
+    pub labels: &'static [&'static str],
+    /// Why it exists, in one line.
+    pub reason: &'static str,
+    pub action: Action,
+    pub examples: &'static [Example],
+    pub counter_examples: &'static [Example],
+}
+
+impl fmt::Debug for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rule")
+            .field("name", &self.name)
+            .field("stage", &self.stage)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Rule {
+    fn touches(&self, label: Label) -> bool {
+        self.labels.is_empty() || self.labels.contains(&label.as_str())
+    }
+}
+
+/// Every rule, stage by stage in [`STAGES`] order.
+pub fn rules() -> &'static [Rule] {
+    static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+        let mut all = Vec::new();
+        for stage in STAGES {
+            let rows: &[Rule] = match stage {
+                Stage::Split => model_spans::SPLIT,
+                Stage::Shape => model_spans::SHAPE,
+                Stage::Relabel => model_spans::RELABEL,
+                Stage::Drop => resolved::DROP,
+                Stage::Merge => resolved::MERGE,
+                Stage::Add => resolved::ADD,
+            };
+            all.extend_from_slice(rows);
+        }
+        all
+    });
+    &RULES
+}
+
+/// Which rules run: all by default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Switches {
+    on: Vec<bool>,
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        Self {
+            on: vec![true; rules().len()],
+        }
+    }
+}
+
+impl Switches {
+    /// All rules but those named.
+    ///
+    /// # Errors
+    /// A name no rule has.
+    pub fn without(names: &[&str]) -> Result<Switches, String> {
+        let mut switches = Switches::default();
+        for name in names {
+            let at = rules()
+                .iter()
+                .position(|r| r.name == *name)
+                .ok_or_else(|| format!("no rule is named {name:?}"))?;
+            switches.on[at] = false;
+        }
+        Ok(switches)
+    }
+
+    /// These switches with `name` off too; `None` when it is off already or unknown.
+    pub fn without_also(&self, name: &str) -> Option<Switches> {
+        let at = rules().iter().position(|r| r.name == name)?;
+        self.on[at].then(|| {
+            let mut off = self.clone();
+            off.on[at] = false;
+            off
+        })
+    }
+
+    /// The rows that run, in order.
+    fn active(&self) -> impl Iterator<Item = &'static Rule> + '_ {
+        rules()
+            .iter()
+            .zip(&self.on)
+            .filter(|(_, on)| **on)
+            .map(|(r, _)| r)
+    }
+
+    fn of(&self, stage: Stage) -> impl Iterator<Item = &'static Rule> + '_ {
+        self.active().filter(move |r| r.stage == stage)
+    }
+}
+
+/// The model tier's candidates, split, shaped and relabelled; those left with a label
+/// outside `wanted` go.
+pub fn model_candidates(
+    text: &str,
+    wanted: &LabelSet,
+    proposed: Vec<Candidate>,
+    switches: &Switches,
+) -> Vec<Candidate> {
+    let mut out = Vec::with_capacity(proposed.len());
+    for c in proposed {
+        for part in split(text, c.span, c.label, switches) {
+            let Some(span) = shape(text, part, c.label, switches) else {
+                continue;
+            };
+            let label = relabel(text, span, c.label, switches);
+            if wanted.contains(label) {
+                out.push(Candidate { span, label, ..c });
+            }
+        }
+    }
+    out
+}
+
+/// The parts of a model span: those of the first split rule that applies, else the span.
+pub fn split(text: &str, span: ByteSpan, label: Label, switches: &Switches) -> Vec<ByteSpan> {
+    switches
+        .of(Stage::Split)
+        .filter(|r| r.touches(label))
+        .find_map(|r| match r.action {
+            Action::Split(f) => f(text, span),
+            _ => None,
+        })
+        .unwrap_or_else(|| vec![span])
+}
+
+/// A model span after every shape rule in order; `None` when one rejects it.
+pub fn shape(text: &str, span: ByteSpan, label: Label, switches: &Switches) -> Option<ByteSpan> {
+    let mut span = span;
+    for rule in switches.of(Stage::Shape).filter(|r| r.touches(label)) {
+        match rule.action {
+            Action::Reshape(f) => span = f(text, span, label)?,
+            Action::Reject(f) if f(text, span, label) => return None,
+            _ => {}
+        }
+    }
+    Some(span)
+}
+
+/// A shaped model span's label: that of the first relabel rule that applies.
+pub fn relabel(text: &str, span: ByteSpan, label: Label, switches: &Switches) -> Label {
+    switches
+        .of(Stage::Relabel)
+        .filter(|r| r.touches(label))
+        .find_map(|r| match r.action {
+            Action::Relabel(f) => f(text, span, label),
+            _ => None,
+        })
+        .unwrap_or(label)
+}
+
+/// A text's resolved detections after the drop, merge and add stages.
+pub fn resolved(
+    text: &str,
+    labels: &LabelSet,
+    mut found: Vec<Detection>,
+    switches: &Switches,
+) -> Vec<Detection> {
+    for rule in switches.active() {
+        match rule.action {
+            Action::Drop(f) => found.retain(|d| !(rule.touches(d.label) && f(text, d))),
+            Action::Edit(f) => found = f(text, labels, found),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Whether `detection` carries one of `labels` and is no phrase of the operator's deny
+/// list, which a drop rule never drops.
+pub(crate) fn droppable(detection: &Detection, labels: &[&str]) -> bool {
+    detection.proof != Proof::Listed && labels.contains(&detection.label.as_str())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,164 @@
+//! Every rule's examples and counter-examples, each through its own rule alone.
+
+use super::*;
+use crate::engine::Detection;
+
+/// The byte span of the first `part` of `text`.
+fn at(text: &str, part: &str) -> ByteSpan {
+    let start = text
+        .find(part)
+        .unwrap_or_else(|| panic!("{part:?} is not in {text:?}"));
+    ByteSpan::new(start, start + part.len())
+}
+
+fn detection(text: &str, part: &str, label: &str) -> Detection {
+    Detection {
+        span: at(text, part),
+        label: Label::parse(label).unwrap_or_else(|| panic!("unknown label {label}")),
+        score: 0.9,
+        alternative: None,
+        proof: Proof::None,
+    }
+}
+
+/// `a:LABEL | b:LABEL` as detections of `text`, each at the first occurrence of its text
+/// after the previous one.
+fn detections(text: &str, list: &str) -> Vec<Detection> {
+    let mut from = 0;
+    list.split(" | ")
+        .map(|item| {
+            let (part, label) = item.rsplit_once(':').expect("text:LABEL");
+            let mut d = detection(&text[from..], part, label);
+            d.span = ByteSpan::new(d.span.start + from, d.span.end + from);
+            from = d.span.end;
+            d
+        })
+        .collect()
+}
+
+fn listed(text: &str, found: &[Detection]) -> String {
+    found
+        .iter()
+        .map(|d| format!("{}:{}", &text[d.span.start..d.span.end], d.label.as_str()))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// What `rule` alone makes of `example`, in the example's `expect` notation. A span of a
+/// label the rule does not touch is left as it is.
+fn outcome(rule: &Rule, e: &Example) -> String {
+    let label = || Label::parse(e.label).unwrap_or_else(|| panic!("unknown label {}", e.label));
+    if !matches!(rule.action, Action::Edit(_)) && !rule.touches(label()) {
+        return match rule.action {
+            Action::Relabel(_) => e.label.to_owned(),
+            _ => e.span.to_owned(),
+        };
+    }
+    match rule.action {
+        Action::Split(f) => {
+            let span = at(e.text, e.span);
+            f(e.text, span)
+                .unwrap_or_else(|| vec![span])
+                .iter()
+                // Without the spaces around each part, which the shape stage trims.
+                .map(|s| e.text[s.start..s.end].trim())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        }
+        Action::Reshape(f) => f(e.text, at(e.text, e.span), label())
+            .map_or(String::new(), |s| e.text[s.start..s.end].to_owned()),
+        Action::Reject(f) => {
+            if f(e.text, at(e.text, e.span), label()) {
+                String::new()
+            } else {
+                e.span.to_owned()
+            }
+        }
+        Action::Relabel(f) => f(e.text, at(e.text, e.span), label())
+            .unwrap_or(label())
+            .as_str()
+            .to_owned(),
+        Action::Drop(f) => {
+            if f(e.text, &detection(e.text, e.span, e.label)) {
+                String::new()
+            } else {
+                e.span.to_owned()
+            }
+        }
+        Action::Edit(f) => {
+            let input = detections(e.text, e.span);
+            listed(e.text, &f(e.text, &LabelSet::all(), input))
+        }
+    }
+}
+
+#[test]
+fn every_rule_does_what_its_examples_say_and_not_what_its_counter_examples_say() {
+    let mut failures = Vec::new();
+    for rule in rules() {
+        assert!(
+            !rule.examples.is_empty() && !rule.counter_examples.is_empty(),
+            "{}: a rule needs an example and a counter-example",
+            rule.name
+        );
+        for e in rule.examples {
+            let got = outcome(rule, e);
+            if got != e.expect {
+                failures.push(format!(
+                    "{}: {:?} gave {got:?}, not {:?}",
+                    rule.name, e.text, e.expect
+                ));
+            }
+        }
+        for e in rule.counter_examples {
+            let got = outcome(rule, e);
+            // A counter-example is left as it was.
+            let unchanged = match rule.action {
+                Action::Relabel(_) => e.label.to_owned(),
+                Action::Edit(_) => e.span.to_owned(),
+                _ => e.span.to_owned(),
+            };
+            if got != unchanged || got != e.expect {
+                failures.push(format!(
+                    "{}: counter-example {:?} gave {got:?}",
+                    rule.name, e.text
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn rule_names_are_unique_snake_case_and_stages_run_in_declared_order() {
+    let all = rules();
+    for (i, rule) in all.iter().enumerate() {
+        assert!(
+            rule.name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_'),
+            "{}",
+            rule.name
+        );
+        assert!(
+            all[..i].iter().all(|r| r.name != rule.name),
+            "{} twice",
+            rule.name
+        );
+        assert!(!rule.reason.is_empty(), "{}: no reason", rule.name);
+    }
+    let order: Vec<usize> = all
+        .iter()
+        .map(|r| STAGES.iter().position(|s| *s == r.stage).expect("declared"))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] <= w[1]), "{order:?}");
+}
+
+#[test]
+fn an_unknown_rule_name_is_refused() {
+    assert!(Switches::without(&["no_such_rule"]).is_err());
+    assert_ne!(
+        Switches::without(&["lower_case_god"]).expect("known"),
+        Switches::default()
+    );
+}
