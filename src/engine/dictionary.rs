@@ -12,7 +12,8 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
-use super::names::{is_english_word, is_given_name};
+use super::lexicon;
+use super::lexicon::words::{is_english_word, is_given_name};
 use super::{context, BuildError, Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 
@@ -32,7 +33,7 @@ pub struct DictionarySpec {
 pub const LOCATIONS: DictionarySpec = DictionarySpec {
     name: "locations",
     label: "LOCATION",
-    words: include_str!("lists/locations.txt"),
+    words: include_str!("lexicon/lists/locations.txt"),
     score: 0.7,
     context: &[
         "in", "from", "to", "near", "city", "country", "born", "lives", "visit",
@@ -43,7 +44,7 @@ pub const LOCATIONS: DictionarySpec = DictionarySpec {
 pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
     name: "organizations",
     label: "ORGANIZATION",
-    words: include_str!("lists/organizations.txt"),
+    words: include_str!("lexicon/lists/organizations.txt"),
     score: 0.65,
     context: &[
         "company",
@@ -60,7 +61,7 @@ pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
 pub const NATIONALITIES: DictionarySpec = DictionarySpec {
     name: "nationalities",
     label: "NRP",
-    words: include_str!("lists/nationalities.txt"),
+    words: include_str!("lexicon/lists/nationalities.txt"),
     score: 0.6,
     context: &[
         "national",
@@ -88,7 +89,9 @@ pub fn is_place(name: &str) -> bool {
 }
 
 fn lower_case(spec: &DictionarySpec) -> HashSet<String> {
-    entries(spec.words).map(str::to_lowercase).collect()
+    lexicon::entries(spec.words)
+        .map(str::to_lowercase)
+        .collect()
 }
 
 /// How much less sure a misspelt place is than a listed one.
@@ -141,14 +144,6 @@ pub struct DictionaryRecognizer {
     labels: Vec<Label>,
 }
 
-/// Entries of a list: trimmed, non-empty, not comments.
-pub fn entries(words: &str) -> impl Iterator<Item = &str> {
-    words
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-}
-
 impl DictionaryRecognizer {
     /// The built-in lists.
     ///
@@ -161,7 +156,7 @@ impl DictionaryRecognizer {
             let label = Label::parse(spec.label)
                 .filter(|l| l.as_str() == spec.label)
                 .ok_or_else(|| BuildError::new(spec.name, "unknown label"))?;
-            for word in self::entries(spec.words) {
+            for word in lexicon::entries(spec.words) {
                 // Lists may repeat a city under two headings; the first one counts.
                 if patterns.iter().any(|p| p == word) {
                     continue;

@@ -8,6 +8,7 @@ pub mod context;
 pub mod custom;
 pub mod dictionary;
 pub mod fields;
+pub mod lexicon;
 pub mod names;
 pub mod ner;
 pub mod patterns;

@@ -585,10 +585,10 @@ mod tests {
     /// a few paragraphs repeated would let a lazy DFA reuse a handful of states.
     fn varied_corpus() -> Vec<String> {
         let lists = [
-            include_str!("lists/english_words.txt"),
-            include_str!("lists/given_names.txt"),
-            include_str!("lists/locations.txt"),
-            include_str!("lists/organizations.txt"),
+            include_str!("lexicon/lists/english_words.txt"),
+            include_str!("lexicon/lists/given_names.txt"),
+            include_str!("lexicon/lists/locations.txt"),
+            include_str!("lexicon/lists/organizations.txt"),
         ];
         let words: Vec<&str> = lists
             .iter()

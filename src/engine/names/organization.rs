@@ -1,11 +1,11 @@
 //! Organisation rules ([`super::OrganizationFn`]): each returns the spans it finds in
 //! the whole text. Scores are named in `mod.rs`'s rule table.
 
-use super::lists::{
-    is_listed_word, lists, ACRONYM_STOP, LEGAL_FORMS, ORG_HEADS, ORG_SUFFIXES, STOP,
-};
 use super::tokens::{adjacent, is_name_word, name_run, with_gloss};
 use super::Words;
+use crate::engine::lexicon::words::{
+    is_listed_word, lists, ACRONYM_STOP, LEGAL_FORMS, ORG_HEADS, ORG_SUFFIXES, STOP,
+};
 use crate::text::ByteSpan;
 
 /// Acronyms in running text (`LIFFE`, `ECJ`) are mostly organisations; in an

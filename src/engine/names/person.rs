@@ -6,13 +6,13 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::lists::{
+use super::tokens::{adjacent, is_name_word, is_particle, name_run, Token};
+use super::{Found, Words};
+use crate::engine::lexicon::words::{
     is_chatter, is_frequent_word, is_title, lists, title_case, ABSTRACT_NOUN_ENDINGS,
     BEFORE_A_GREETING, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, POSTS,
     RANKS, ROLES, STOP, VOCATIVE_CUES,
 };
-use super::tokens::{adjacent, is_name_word, is_particle, name_run, Token};
-use super::{Found, Words};
 use crate::text::ByteSpan;
 
 /// Whether token `i + 1` exists and only spaces separate it from token `i`.

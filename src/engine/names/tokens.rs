@@ -1,7 +1,7 @@
 //! Words and runs of name words: the tokenizer and the small predicates every name rule
 //! shares.
 
-use super::lists::{is_title, ORG_SUFFIXES, PARTICLES, STOP};
+use crate::engine::lexicon::words::{is_title, ORG_SUFFIXES, PARTICLES, STOP};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Token<'a> {

@@ -8,11 +8,11 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use super::droppable;
-use crate::engine::{dictionary, Detection};
+use crate::engine::Detection;
 
 /// Every listed greeting, lower-cased.
 static GREETINGS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    dictionary::entries(include_str!("../lists/greetings.txt"))
+    crate::engine::lexicon::entries(include_str!("../lexicon/lists/greetings.txt"))
         .map(str::to_lowercase)
         .collect()
 });

@@ -10,11 +10,11 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use super::droppable;
-use crate::engine::{dictionary, Detection};
+use crate::engine::Detection;
 
 /// Every listed name, as listed and in capitals.
 static TECHNOLOGIES: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    dictionary::entries(include_str!("../lists/technologies.txt"))
+    crate::engine::lexicon::entries(include_str!("../lexicon/lists/technologies.txt"))
         .flat_map(|name| [name.to_owned(), name.to_uppercase()])
         .collect()
 });

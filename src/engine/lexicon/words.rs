@@ -1,5 +1,5 @@
 //! The word lists the name rules read: cue words, stop words, organisation words, and
-//! the given-name, place and common-word lists compiled in from `engine/lists/`.
+//! the given-name, place and common-word lists compiled in from `lists/`.
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 /// Honorifics that are part of the name span (`Mr Robert Murray`): most give gender
 /// away, and court judgments (TAB) annotate them with the name.
 #[rustfmt::skip]
-pub(super) const HONORIFICS: &[&str] = &[
+pub(crate) const HONORIFICS: &[&str] = &[
     "Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Sir", "Dame", "Lord", "Lady", "Madam", "Mme",
     "Mlle", "Herr", "Frau", "Sr", "Sra", "Srta",
 ];
@@ -16,20 +16,20 @@ pub(super) const HONORIFICS: &[&str] = &[
 /// but one name word after them is enough (`Judge [Smith]`, `Professor [David McLeod]`;
 /// news corpora annotate the name alone).
 #[rustfmt::skip]
-pub(super) const RANKS: &[&str] = &[
+pub(crate) const RANKS: &[&str] = &[
     "Prof", "Professor", "Judge", "Justice", "Rev", "Cardinal",
 ];
 
 /// Roles before a name; the role word is not part of the span (`President [Ana Ruiz]`).
 #[rustfmt::skip]
-pub(super) const ROLES: &[&str] = &[
+pub(crate) const ROLES: &[&str] = &[
     "President", "Senator", "Governor", "Minister", "Chancellor", "Ambassador", "Captain",
     "Colonel", "General", "Inspector", "Detective", "Sergeant", "Officer", "Bishop", "Pope",
     "King", "Queen", "Prince", "Princess", "Sheikh", "Mayor", "Coach", "Chairman", "Premier",
 ];
 
 /// Whether `word` (without its dot) is a title a name follows: an honorific or a rank.
-pub(super) fn is_title(word: &str) -> bool {
+pub(crate) fn is_title(word: &str) -> bool {
     HONORIFICS.contains(&word) || RANKS.contains(&word)
 }
 
@@ -137,9 +137,7 @@ pub(crate) fn is_no_ones_account(word: &str) -> bool {
 pub(crate) fn is_english_word(word: &str) -> bool {
     static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
     WORDS
-        .get_or_init(|| {
-            crate::engine::dictionary::entries(include_str!("../lists/english_words.txt")).collect()
-        })
+        .get_or_init(|| super::entries(include_str!("lists/english_words.txt")).collect())
         .contains(word)
 }
 
@@ -282,7 +280,7 @@ pub(crate) const PARTICLES: &[&str] = &[
 
 /// Capitalised words that never start or join a name.
 #[rustfmt::skip]
-pub(super) const STOP: &[&str] = &[
+pub(crate) const STOP: &[&str] = &[
     "The", "A", "An", "In", "On", "At", "For", "But", "And", "Or", "Of", "To", "From", "With",
     "By", "As", "If", "When", "While", "After", "Before", "Since", "Until", "This", "That",
     "These", "Those", "His", "Her", "Their", "Our", "My", "Your", "Its", "He", "She", "It",
@@ -301,7 +299,7 @@ pub(super) const STOP: &[&str] = &[
 
 /// Last words that make the capitalised run before them an organisation.
 #[rustfmt::skip]
-pub(super) const ORG_SUFFIXES: &[&str] = &[
+pub(crate) const ORG_SUFFIXES: &[&str] = &[
     "Inc", "Inc.", "Ltd", "Ltd.", "Limited", "LLC", "LLP", "GmbH", "AG", "SA", "S.A.", "AB",
     "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Corporation", "Co.", "Company", "Group",
     "Holdings", "Bank", "Airlines", "Airways", "Technologies", "Solicitors", "Partners",
@@ -338,7 +336,7 @@ pub(crate) fn is_institution_head(word: &str) -> bool {
 
 /// Legal forms: they end a company name.
 #[rustfmt::skip]
-pub(super) const LEGAL_FORMS: &[&str] = &[
+pub(crate) const LEGAL_FORMS: &[&str] = &[
     "Inc", "Inc.", "Ltd", "Ltd.", "Limited", "LLC", "LLP", "GmbH", "AG", "SA", "S.A.", "AB",
     "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Co.",
 ];
@@ -351,7 +349,7 @@ pub(crate) fn is_legal_form(word: &str) -> bool {
 
 /// Heads followed by `of …` that make an organisation (`University of Leeds`).
 #[rustfmt::skip]
-pub(super) const ORG_HEADS: &[&str] = &[
+pub(crate) const ORG_HEADS: &[&str] = &[
     "University", "Ministry", "Bank", "Department", "Institute", "College", "Council", "Court",
     "Office", "Academy", "Board", "Chamber", "Federation", "Association", "Church", "Museum",
     "Society", "Commission", "Borough", "Prosecutor", "Prosecutor's",
@@ -361,14 +359,14 @@ pub(super) const ORG_HEADS: &[&str] = &[
 /// Staff", "Attention: Head of Procurement", "Dear Hiring Manager", "attn: Accounts
 /// Payable". Not "Dean": "Dear Dean," is someone.
 #[rustfmt::skip]
-pub(super) const POSTS: &[&str] = &[
+pub(crate) const POSTS: &[&str] = &[
     "Head", "Chief", "Director", "Manager", "Secretary", "Clerk", "Registrar", "Treasurer",
     "Editor", "Hiring", "Accounts", "Admissions", "Billing", "Customer", "Human",
 ];
 
 /// Cue phrases (lower-case) after which capitalised words are a name.
 #[rustfmt::skip]
-pub(super) const CUES: &[&str] = &[
+pub(crate) const CUES: &[&str] = &[
     "my name is", "name is", "name:", "dear", "named", "called", "signed", "regards,",
     "sincerely,", "patient:", "applicant:", "contact:", "attn:", "attention:",
     // "my name is" in the languages users write in
@@ -383,7 +381,7 @@ pub(super) const CUES: &[&str] = &[
 /// name of whoever they are for: "hey tanner,", "thanks Kishan!" (`person::vocative`).
 /// No cue that is also a word of prose ("morning coffee!", "sorry bout that").
 #[rustfmt::skip]
-pub(super) const VOCATIVE_CUES: &[&str] = &[
+pub(crate) const VOCATIVE_CUES: &[&str] = &[
     "hey", "hi", "hello", "hiya", "howdy", "thanks", "thank you", "thx", "ty", "cheers",
     "bye", "goodbye", "good morning", "good night", "goodnight", "congrats",
     "congratulations", "happy birthday", "love you", "miss you", "well done", "good job",
@@ -396,14 +394,14 @@ pub(super) const VOCATIVE_CUES: &[&str] = &[
 
 /// Words besides chat that may stand before a greeting in its clause ("ok thanks Kishan"),
 /// lower-case.
-pub(super) const BEFORE_A_GREETING: &[&str] = &["ok", "okay", "oh", "so", "yeah", "well"];
+pub(crate) const BEFORE_A_GREETING: &[&str] = &["ok", "okay", "oh", "so", "yeah", "well"];
 
 /// Words a greeting or thanks calls people by that are no name ("thanks guys!", "love you
 /// mom!", "hi there!"), and the words that end such a clause ("thanks anyway!"),
 /// lower-case. Frequent words, chat and function words are already out (`common`,
 /// [`CHATTER`], [`STOP`]).
 #[rustfmt::skip]
-pub(super) const FORMS_OF_ADDRESS: &[&str] = &[
+pub(crate) const FORMS_OF_ADDRESS: &[&str] = &[
     "all", "everyone", "everybody", "y'all", "yall", "ya'll", "folks", "peeps", "fam", "gang",
     "crew", "squad", "bro", "bros", "bruh", "bruv", "dude", "dudes", "mate", "mates", "buddy",
     "bud", "pal", "homie", "homies", "fellas", "lads", "lad", "gents", "gentlemen", "ladies",
@@ -429,14 +427,14 @@ pub(super) const FORMS_OF_ADDRESS: &[&str] = &[
 /// Self-introductions (lower-case) that also say what someone is ("ich bin Deutscher",
 /// "je suis médecin"): a name follows only as `person::introduction` checks.
 #[rustfmt::skip]
-pub(super) const INTRODUCTIONS: &[&str] = &[
+pub(crate) const INTRODUCTIONS: &[&str] = &[
     "ik ben", "ich bin", "je suis", "soy", "sono", "eu sou", "jag är", "jeg er", "jestem",
 ];
 
 /// Capitalised words of titles, laws and institutions: a run of capitalised words that
 /// contains one is not guessed to be a person ("Human Rights", "Civil Procedure Rule").
 #[rustfmt::skip]
-pub(super) const GENERIC: &[&str] = &[
+pub(crate) const GENERIC: &[&str] = &[
     "Human", "Rights", "Fundamental", "Freedoms", "Criminal", "Civil", "Social", "Security",
     "Directorate", "Parent", "Way", "Relations", "Benefit", "Benefits", "Order", "Registration",
     "Support", "Credit", "Officer", "Officers", "Procedure", "Rule", "Rules", "Child", "Family",
@@ -470,7 +468,7 @@ pub(super) const GENERIC: &[&str] = &[
 
 /// Acronyms that are not organisations.
 #[rustfmt::skip]
-pub(super) const ACRONYM_STOP: &[&str] = &[
+pub(crate) const ACRONYM_STOP: &[&str] = &[
     "I", "A", "OK", "TV", "CEO", "CFO", "CTO", "PM", "AM", "ID", "US", "UK", "EU", "UN", "USA",
     "USD", "GBP", "EUR", "TRY", "TRL", "SEK", "CHF", "JPY", "DNA", "HIV", "AIDS", "GDP", "IT",
     "PC", "PhD", "MP", "MPs", "VAT", "FAQ", "PDF", "URL", "API", "HTTP", "HTML", "JSON", "SMS",
@@ -490,7 +488,7 @@ pub(super) const ACRONYM_STOP: &[&str] = &[
 ];
 
 /// The word lists, built once.
-pub(super) struct Lists {
+pub(crate) struct Lists {
     pub given: HashSet<&'static str>,
     /// Single words of the location, nationality and organisation lists ("Turkish",
     /// "London", "Google").
@@ -505,21 +503,16 @@ pub(crate) fn is_listed_word(word: &str) -> bool {
     lists().places.contains(word)
 }
 
-pub(super) fn lists() -> &'static Lists {
+pub(crate) fn lists() -> &'static Lists {
     static LISTS: OnceLock<Lists> = OnceLock::new();
     LISTS.get_or_init(|| Lists {
-        given: crate::engine::dictionary::entries(include_str!("../lists/given_names.txt"))
-            .collect(),
-        places: crate::engine::dictionary::entries(include_str!("../lists/locations.txt"))
-            .chain(crate::engine::dictionary::entries(include_str!(
-                "../lists/nationalities.txt"
-            )))
-            .chain(crate::engine::dictionary::entries(include_str!(
-                "../lists/organizations.txt"
-            )))
+        given: super::entries(include_str!("lists/given_names.txt")).collect(),
+        places: super::entries(include_str!("lists/locations.txt"))
+            .chain(super::entries(include_str!("lists/nationalities.txt")))
+            .chain(super::entries(include_str!("lists/organizations.txt")))
             .flat_map(str::split_whitespace)
             .collect(),
-        common: crate::engine::dictionary::entries(include_str!("../lists/common_words.txt"))
+        common: super::entries(include_str!("lists/common_words.txt"))
             .flat_map(str::split_whitespace)
             .collect(),
     })

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# What every corrective rule adds and removes on every dev set, as JSON files under
+# eval/results/by_rule/, each with the commit it was measured at. Needs a release build
+# (cargo build --release) and ../shared/data/dev.
+#
+#   bash eval/by_rule.sh            # all sets
+#   jq '.rules[] | select(.adds + .removes == 0) | .rule' eval/results/by_rule/*.json
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dev="${ANONYMIZER_DEV_DATA:-../shared/data/dev}"
+bin=target/release/anonymizer
+out=eval/results/by_rule
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+commit="$(git rev-parse HEAD)"
+[[ -z "$(git status --porcelain -- src)" ]] || commit="$commit+dirty"
+
+python3 eval/clinical/build.py > "$tmp/clinical.jsonl"
+python3 eval/payloads.py --data "$dev" --out "$tmp/payload.jsonl" > /dev/null
+
+run() { # name, eval arguments...
+    local name=$1; shift
+    "$bin" eval "$@" --by-rule --json > "$tmp/$name.json"
+    python3 - "$commit" "$tmp/$name.json" "$out/$name.json" <<'PY'
+import json, sys
+commit, src, dst = sys.argv[1:]
+report = json.load(open(src))
+report = {"commit": commit, **report}
+report["data"] = report["data"].rsplit("/", 1)[-1]
+json.dump(report, open(dst, "w"), indent=1)
+open(dst, "a").write("\n")
+PY
+    echo "$out/$name.json"
+}
+
+run conll2003 --data "$dev/conll2003_dev.jsonl" --labels eval/labels/conll2003.json
+run wnut17 --data "$dev/wnut17_dev.jsonl" --labels eval/labels/wnut17.json
+run tab --data "$dev/tab_dev.jsonl" --labels eval/labels/tab.json --mask-only
+run clinical --data "$tmp/clinical.jsonl" --labels eval/labels/clinical.json
+run payload --data "$tmp/payload.jsonl" --labels eval/labels/payload.json --mask-only
