@@ -28,9 +28,8 @@ use super::answer::{Answer, Bounds, Framing};
 use super::credentials::{self, KeyLocation};
 use super::encoding::{Coding, Codings};
 use super::fault::Fault;
-use super::format::BodyFormat;
 use super::headers::{self, HeaderEdits};
-use super::job::{AnonymizeJob, AnonymizedBody};
+use super::job::{AnonymizeJob, AnonymizedBody, BodyPlan};
 use super::refusal::{Reason, Refusal};
 use super::route::{AuthMode, CompiledSession, OnUnparsed, RestoreFailure, Route};
 use super::sse::EventPaths;
@@ -53,20 +52,6 @@ pub struct Plan {
     pub body: Option<BodyPlan>,
     /// Whether answers are read (restored): they must come uncompressed.
     pub restores: bool,
-}
-
-/// How a request body is read.
-#[derive(Debug, Clone)]
-pub struct BodyPlan {
-    /// The route's format as this body's content type selects it.
-    pub format: BodyFormat,
-    /// The content codings to undo before the format reads the body and to redo after,
-    /// in the order the client applied them. The upstream gets the same codings, so the
-    /// client's `Content-Encoding` goes up unchanged. A Loki protobuf push ends in its
-    /// snappy block here whatever its header says.
-    pub codings: Codings,
-    /// Largest body, on the wire and decoded (every layer).
-    pub max_bytes: usize,
 }
 
 /// What to do with a request body chunk.

@@ -8,15 +8,29 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
+use super::encoding::Codings;
 use super::encoding::{self, DecodeErrorKind};
-use super::exchange::BodyPlan;
-use super::format::FormatError;
+use super::format::{BodyFormat, FormatError};
 use super::jsonpath::JsonPath;
 use super::refusal::{Reason, Refusal};
 use super::route::{CompiledSession, Route};
 use crate::anonymizer::{AnonymizeError, Anonymizer, RestoreError, Scope};
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::{MatchMode, Restorer};
+
+/// How a request body is read.
+#[derive(Debug, Clone)]
+pub struct BodyPlan {
+    /// The route's format as this body's content type selects it.
+    pub format: BodyFormat,
+    /// The content codings to undo before the format reads the body and to redo after,
+    /// in the order the client applied them. The upstream gets the same codings, so the
+    /// client's `Content-Encoding` goes up unchanged. A Loki protobuf push ends in its
+    /// snappy block here whatever its header says.
+    pub codings: Codings,
+    /// Largest body, on the wire and decoded (every layer).
+    pub max_bytes: usize,
+}
 
 /// A whole request body and what it needs to be anonymized.
 #[derive(Debug)]
