@@ -679,6 +679,36 @@ fn layout(value: &Value) -> String {
     nested(value, 0, true)
 }
 
+/// Whether this CPU has VNNI dot products (AVX-512 VNNI or AVX-VNNI), as the CPUs the
+/// documented answers come from do. ONNX Runtime's int8 kernels without them (AVX2's
+/// `vpmaddubsw`, which saturates) give the model's entities other confidences — "3 May
+/// 2024" 0.9293 instead of 0.8272 under valgrind's AVX2-only CPU — while the entities,
+/// spans and replacements stay the same.
+fn cpu_has_vnni() -> bool {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .is_some_and(|l| {
+            l.split_whitespace()
+                .any(|f| f == "avx512_vnni" || f == "avx_vnni")
+        })
+}
+
+/// `value` without its `confidence` fields, at any depth.
+fn without_confidences(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| k.as_str() != "confidence")
+                .map(|(k, v)| (k.clone(), without_confidences(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_confidences).collect()),
+        other => other.clone(),
+    }
+}
+
 #[test]
 fn every_documented_example_gives_the_answer_shown() {
     let mut all = Vec::new();
@@ -698,6 +728,18 @@ fn every_documented_example_gives_the_answer_shown() {
             ("ANONYMIZER_SECRET", EXAMPLE_SECRET),
         ],
     );
+    // Without VNNI every field but the confidences is compared.
+    let exact = cpu_has_vnni();
+    if !exact {
+        eprintln!("no VNNI on this CPU: the examples' confidences are not compared");
+    }
+    let same = |shown: &Value, got: &Value| {
+        if exact {
+            shown == got
+        } else {
+            without_confidences(shown) == without_confidences(got)
+        }
+    };
     let mut wrong = Vec::new();
     let mut blessed: BTreeMap<String, Vec<(std::ops::Range<usize>, String)>> = BTreeMap::new();
     for example in &all {
@@ -719,7 +761,7 @@ fn every_documented_example_gives_the_answer_shown() {
             .unwrap_or_else(|e| panic!("{}: answer is not JSON ({e}): {text}", example.name));
         let doc_text = read(&example.doc);
         let shown: Option<Value> = serde_json::from_str(&doc_text[example.answer.clone()]).ok();
-        if status != example.status || shown.as_ref() != Some(&got) {
+        if status != example.status || !shown.as_ref().is_some_and(|shown| same(shown, &got)) {
             let laid_out = layout(&got);
             wrong.push(format!(
                 "{} example {}: status {status} (documented {}); the answer is:\n{laid_out}\n",
