@@ -476,6 +476,60 @@ fn every_relative_link_and_anchor_resolves() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
+/// Whether `path`, named in the docs, is one the repository holds whatever has been
+/// fetched or built: not the set-up's downloads under `models/` or the book's output.
+fn is_checked_path(path: &str) -> bool {
+    !(path.starts_with("docs/book")
+        || (path.starts_with("models/") && !path.starts_with("models/anonymizer-ner")))
+}
+
+#[test]
+fn every_repository_path_the_docs_name_exists() {
+    // `src/engine/patterns/`, `conf/anonymizer.yaml`: a code span that is a path of the
+    // repository (no `*` or `<name>` placeholder); and the first column of the code map.
+    let span = regex::Regex::new(
+        r"`((?:src|tests|conf|benches|eval|training|deploy|scripts|openapi|models|docs|\.ci)/[A-Za-z0-9_./-]*)`",
+    )
+    .unwrap();
+    let mut files = vec!["README.md".to_owned(), "CHANGELOG.md".to_owned()];
+    files.extend(book_pages());
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let text = read(file);
+        for (n, line) in prose_lines(&text) {
+            for c in span.captures_iter(line) {
+                let path = &c[1];
+                if is_checked_path(path) {
+                    checked += 1;
+                    if !root().join(path).exists() {
+                        missing.push(format!("{file}:{}: {path}", n + 1));
+                    }
+                }
+            }
+        }
+    }
+    let page = read("docs/src/architecture.md");
+    let map = &page[page.find("## Code map").expect("the code map")..];
+    let map = &map[map.find("```text\n").expect("its block") + 8..];
+    let map = &map[..map.find("```").expect("its end")];
+    for line in map.lines().filter(|l| !l.starts_with(' ')) {
+        let path = line.split_whitespace().next().unwrap_or("");
+        if is_checked_path(path) {
+            checked += 1;
+            if !root().join(path).exists() {
+                missing.push(format!("docs/src/architecture.md, code map: {path}"));
+            }
+        }
+    }
+    assert!(checked > 50, "found the paths ({checked})");
+    assert!(
+        missing.is_empty(),
+        "the docs name paths that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
 #[test]
 fn every_page_of_the_book_is_in_its_summary() {
     let summary = read("docs/src/SUMMARY.md");
