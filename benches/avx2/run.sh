@@ -4,7 +4,7 @@
 # ONNX Runtime's MLAS picks the kernels it would pick on an AVX2-only CPU (u8 x s8 through
 # vpmaddubsw) and valgrind executes them instruction by instruction. Prints markdown:
 # where it ran, quality native vs AVX2 path on the same dev documents, instructions per
-# 1,000 characters on both paths, and an estimated AVX2-only throughput. See README.md.
+# 1,000 characters on both paths, and an estimated AVX2-only throughput. See benches/avx2/README.md.
 #   bash benches/avx2/run.sh
 # Needs: valgrind >= 3.19 (none + callgrind), perf (linux-perf; user-space instruction
 # counting allowed), gcc, a release build (target/release/anonymizer) and

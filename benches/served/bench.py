@@ -27,7 +27,7 @@ from compare import cpu  # noqa: E402  (one definition of the CPU line for both 
 
 import corpus  # noqa: E402
 
-MODEL_LABELS = {"PERSON", "ORGANIZATION", "LOCATION", "DATE_TIME"}  # our model's four (README "Detection")
+MODEL_LABELS = {"PERSON", "ORGANIZATION", "LOCATION", "DATE_TIME"}  # our model's four (docs/src/detection.md)
 JSON = "application/json"
 NDJSON = "application/x-ndjson"
 

@@ -9,6 +9,9 @@ mod api_errors;
 mod architecture;
 /// API keys, tenants, the generated key, rate limiting.
 mod auth;
+/// The README and the book in docs/ against the code: generated tables, examples sent
+/// to the binary, configuration keys, metrics, links.
+mod docs;
 /// `/v1/anonymize` and `/v1/deanonymize` outputs, exactly.
 mod endpoints;
 /// Validated identifiers keep their exact spans, rules-only and with the served model.
@@ -37,8 +40,6 @@ mod proxy_restore_failure;
 mod proxy_shippers;
 /// Streamed (SSE) answers restored as they stream.
 mod proxy_stream;
-/// The README against the code.
-mod readme;
 /// One test per fixed bug.
 mod regression;
 /// No input panics; spans and round trips hold for arbitrary texts.

@@ -311,25 +311,25 @@ fn every_declared_answer_is_given_and_conforms_to_the_description() {
     );
 }
 
-/// Schemathesis's options after the URL and the key: the README shows the same.
+/// Schemathesis's options after the URL and the key: the API page of the book shows the same.
 const SCHEMATHESIS_ARGS: &str =
     "--checks all --max-examples 100 --seed 20261123 --workers 2 --generation-database :memory:";
 
 #[test]
-fn the_readme_shows_the_schemathesis_command_ci_runs() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+fn the_docs_show_the_schemathesis_command_ci_runs() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/api.md"))
+        .expect("docs/src/api.md");
     let command = "--config-file tests/clients/schemathesis.toml run openapi/v1.json";
-    assert!(readme.contains(command), "README lacks {command}");
+    assert!(page.contains(command), "docs/src/api.md lacks {command}");
     assert!(
-        readme.contains(SCHEMATHESIS_ARGS),
-        "README lacks {SCHEMATHESIS_ARGS}"
+        page.contains(SCHEMATHESIS_ARGS),
+        "docs/src/api.md lacks {SCHEMATHESIS_ARGS}"
     );
 }
 
 /// Schemathesis (pinned in tests/clients/requirements.txt) against the live server:
 /// every operation, with a key, examples, boundary cases and fuzzing, positive and
-/// negative, all checks. The README shows the same command.
+/// negative, all checks. docs/src/api.md shows the same command.
 #[test]
 fn schemathesis_finds_no_server_error_and_no_answer_outside_the_description() {
     let server = TestServer::default();

@@ -176,7 +176,8 @@ fn check_config_accepts_the_shipped_config_and_rejects_bad_ones_with_locations()
 
 #[test]
 fn with_no_arguments_the_repository_default_config_is_served() {
-    // The README's run command: the binary, no arguments, from the repository root.
+    // The run command of docs/src/getting-started.md: the binary, no arguments, from the
+    // repository root.
     let [port, metrics] = crate::support::free_ports();
     let dir = scratch_dir();
     let log = std::fs::File::create(dir.join("log")).unwrap();

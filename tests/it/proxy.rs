@@ -240,7 +240,7 @@ fn a_failed_model_tier_answers_503_and_forwards_no_body_byte() {
         "{}",
         r.text
     );
-    // pingora may have sent the request headers (see the README); wait, capped, until
+    // pingora may have sent the request headers (docs/src/proxy-forwarding.md); wait, capped, until
     // the upstream has seen the connection end, then check no body byte came with it.
     let deadline = std::time::Instant::now() + Duration::from_secs(2);
     while up.received().is_empty() && std::time::Instant::now() < deadline {

@@ -5,7 +5,7 @@
 //! request. Writing the command and reading the answer on that thread costs two
 //! syscalls; handing them to an async client's runtime and back cost two thread
 //! wake-ups more per round trip, which measured as the larger part of the store's
-//! overhead (README, "Several replicas").
+//! overhead (benches/README.md, "Shared session store").
 //!
 //! A connection is taken for one round trip and given back. At most `size` are open;
 //! a caller that finds none idle waits (never past its deadline). A connection that
