@@ -112,7 +112,7 @@ pub(super) const AU_ABN: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// A bare ABN: eleven digits; context-gated (ordinary-number set: see the README).
+/// A bare ABN: eleven digits; context-gated (ordinary-number set: `eval/README.md`, "Ordinary numbers").
 pub(super) const AU_ABN_BARE: PatternSpec = PatternSpec {
     name: "au_abn_bare",
     label: "AU_ABN",
@@ -192,7 +192,7 @@ pub(super) const TH_TNIN: PatternSpec = PatternSpec {
 
 /// Thai national id as 13 bare digits: context-gated, unlike Presidio, because
 /// millisecond timestamps (`17…`) share its first digits and pass 1 in 11 (ordinary-number
-/// set: see the README).
+/// set: `eval/README.md`, "Ordinary numbers").
 pub(super) const TH_TNIN_BARE: PatternSpec = PatternSpec {
     name: "th_tnin_bare",
     label: "TH_TNIN",

@@ -232,7 +232,7 @@ const IT_VAT_CONTEXT: &[&str] = &["partita iva", "p.iva", "piva", "p. iva", "vat
 
 /// A bare partita IVA: eleven digits. Context-gated, unlike Presidio: about 1 in 100
 /// eleven-digit numbers passes (Luhn and the office-code range), and phone numbers with
-/// their country code are eleven digits (ordinary-number set: see the README).
+/// their country code are eleven digits (ordinary-number set: `eval/README.md`, "Ordinary numbers").
 pub(super) const IT_VAT_CODE_BARE: PatternSpec = PatternSpec {
     name: "it_vat_code_bare",
     label: "IT_VAT_CODE",

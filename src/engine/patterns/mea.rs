@@ -5,7 +5,7 @@ use crate::engine::{PatternSpec, Proof};
 
 /// TC kimlik numarası: eleven digits with two check digits (1 in 100 random numbers
 /// pass). Context-gated, unlike Presidio: on the ordinary-number set it flagged
-/// eleven-digit phone numbers (see the README), and no separator sets it apart.
+/// eleven-digit phone numbers (`eval/README.md`, "Ordinary numbers"), and no separator sets it apart.
 pub(super) const TR_NATIONAL_ID: PatternSpec = PatternSpec {
     name: "tr_national_id",
     label: "TR_NATIONAL_ID",
