@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What every corrective rule adds and removes on every dev set, as JSON files under
+# What every corrective rule adds and removes on every dev set and the probe texts
+# (eval/probes/), as JSON files under
 # eval/results/by_rule/, each with the commit it was measured at. Needs a release build
 # (cargo build --release) and ../shared/data/dev.
 #
@@ -18,6 +19,7 @@ commit="$(git rev-parse HEAD)"
 
 python3 eval/clinical/build.py > "$tmp/clinical.jsonl"
 python3 eval/payloads.py --data "$dev" --out "$tmp/payload.jsonl" > /dev/null
+python3 eval/marked.py eval/probes/*.txt > "$tmp/probes.jsonl"
 
 run() { # name, eval arguments...
     local name=$1; shift
@@ -39,3 +41,4 @@ run wnut17 --data "$dev/wnut17_dev.jsonl" --labels eval/labels/wnut17.json
 run tab --data "$dev/tab_dev.jsonl" --labels eval/labels/tab.json --mask-only
 run clinical --data "$tmp/clinical.jsonl" --labels eval/labels/clinical.json
 run payload --data "$tmp/payload.jsonl" --labels eval/labels/payload.json --mask-only
+run probes --data "$tmp/probes.jsonl"
