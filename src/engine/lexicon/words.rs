@@ -246,17 +246,6 @@ fn same_without_dots(word: &str, entry: &str) -> bool {
         .eq(entry.chars())
 }
 
-/// Units of a dose: a name before "500 mg" is a drug's ("Keppra 500 mg").
-#[rustfmt::skip]
-const DOSE_UNITS: &[&str] = &[
-    "mg", "mcg", "µg", "g", "ml", "mL", "units", "unit", "IU", "tab", "tabs", "puffs", "mEq",
-];
-
-/// Whether `word` is the unit of a dose.
-pub(crate) fn is_dose_unit(word: &str) -> bool {
-    DOSE_UNITS.contains(&word)
-}
-
 /// Units of a span of time as notes and chat shorten them ("2 wks", "3 hrs", "10 min"): a
 /// number and such a unit is a time, never a name.
 #[rustfmt::skip]

@@ -11,7 +11,7 @@ use super::{Action, Example, Rule, Stage};
 use crate::engine::dictionary;
 use crate::engine::names::{
     after_employment_cue, ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand,
-    is_credential_word, is_dose_unit, is_drug, is_given_name, is_institution_ending, is_legal_form,
+    is_credential_word, is_drug, is_given_name, is_institution_ending, is_legal_form,
     is_listed_word, is_monarch, is_office, is_time_unit, title_case,
 };
 use crate::engine::regions;
@@ -369,14 +369,6 @@ pub(super) const SHAPE: &[Rule] = &[
         |t, s, _| is_clinical_shorthand_only(t, s),
         &[ex("BP 142/88 today", "BP 142/88", "ORGANIZATION", "")],
         &[ex("Ana Ruiz", "Ana Ruiz", "PERSON", "Ana Ruiz")],
-    ),
-    reject(
-        "drug_before_dose",
-        NAMED,
-        "no one's name is followed by a dose; a drug's brand name is",
-        |t, s, _| before_a_dose(t, s),
-        &[ex("Keppra 500 mg BID", "Keppra", "PERSON", "")],
-        &[ex("Ana 5 times", "Ana", "PERSON", "Ana")],
     ),
     reject(
         "time_amount",
@@ -817,28 +809,6 @@ fn is_clinical_shorthand_only(text: &str, span: ByteSpan) -> bool {
         }
     }
     shorthand || (measure && value)
-}
-
-/// Whether a dose follows `span` ("Keppra 500 mg BID"): a model tags a drug's brand name
-/// as a person or organisation now and then; no one's name is followed by a dose.
-fn before_a_dose(text: &str, span: ByteSpan) -> bool {
-    let mut words = text.get(span.end..).unwrap_or("").split_whitespace();
-    let Some(amount) = words.next() else {
-        return false;
-    };
-    let digits = amount.trim_end_matches(|c: char| c.is_alphabetic());
-    let unit = &amount[digits.len()..];
-    let is_amount = !digits.is_empty()
-        && digits.starts_with(|c: char| c.is_ascii_digit())
-        && digits
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','));
-    let unit = if unit.is_empty() {
-        words.next().unwrap_or("")
-    } else {
-        unit
-    };
-    is_amount && is_dose_unit(unit.trim_end_matches([',', '.', ';']))
 }
 
 /// Whether `span` is the value of a vital sign or lab ("INR 1.1", "BP 12/8"): a model
