@@ -246,20 +246,6 @@ fn same_without_dots(word: &str, entry: &str) -> bool {
         .eq(entry.chars())
 }
 
-/// Units of a span of time as notes and chat shorten them ("2 wks", "3 hrs", "10 min"): a
-/// number and such a unit is a time, never a name.
-#[rustfmt::skip]
-const TIME_UNITS: &[&str] = &[
-    "sec", "secs", "min", "mins", "minute", "minutes", "h", "hr", "hrs", "hour", "hours", "d",
-    "day", "days", "wk", "wks", "week", "weeks", "mo", "mos", "month", "months", "y", "yr",
-    "yrs", "year", "years",
-];
-
-/// Whether `word`, in any case, is a unit of time.
-pub(crate) fn is_time_unit(word: &str) -> bool {
-    TIME_UNITS.iter().any(|u| u.eq_ignore_ascii_case(word))
-}
-
 /// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
 #[rustfmt::skip]
 pub(crate) const PARTICLES: &[&str] = &[

@@ -12,7 +12,7 @@ use crate::engine::dictionary;
 use crate::engine::names::{
     after_employment_cue, ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand,
     is_credential_word, is_drug, is_given_name, is_institution_ending, is_legal_form,
-    is_listed_word, is_monarch, is_office, is_time_unit, title_case,
+    is_listed_word, is_monarch, is_office, title_case,
 };
 use crate::engine::regions;
 use crate::engine::validators::structure;
@@ -369,14 +369,6 @@ pub(super) const SHAPE: &[Rule] = &[
         |t, s, _| is_clinical_shorthand_only(t, s),
         &[ex("BP 142/88 today", "BP 142/88", "ORGANIZATION", "")],
         &[ex("Ana Ruiz", "Ana Ruiz", "PERSON", "Ana Ruiz")],
-    ),
-    reject(
-        "time_amount",
-        NAMED,
-        "a number and a unit of time names no one",
-        |t, s, _| is_time_amount(t, s),
-        &[ex("for 2 wks", "2 wks", "ORGANIZATION", "")],
-        &[ex("2 Broadway", "2 Broadway", "LOCATION", "2 Broadway")],
     ),
     reject(
         "impossible_slash_date",
@@ -766,21 +758,6 @@ fn without_clock_time(text: &str, span: ByteSpan) -> ByteSpan {
         return span;
     }
     ByteSpan::new(span.start, span.start + rest.len())
-}
-
-/// Whether `span` is a number and a unit of time ("2 wks", "3 hrs"): a model tags a short
-/// time in notes as an organisation now and then; it names no one.
-fn is_time_amount(text: &str, span: ByteSpan) -> bool {
-    let Some(inner) = text.get(span.start..span.end) else {
-        return false;
-    };
-    let mut words = inner.split_whitespace();
-    let (Some(amount), Some(unit), None) = (words.next(), words.next(), words.next()) else {
-        return false;
-    };
-    amount.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        && amount.starts_with(|c: char| c.is_ascii_digit())
-        && is_time_unit(unit.trim_end_matches('.'))
 }
 
 /// Whether `span` is clinical shorthand, or a measurement with its value ("PT", "Y.O.",
@@ -1920,7 +1897,7 @@ mod tests {
     }
 
     #[test]
-    fn a_degree_after_a_name_leaves_the_name_and_a_time_is_no_name_nor_part_of_one() {
+    fn a_degree_after_a_name_leaves_the_name_and_a_clock_time_is_no_part_of_one() {
         let text = "Attending: KOWALCZYK, ANNA M.D.  Seen by Ana Ruiz, PA-C in 2 wks; Dr. M. D. \
                     Shah; departs LHR 14:25, arrives JFK 17:40:00; Terminal 5; saw 3 Doors Down";
         let at = |part: &str| {
@@ -1938,8 +1915,6 @@ mod tests {
         assert_eq!(shaped("Ana Ruiz, PA-C", person), Some(at("Ana Ruiz")));
         // Initials that spell a degree inside a name stay: "M. D." is two words.
         assert_eq!(shaped("M. D. Shah", person), Some(at("M. D. Shah")));
-        assert_eq!(shaped("2 wks", org), None);
-        assert_eq!(shaped("2 wks", person), None);
         assert_eq!(shaped("LHR 14:25", place), Some(at("LHR")));
         assert_eq!(shaped("JFK 17:40:00", org), Some(at("JFK")));
         assert_eq!(shaped("Terminal 5", place), Some(at("Terminal 5")));
