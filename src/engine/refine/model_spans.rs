@@ -288,17 +288,6 @@ pub(super) const SHAPE: &[Rule] = &[
         &[ex("when Pedro I said", "Pedro", "PERSON", "Pedro")],
     ),
     reshape(
-        "initials_before_person",
-        &["PERSON"],
-        "a model leaves out initials, and the given name before them, in signatures",
-        |t, s, _| Some(with_initials(t, s)),
-        &[
-            ex("(R. de Vries)", "de Vries", "PERSON", "R. de Vries"),
-            ex("Ian P. Vance", "Vance", "PERSON", "Ian P. Vance"),
-        ],
-        &[ex("Ian Vance", "Vance", "PERSON", "Vance")],
-    ),
-    reshape(
         "stage_name_prefix",
         &["PERSON"],
         "a model reads the \"Lil\" of a stage name as the slang word",
@@ -1088,37 +1077,6 @@ fn with_joined_names(text: &str, span: ByteSpan) -> ByteSpan {
     ByteSpan::new(start, end)
 }
 
-/// A person's span with the initials just before it ("(R. de Vries)") and the known given
-/// name before those ("Ian" + "P. Vance", "Ian P." + "Vance" → "Ian P. Vance"): a model
-/// leaves them out now and then, in a signature line or a bracket. The initial ties the
-/// given name to this name; without one, "Ian" + "Vance" may be two people.
-fn with_initials(text: &str, span: ByteSpan) -> ByteSpan {
-    let is_initial = |w: &str| {
-        w.len() == 2 && w.ends_with('.') && w.starts_with(|c: char| c.is_ascii_uppercase())
-    };
-    // The word just before `at`, one space away on the same line, without an opening
-    // bracket or quote ("(R.").
-    let word_before = |at: usize| {
-        let before = text[..at].strip_suffix(' ')?;
-        let word = before.rsplit([' ', '\n', '\t']).next()?;
-        let word = word.trim_start_matches(['(', '[', '"', '“', '\'']);
-        Some((before.len() - word.len(), word))
-    };
-    let mut start = span.start;
-    let mut initials = text[span.start..]
-        .split_whitespace()
-        .next()
-        .is_some_and(is_initial);
-    while let Some((at, _)) = word_before(start).filter(|(_, w)| is_initial(w)) {
-        start = at;
-        initials = true;
-    }
-    match word_before(start) {
-        Some((at, word)) if initials && is_given_name(word) => ByteSpan::new(at, span.end),
-        _ => ByteSpan::new(start, span.end),
-    }
-}
-
 /// A person's span with the "Lil" of a stage name before it ("lil wayne", "Lil Nas X"): a
 /// model reads it as the slang word and leaves it out.
 fn with_stage_prefix(text: &str, span: ByteSpan) -> ByteSpan {
@@ -1445,20 +1403,6 @@ mod tests {
         assert_eq!(apply("King of Spain", rank, "King of"), "King of");
         assert_eq!(apply("Ana IBM", name, "Ana"), "Ana");
         assert_eq!(apply("Ana IVa", name, "Ana"), "Ana");
-        let given = with_initials;
-        assert_eq!(
-            apply("____\nIan P. Vance, M.D.", given, "P. Vance"),
-            "Ian P. Vance"
-        );
-        assert_eq!(apply("Ian P. Vance", given, "P. Vance"), "Ian P. Vance");
-        // Not a given name, or no initial: the span stays.
-        assert_eq!(apply("Signed P. Vance", given, "P. Vance"), "P. Vance");
-        assert_eq!(apply("Ian Vance", given, "Vance"), "Vance");
-        assert_eq!(apply("Ian\nP. Vance", given, "P. Vance"), "P. Vance");
-        assert_eq!(apply("Ian P. Vance", given, "Vance"), "Ian P. Vance");
-        assert_eq!(apply("Ian P. Q. Vance", given, "Vance"), "Ian P. Q. Vance");
-        assert_eq!(apply("K. Vance", given, "Vance"), "K. Vance");
-        assert_eq!(apply("(R. de Vries) by", given, "de Vries"), "R. de Vries");
     }
 
     #[test]
