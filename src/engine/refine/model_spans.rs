@@ -163,14 +163,6 @@ pub(super) const SHAPE: &[Rule] = &[
         &[ex("Fitzgerald's office", "Fitzgerald", "PERSON", "Fitzgerald")],
     ),
     reject(
-        "field_label_head",
-        &[],
-        "the first words of a form's field label in capitals read as an organisation",
-        |t, s, _| in_field_label(t, s),
-        &[ex("PRIMARY CARE PHYSICIAN: Dr Ruiz", "PRIMARY", "ORGANIZATION", "")],
-        &[ex("ANA RUIZ: hello", "ANA RUIZ", "PERSON", "ANA RUIZ")],
-    ),
-    reject(
         "lower_case_god",
         &["PERSON"],
         "lower-case \"god\" is the noun; tweets in training data tag it a person",
@@ -783,37 +775,6 @@ fn follows_clinical_measure(text: &str, span: ByteSpan) -> bool {
     text.get(..span.start)
         .and_then(|before| before.split_whitespace().next_back())
         .is_some_and(|word| is_clinical_measure(word.trim_end_matches(':')))
-}
-
-/// Whether `span` opens a field label of a form in capitals ("PRIMARY CARE PHYSICIAN:",
-/// "ADMITTING SERVICE:"): the label's first words read as an organisation to a model.
-/// Only a span in capitals at the head of its line with one to three more words in
-/// capitals before the colon: "Ana Ruiz: hello" is a speaker, and "ANA RUIZ:" a name.
-fn in_field_label(text: &str, span: ByteSpan) -> bool {
-    let capitals =
-        |s: &str| s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase);
-    // The cheap tests first: this runs for every model span, and the line may be long.
-    let at_line_head = || {
-        text[..span.start]
-            .chars()
-            .rev()
-            .take_while(|&c| c != '\n')
-            .all(char::is_whitespace)
-    };
-    if !capitals(&text[span.start..span.end]) || !at_line_head() {
-        return false;
-    }
-    let line = text[span.end..].split('\n').next().unwrap_or("");
-    let Some(colon) = line.find(':') else {
-        return false;
-    };
-    let rest: Vec<&str> = line[..colon].split_whitespace().collect();
-    (1..=3).contains(&rest.len())
-        && rest.iter().all(|w| {
-            capitals(w)
-                && w.chars()
-                    .all(|c| c.is_alphabetic() || matches!(c, '#' | '/' | '.'))
-        })
 }
 
 /// The part of a date that a colon or semicolon and a space cut off ("10/21: Cr 1.4, K
@@ -1739,20 +1700,6 @@ mod tests {
         assert_eq!(widened("Siobhan+Ana went", "Siobhan"), "Siobhan");
         assert_eq!(widened("/users/Siobhan+O%27Reilly", "Siobhan"), "Siobhan");
         assert_eq!(widened("a=b c=Siobhan+Ana", "Siobhan"), "Siobhan");
-    }
-
-    #[test]
-    fn the_head_of_a_field_label_in_capitals_is_no_entity() {
-        let text = "PRIMARY CARE PHYSICIAN: NWOSU, CHIDI\nANA RUIZ: hi\nAna Ruiz said: hi\n  BOSTON MEDICAL CENTER CARDIOLOGY: 2 visits";
-        let at = |part: &str| {
-            let s = text.find(part).unwrap();
-            ByteSpan::new(s, s + part.len())
-        };
-        assert!(in_field_label(text, at("PRIMARY CARE")));
-        assert!(!in_field_label(text, at("NWOSU")));
-        assert!(!in_field_label(text, at("ANA RUIZ")));
-        assert!(!in_field_label(text, at("Ana Ruiz")));
-        assert!(in_field_label(text, at("BOSTON MEDICAL CENTER")));
     }
 
     #[test]
