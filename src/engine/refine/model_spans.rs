@@ -375,6 +375,14 @@ pub(super) const SHAPE: &[Rule] = &[
         &[ex("Pt 45M with", "45M", "DATE_TIME", "")],
         &[ex("in 2045", "2045", "DATE_TIME", "2045")],
     ),
+    reshape(
+        "company_abbreviation_dot",
+        &["ORGANIZATION"],
+        "the tokenizer splits off the dot of a closing company abbreviation",
+        |t, s, _| Some(with_abbreviation_dot(t, s)),
+        &[ex("First Albany Corp. said", "First Albany Corp", "ORGANIZATION", "First Albany Corp.")],
+        &[ex("Albany Group. It", "Albany Group", "ORGANIZATION", "Albany Group")],
+    ),
 ];
 
 /// Relabel rules; the first that applies names the label.
@@ -1066,6 +1074,20 @@ fn with_kind_word(text: &str, span: ByteSpan, label: Label) -> ByteSpan {
     }
 }
 
+/// Company-form abbreviations whose dot is part of the name ("First Albany Corp.").
+const COMPANY_ABBREVIATIONS: &[&str] = &["Corp", "Inc", "Ltd", "Co", "Cos", "Bros", "Assn"];
+
+/// An organisation's span with the dot of its closing abbreviation, which the tokenizer
+/// splits off and the model leaves out.
+fn with_abbreviation_dot(text: &str, span: ByteSpan) -> ByteSpan {
+    let inner = &text[span.start..span.end];
+    let last = inner.rsplit(' ').next().unwrap_or(inner);
+    if COMPANY_ABBREVIATIONS.contains(&last) && text[span.end..].starts_with('.') {
+        return ByteSpan::new(span.start, span.end + 1);
+    }
+    span
+}
+
 /// Months that are no organisation's or place's first word ("August National Association
 /// of …" is the month, then the association). "May" and "March" also start names ("May
 /// Department Stores") and stay, and so do weekdays ("Sunday Telegraph").
@@ -1305,7 +1327,7 @@ mod tests {
     }
 
     #[test]
-    fn brackets_regnal_numbers_and_ranks_follow_names() {
+    fn brackets_company_abbreviations_regnal_numbers_and_ranks_follow_names() {
         let apply = |text: &str, f: fn(&str, ByteSpan) -> ByteSpan, part: &str| {
             let at = text.find(part).unwrap();
             let s = f(text, ByteSpan::new(at, at + part.len()));
@@ -1320,6 +1342,14 @@ mod tests {
             "Mladost (BJ)"
         );
         assert_eq!(apply("Acme ) said", close_bracket, "Acme"), "Acme");
+        let dot = with_abbreviation_dot;
+        assert_eq!(
+            apply("at First Albany Corp. said", dot, "First Albany Corp"),
+            "First Albany Corp."
+        );
+        assert_eq!(apply("Acme Inc.", dot, "Acme Inc"), "Acme Inc.");
+        assert_eq!(apply("Acme Inc .", dot, "Acme Inc"), "Acme Inc");
+        assert_eq!(apply("Acme Tools.", dot, "Acme Tools"), "Acme Tools");
         let name = with_regnal_number;
         assert_eq!(
             apply("Queen Elizabeth II said", name, "Elizabeth"),
