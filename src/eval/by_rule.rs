@@ -17,6 +17,8 @@ pub(super) struct Effect {
     adds: usize,
     /// Detections only there without it.
     removes: usize,
+    /// Detections there either way (span and label) with another confidence.
+    rescores: usize,
     /// With the rule minus without it, micro over the gold labels.
     tp: i64,
     fp: i64,
@@ -41,13 +43,16 @@ pub(super) fn effects(
         };
         let found = run.detections(proposals, &without);
         let totals = run.totals(&found);
-        let (mut adds, mut removes) = (0, 0);
+        let (mut adds, mut removes, mut rescores) = (0, 0, 0);
         for (with, without) in all.found.iter().zip(&found) {
             let key = |d: &crate::engine::Detection| (d.span, d.label);
-            adds += with
-                .iter()
-                .filter(|d| !without.iter().any(|w| key(w) == key(d)))
-                .count();
+            for d in with {
+                match without.iter().find(|w| key(w) == key(d)) {
+                    None => adds += 1,
+                    Some(w) if w.score != d.score => rescores += 1,
+                    Some(_) => {}
+                }
+            }
             removes += without
                 .iter()
                 .filter(|w| !with.iter().any(|d| key(w) == key(d)))
@@ -60,6 +65,7 @@ pub(super) fn effects(
             stage: rule.stage.as_str(),
             adds,
             removes,
+            rescores,
             tp: delta(micro.tp, off.tp),
             fp: delta(micro.fp, off.fp),
             fn_: delta(micro.fn_, off.fn_),
@@ -77,17 +83,28 @@ pub(super) fn render(effects: &[Effect]) -> String {
         String::from("\nby rule (with the rule minus without it; adds/removes: detections)\n");
     let _ = writeln!(
         out,
-        "{:<28} {:<8} {:>5} {:>7} {:>5} {:>5} {:>5} {:>8} {:>8} {:>8}",
-        "rule", "stage", "adds", "removes", "tp", "fp", "fn", "f1", "chr rec", "chr prec"
+        "{:<28} {:<8} {:>5} {:>7} {:>8} {:>5} {:>5} {:>5} {:>8} {:>8} {:>8}",
+        "rule",
+        "stage",
+        "adds",
+        "removes",
+        "rescores",
+        "tp",
+        "fp",
+        "fn",
+        "f1",
+        "chr rec",
+        "chr prec"
     );
     for e in effects {
         let _ = writeln!(
             out,
-            "{:<28} {:<8} {:>5} {:>7} {:>+5} {:>+5} {:>+5} {:>+8.4} {:>+8.4} {:>+8.4}",
+            "{:<28} {:<8} {:>5} {:>7} {:>8} {:>+5} {:>+5} {:>+5} {:>+8.4} {:>+8.4} {:>+8.4}",
             e.rule,
             e.stage,
             e.adds,
             e.removes,
+            e.rescores,
             e.tp,
             e.fp,
             e.fn_,
