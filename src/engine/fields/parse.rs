@@ -225,10 +225,16 @@ fn key_values(text: &str, out: &mut Vec<Field>) {
                 // Capped: a value longer than that is dropped anyway, and `a=a=a=…`
                 // must not rescan the rest of the text from every `=`.
                 let window = &bytes[after..bytes.len().min(after + MAX_VALUE_BYTES + 1)];
-                let end = after + unquoted_value_len(window);
+                let mut end = after + unquoted_value_len(window);
                 // A URL's query parameter (`?zip=94107 200 12ms`) ends at the space: a
-                // URL holds none.
+                // URL holds none. Nor does it end in sentence punctuation (`?tel=5!`),
+                // which ends the sentence around the URL, as the URL patterns read it.
                 let query = key_start > 0 && matches!(bytes[key_start - 1], b'?' | b'&');
+                if query {
+                    while end > after && matches!(bytes[end - 1], b'.' | b'!' | b'?' | b':') {
+                        end -= 1;
+                    }
+                }
                 if end > after {
                     out.push(Field {
                         key,

@@ -267,6 +267,18 @@ fn an_unquoted_value_ends_at_cjk_punctuation_spaces_and_emoji_but_keeps_letters(
 }
 
 #[test]
+fn a_url_query_value_ends_before_the_sentence_punctuation_after_the_url() {
+    assert_eq!(
+        pairs("see https://aa.com?tel=5550199! or ?q=a.b. then x=y."),
+        [("tel", "5550199"), ("q", "a.b"), ("x", "y.")]
+    );
+    assert_eq!(
+        flagged("https://aa.com?tel=a! "),
+        want(&[("https://aa.com?tel=a", "URL")])
+    );
+}
+
+#[test]
 fn an_ampersand_ends_a_value_only_before_the_next_key() {
     assert_eq!(
         flagged("spring.datasource.password=Tr0ub4dor&3 level=info"),

@@ -2,6 +2,7 @@
 
 use crate::engine::validators::{aba, base58check, bech32, eip55, luhn, mod97, structure};
 use crate::engine::{PatternSpec, Proof};
+use crate::text::ByteSpan;
 
 /// 13–19 digits in groups, Luhn-checked, with a known issuer prefix (Visa, Mastercard,
 /// Amex, Discover, JCB, Diners, UnionPay, Maestro).
@@ -11,6 +12,7 @@ pub(super) const CREDIT_CARD: PatternSpec = PatternSpec {
     regex: r"\b[2-6]\d{3}(?:[ \-]?\d{2,4}){3,4}\b",
     score: 0.9,
     validate: Some(luhn::credit_card),
+    surroundings: Some(stands_alone),
     proof: Proof::Checksum,
     context: &[
         "card",
@@ -27,9 +29,25 @@ pub(super) const CREDIT_CARD: PatternSpec = PatternSpec {
         ("amex 378282246310005.", "378282246310005"),
         ("mc 5500-0000-0000-0004", "5500-0000-0000-0004"),
     ],
-    counter_examples: &["order 4111 1111 1111 1112", "id 1234567890123456"],
+    counter_examples: &[
+        "order 4111 1111 1111 1112",
+        "id 1234567890123456",
+        "request aa000000-3874-9094-4999-0aa0000a00aa done",
+        "tracking PKG-4111-1111-1111-1111-B2",
+    ],
     ..PatternSpec::BASE
 };
+
+/// Whether a card number stands alone: one whose digits go on across a hyphen or an
+/// underscore into more letters or digits is a group of a longer code (a UUID, a tracking
+/// or order number), which a card number never is part of.
+fn stands_alone(text: &str, span: ByteSpan) -> bool {
+    let before = &text.as_bytes()[..span.start];
+    let after = &text.as_bytes()[span.end..];
+    let glued_before = matches!(before, [.., b, b'-' | b'_'] if b.is_ascii_alphanumeric());
+    let glued_after = matches!(after, [b'-' | b'_', b, ..] if b.is_ascii_alphanumeric());
+    !(glued_before || glued_after)
+}
 
 /// A card's security code after its cue (`CVV 123`, `cvc2: 4821`, `card verification
 /// value 123`): three or four digits that, with the card number, pay. Only the cue tells
