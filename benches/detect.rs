@@ -3,7 +3,7 @@
 //! `patterns` is the regex tier alone (target ≥ 20 MB/s on one core, release build);
 //! `rules` adds the dictionaries and name rules (the full engine without the model);
 //! `naive` is the baseline the `RegexSet` prefilter must beat: every pattern run over the
-//! whole text one by one. `fields_scan` is what reading named fields (`engine::fields`)
+//! whole text one by one. `fields_scan` is what reading named fields (`engine::tiers::fields`)
 //! costs alone on the same text, a share of every path above; `detect_logs/patterns_logs`
 //! is the regex tier on ~100 KB of JSON and logfmt log lines.
 //!
@@ -20,7 +20,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::time::Duration;
 
 use anonymizer::config::settings::Settings;
-use anonymizer::engine::{fields, patterns, Engine, PatternRecognizer, Recognizer};
+use anonymizer::engine::tiers::{fields, patterns};
+use anonymizer::engine::{Engine, PatternRecognizer, Recognizer};
 use anonymizer::text::LabelSet;
 
 /// About 100 KB: ordinary prose, some of it with contact details, ids and dates.

@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anonymizer::engine::ner::{ModelSettings, NerRecognizer};
+use anonymizer::engine::tiers::ner::{ModelSettings, NerRecognizer};
 use anonymizer::engine::Recognizer;
 use anonymizer::text::{Label, LabelSet};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};

@@ -12,7 +12,7 @@ use crate::api::Api;
 use crate::config::settings::Secret;
 use crate::config::settings::SessionBackend;
 use crate::config::{ApiKey, Settings};
-use crate::engine::ner::NerRecognizer;
+use crate::engine::tiers::ner::NerRecognizer;
 use crate::engine::{BuildError, Engine};
 use crate::methods::{KeyRing as MethodKeys, Memory};
 use crate::server::auth::KeyRing;
@@ -33,7 +33,7 @@ pub struct App {
     pub generated_secret: bool,
     pub tiers: Vec<&'static str>,
     /// The loaded models' names, versions and checksums (logged at start).
-    pub models: Vec<crate::engine::ner::ModelIdentity>,
+    pub models: Vec<crate::engine::tiers::ner::ModelIdentity>,
     /// Sweeps expired sessions until dropped (memory store only; Redis expires its own).
     _sweeper: Option<Ticker>,
 }

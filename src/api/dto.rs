@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::anonymizer::Entity;
-use crate::engine::ner::ModelIdentity;
+use crate::engine::tiers::ner::ModelIdentity;
 
 /// Confidences are rounded to 4 decimals so `0.95f32` prints as `0.95`.
 fn round(score: f32) -> f64 {

@@ -182,7 +182,7 @@ fn default_pattern_score() -> f64 {
     0.6
 }
 
-/// The neural NER tier (`engine::ner`).
+/// The neural NER tier (`engine::tiers::ner`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ModelSection {
@@ -238,8 +238,9 @@ pub struct TagDetail {
 
 impl Default for ModelSection {
     fn default() -> Self {
-        let defaults =
-            crate::engine::ner::ModelSettings::anonymizer_ner(std::path::Path::new("models"));
+        let defaults = crate::engine::tiers::ner::ModelSettings::anonymizer_ner(
+            std::path::Path::new("models"),
+        );
         Self {
             enabled: true,
             required: defaults.required,

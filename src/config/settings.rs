@@ -10,7 +10,7 @@ use super::env::{self, InterpolateError};
 use super::{Config, ModelSection, TagMapping};
 use crate::anonymizer::Defaults;
 use crate::api::Limits;
-use crate::engine::ner::{ModelSettings, TagTarget};
+use crate::engine::tiers::ner::{ModelSettings, TagTarget};
 use crate::engine::{CustomPattern, EngineOptions};
 use crate::methods::{MasterSecret, Method};
 use crate::proxy::route::{self, Route};

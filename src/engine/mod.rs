@@ -5,27 +5,23 @@
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
 pub mod context;
-pub mod custom;
-pub mod dictionary;
-pub mod fields;
 pub mod lexicon;
-pub mod names;
-pub mod ner;
-pub mod patterns;
 pub mod recognizer;
 pub mod refine;
 mod regions;
 pub mod resolve;
 pub mod scan_set;
+pub mod tiers;
 pub mod validators;
 
 use std::fmt;
 
 use crate::text::{ByteSpan, Label, LabelSet};
-pub use custom::{CustomPattern, EngineOptions};
 pub use recognizer::{
     Candidate, PatternRecognizer, PatternSpec, Proof, RecognizeError, Recognizer,
 };
+pub use tiers::custom::{CustomPattern, EngineOptions};
+use tiers::{custom, dictionary, fields, names, ner, patterns};
 
 /// One detected entity, in byte offsets of the text it was found in.
 #[derive(Debug, Clone, PartialEq)]

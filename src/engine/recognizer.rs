@@ -89,11 +89,11 @@ pub trait Recognizer: Send + Sync {
     /// The detection tier this recognizer belongs to (`patterns`, `dictionary`, `model`).
     fn tier(&self) -> &'static str;
     /// The model behind this recognizer, for a tier that runs one.
-    fn model(&self) -> Option<&super::ner::ModelIdentity> {
+    fn model(&self) -> Option<&super::tiers::ner::ModelIdentity> {
         None
     }
     /// What that model has run so far.
-    fn model_stats(&self) -> Option<super::ner::PoolStats> {
+    fn model_stats(&self) -> Option<super::tiers::ner::PoolStats> {
         None
     }
     /// Appends candidates found in `text` for labels in `wanted`.
@@ -673,7 +673,7 @@ mod tests {
         // each shard must hold every state this corpus needs in a quarter of the cache
         // it gets when served, never clearing it. A pattern that breaks this needs a
         // `prefilter` (the set then searches a cheaper regex), or the shards get smaller.
-        let forms = set_forms(crate::engine::patterns::ALL);
+        let forms = set_forms(crate::engine::tiers::patterns::ALL);
         let set =
             ScanSet::with_cache(&forms, super::super::scan_set::CACHE_BYTES / 4).expect("builds");
         let mut found = 0;
@@ -701,7 +701,7 @@ mod tests {
                 .count()
                 > 100
         );
-        let examples = crate::engine::patterns::ALL
+        let examples = crate::engine::tiers::patterns::ALL
             .iter()
             .flat_map(|s| {
                 s.examples
@@ -726,7 +726,7 @@ mod tests {
         static BOTH: std::sync::LazyLock<(PatternRecognizer, PatternRecognizer)> =
             std::sync::LazyLock::new(|| {
                 let build =
-                    || PatternRecognizer::new(crate::engine::patterns::ALL).expect("builds");
+                    || PatternRecognizer::new(crate::engine::tiers::patterns::ALL).expect("builds");
                 let mut whole = build();
                 whole.whole = true;
                 (build(), whole)
@@ -761,7 +761,7 @@ mod tests {
 
     #[test]
     fn chunked_scanning_finds_what_a_whole_scan_finds() {
-        let rec = PatternRecognizer::new(crate::engine::patterns::ALL).expect("builds");
+        let rec = PatternRecognizer::new(crate::engine::tiers::patterns::ALL).expect("builds");
         let para = "Reach me at jane@example.com or +44 20 7946 0958 on 3 March 2024.\n\n";
         let text = "Nothing here at all, just words.\n\n".repeat(200) + &para.repeat(50);
         let mut chunked = Vec::new();

@@ -223,7 +223,7 @@ fn a_mixed_log_and_chat_sample_is_found_exactly() {
     let engine = Engine::builtin().expect("engine builds");
     let cases: &[(&str, &[(&str, &str)])] = &[
         (
-            // The line's own timestamp is log machinery and stays (engine::fields).
+            // The line's own timestamp is log machinery and stays (engine::tiers::fields).
             "2024-03-14T09:30:00Z INFO user=jane.doe@example.com ip=203.0.113.42 status=ok",
             &[
                 ("EMAIL_ADDRESS", "jane.doe@example.com"),

@@ -48,8 +48,11 @@ fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| layer.contains(&module))
 }
 
-/// `text` without its line comments.
+/// `text` without its line comments and its unit tests (a trailing `mod tests`).
 fn code(text: &str) -> String {
+    let text = text
+        .find("#[cfg(test)]\nmod tests {")
+        .map_or(text, |at| &text[..at]);
     text.lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()

@@ -485,7 +485,7 @@ fn is_checked_path(path: &str) -> bool {
 
 #[test]
 fn every_repository_path_the_docs_name_exists() {
-    // `src/engine/patterns/`, `conf/anonymizer.yaml`: a code span that is a path of the
+    // `src/engine/tiers/patterns/`, `conf/anonymizer.yaml`: a code span that is a path of the
     // repository (no `*` or `<name>` placeholder); and the first column of the code map.
     let span = regex::Regex::new(
         r"`((?:src|tests|conf|benches|eval|training|deploy|scripts|openapi|models|docs|\.ci)/[A-Za-z0-9_./-]*)`",

@@ -13,7 +13,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
 
 use crate::engine::context::floor_boundary;
-use crate::engine::dictionary::whole_word;
+use crate::engine::tiers::dictionary::whole_word;
 use crate::engine::{Detection, Proof};
 use crate::text::{ByteSpan, Label};
 

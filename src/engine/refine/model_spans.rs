@@ -8,13 +8,13 @@
 //! "Trump Tower").
 
 use super::{Action, Example, Rule, Stage};
-use crate::engine::dictionary;
-use crate::engine::names::{
+use crate::engine::regions;
+use crate::engine::tiers::dictionary;
+use crate::engine::tiers::names::{
     after_employment_cue, ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand,
     is_credential_word, is_drug, is_given_name, is_institution_ending, is_legal_form,
     is_listed_word, is_monarch, is_office, title_case,
 };
-use crate::engine::regions;
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
 
@@ -1120,7 +1120,7 @@ fn trim_common_edges(text: &str, span: ByteSpan) -> ByteSpan {
     let common = |w: &str| {
         w.chars().count() > 1
             && w.chars().all(char::is_lowercase)
-            && !crate::engine::names::PARTICLES.contains(&w)
+            && !crate::engine::tiers::names::PARTICLES.contains(&w)
     };
     let mut first = 0;
     while first < words.len() && common(words[first].1) {

@@ -35,7 +35,7 @@ pub(crate) use crate::engine::lexicon::words::{
 
 pub(crate) use organization::after_employment_cue;
 
-use super::{Candidate, Proof, Recognizer};
+use crate::engine::{Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 use tokens::{tokenize, Token};
 

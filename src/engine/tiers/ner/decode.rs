@@ -214,7 +214,7 @@ pub fn candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::ner::model::TagScheme;
+    use crate::engine::tiers::ner::model::TagScheme;
 
     /// Whitespace "tokenizer" for tests: one token per word, `##` marks a sub-word of the
     /// previous word. Returns tokens and the tag of each from `tags`.

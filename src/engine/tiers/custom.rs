@@ -4,7 +4,7 @@
 
 use regex::Regex;
 
-use super::{context, BuildError, Candidate, Proof, Recognizer};
+use crate::engine::{context, BuildError, Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Detection options from configuration.

@@ -14,7 +14,7 @@ use super::decode::{Target, TypedSpan};
 use super::model::{Bio, TagScheme, TokenClass};
 use super::tokenize::Tokens;
 use super::window::Window;
-use crate::engine::names::{is_english_word, is_frequent_word};
+use crate::engine::tiers::names::{is_english_word, is_frequent_word};
 use crate::text::Label;
 
 /// A window is read again only when the first reading tagged the first token of one of
@@ -455,7 +455,7 @@ mod tests {
 
     #[test]
     fn a_window_is_read_again_only_where_the_first_reading_hesitated_over_an_unknown_word() {
-        use crate::engine::ner::model::TagScheme;
+        use crate::engine::tiers::ner::model::TagScheme;
         let scheme =
             TagScheme::from_config_json(r#"{"id2label": {"0": "O", "1": "B-PER", "2": "I-PER"}}"#)
                 .unwrap();

@@ -12,9 +12,9 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
-use super::lexicon;
-use super::lexicon::words::{is_english_word, is_given_name};
-use super::{context, BuildError, Candidate, Proof, Recognizer};
+use crate::engine::lexicon;
+use crate::engine::lexicon::words::{is_english_word, is_given_name};
+use crate::engine::{context, BuildError, Candidate, Proof, Recognizer};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// A word list for one label.
@@ -33,7 +33,7 @@ pub struct DictionarySpec {
 pub const LOCATIONS: DictionarySpec = DictionarySpec {
     name: "locations",
     label: "LOCATION",
-    words: include_str!("lexicon/lists/locations.txt"),
+    words: include_str!("../lexicon/lists/locations.txt"),
     score: 0.7,
     context: &[
         "in", "from", "to", "near", "city", "country", "born", "lives", "visit",
@@ -44,7 +44,7 @@ pub const LOCATIONS: DictionarySpec = DictionarySpec {
 pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
     name: "organizations",
     label: "ORGANIZATION",
-    words: include_str!("lexicon/lists/organizations.txt"),
+    words: include_str!("../lexicon/lists/organizations.txt"),
     score: 0.65,
     context: &[
         "company",
@@ -61,7 +61,7 @@ pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
 pub const NATIONALITIES: DictionarySpec = DictionarySpec {
     name: "nationalities",
     label: "NRP",
-    words: include_str!("lexicon/lists/nationalities.txt"),
+    words: include_str!("../lexicon/lists/nationalities.txt"),
     score: 0.6,
     context: &[
         "national",

@@ -70,7 +70,7 @@ mod sexuality;
 mod uk;
 mod us;
 
-use super::PatternSpec;
+use crate::engine::PatternSpec;
 
 pub use generic::after_home_directory;
 

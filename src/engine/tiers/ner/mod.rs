@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use crate::text::{Label, LabelSet};
 
-use super::{BuildError, Candidate, RecognizeError, Recognizer};
+use crate::engine::{BuildError, Candidate, RecognizeError, Recognizer};
 
 /// The model tier's name; the engine corrects its spans with the model-span rules.
 pub const TIER: &str = "model";
@@ -82,7 +82,7 @@ pub struct ModelSettings {
     /// Whether the service must refuse to start without this tier.
     pub required: bool,
     /// Whether the rule tier's capitalisation guesses for names run beside this model;
-    /// `false` keeps only cued name rules ([`crate::engine::names::NameRecognizer::beside_model`]).
+    /// `false` keeps only cued name rules ([`crate::engine::tiers::names::NameRecognizer::beside_model`]).
     pub name_guesses: bool,
     /// Tag table. Types not listed fall back to the label (or alias) of the same name,
     /// so `PER`, `ORG`, `LOC`, `DATE`, `EMAIL`, `PHONE` need no row.

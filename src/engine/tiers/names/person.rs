@@ -189,7 +189,7 @@ fn after_phrases(words: &Words<'_>, phrases: &[&str]) -> Vec<(usize, usize)> {
             {
                 continue;
             }
-            if !crate::engine::dictionary::whole_word(
+            if !crate::engine::tiers::dictionary::whole_word(
                 text,
                 ByteSpan::new(at, at + cue.trim_end_matches([':', ',']).len()),
             ) {

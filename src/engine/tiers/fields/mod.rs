@@ -16,7 +16,7 @@
 //!    anywhere (and UUIDs when the caller asked for the `UUID` label).
 //!
 //! Personal values win over shapes (a `dob` written `1984-07-02T00:00:00Z` is
-//! flagged). Runs inside [`super::Engine::detect_many`] before overlap resolution;
+//! flagged). Runs inside [`crate::engine::Engine::detect_many`] before overlap resolution;
 //! knows nothing of HTTP or of which route a text came from.
 
 mod keys;
@@ -27,8 +27,8 @@ pub use keys::{role, KeyFamily, Role, ALL};
 
 use super::names::is_no_ones_account;
 use super::patterns;
-use super::validators::structure;
-use super::{Candidate, Proof};
+use crate::engine::validators::structure;
+use crate::engine::{Candidate, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Confidence of a value found by its key: above the default threshold (0.5) and below
