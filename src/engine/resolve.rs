@@ -40,8 +40,8 @@
 
 use std::collections::BTreeMap;
 
+use super::lexicon::words::{is_credential_word, is_given_name, is_institution_head};
 use super::tiers::fields::{role, Role};
-use super::tiers::names::{is_credential_word, is_given_name, is_institution_head};
 use super::{Candidate, Detection, Proof};
 use crate::text::{ByteSpan, Label};
 

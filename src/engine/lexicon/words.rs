@@ -107,7 +107,7 @@ pub(crate) fn is_frequent_word(word: &str) -> bool {
     lists().common.contains(lower.as_str())
         || is_chatter(&lower)
         || FORMS_OF_ADDRESS.contains(&lower.as_str())
-        || STOP.contains(&title_case(&lower).as_str())
+        || is_stop(&title_case(&lower))
 }
 
 /// Account names that are no one's, and outcomes written where a user name would be.
@@ -246,23 +246,27 @@ fn same_without_dots(word: &str, entry: &str) -> bool {
         .eq(entry.chars())
 }
 
-/// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`).
+/// Name particles allowed inside a name (`Ludwig van Beethoven`, `Osama bin Laden`, `Ana
+/// do Carmo`, `Siti binti Ahmad`), lower-case as written.
 #[rustfmt::skip]
 pub(crate) const PARTICLES: &[&str] = &[
-    "van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "la", "le", "bin", "al",
-    "el", "ibn", "dos", "das", "ter", "ten",
+    "van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "la", "le", "bin",
+    "binti", "al", "el", "ibn", "do", "dos", "das", "ter", "ten",
 ];
 
-/// Capitalised words that never start or join a name.
+/// The "and" of Spanish and Portuguese double surnames (`Ortega y Gasset`, `Sousa e
+/// Silva`): part of a name only where the text says a name follows (a field's value); in
+/// prose it joins two people ("Ana y Juan").
+pub(crate) const SURNAME_JOINERS: &[&str] = &["y", "e"];
+
+/// Capitalised words that never start or join a name, besides the weekdays and months
+/// ([`is_stop`]).
 #[rustfmt::skip]
 pub(crate) const STOP: &[&str] = &[
     "The", "A", "An", "In", "On", "At", "For", "But", "And", "Or", "Of", "To", "From", "With",
     "By", "As", "If", "When", "While", "After", "Before", "Since", "Until", "This", "That",
     "These", "Those", "His", "Her", "Their", "Our", "My", "Your", "Its", "He", "She", "It",
-    "They", "We", "You", "I", "Yesterday", "Today", "Tomorrow", "Monday", "Tuesday",
-    "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February", "March",
-    "April", "May", "June", "July", "August", "September", "October", "November", "December",
-    "There", "Here", "What", "Who", "Why", "How", "Where", "Which", "Not", "No", "Yes", "All",
+    "They", "We", "You", "I", "Yesterday", "Today", "Tomorrow", "There", "Here", "What", "Who", "Why", "How", "Where", "Which", "Not", "No", "Yes", "All",
     "Some", "Any", "Many", "Mr", "Mrs", "Ms", "Dr", "Article", "Section", "Chapter", "Court",
     "Government", "State", "Convention", "Protocol", "Law", "Act", "Code", "Republic", "Street",
     "Road", "Avenue", "University", "Ministry", "Department", "Council",
@@ -272,11 +276,55 @@ pub(crate) const STOP: &[&str] = &[
     "Finally", "Meanwhile", "Nevertheless", "Instead", "Whereas", "Because", "Once", "Upon",
 ];
 
-/// Last words that make the capitalised run before them an organisation.
+/// Whether `word`, as written, is a stop word, a weekday or a month.
+pub(crate) fn is_stop(word: &str) -> bool {
+    STOP.contains(&word) || WEEKDAYS.contains(&word) || MONTHS.contains(&word)
+}
+
+/// Whether `word`, in any case, is a stop word, a weekday or a month.
+pub(crate) fn is_stop_any_case(word: &str) -> bool {
+    [STOP, &WEEKDAYS, &MONTHS]
+        .iter()
+        .any(|list| list.iter().any(|w| w.eq_ignore_ascii_case(word)))
+}
+
+/// The weekdays in English, as written.
+pub(crate) const WEEKDAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+/// The months in English, as written.
 #[rustfmt::skip]
-pub(crate) const ORG_SUFFIXES: &[&str] = &[
-    "Inc", "Inc.", "Ltd", "Ltd.", "Limited", "LLC", "LLP", "GmbH", "AG", "SA", "S.A.", "AB",
-    "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Corporation", "Co.", "Company", "Group",
+pub(crate) const MONTHS: [&str; 12] = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+];
+
+/// Their abbreviations, lower-case ("may" is its own).
+#[rustfmt::skip]
+pub(crate) const MONTH_ABBREVIATIONS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
+
+/// Whether `word`, in any case, is a month or a month's abbreviation.
+pub(crate) fn is_month_any_case(word: &str) -> bool {
+    MONTHS
+        .iter()
+        .chain(&MONTH_ABBREVIATIONS)
+        .any(|m| m.eq_ignore_ascii_case(word))
+}
+
+/// Last words that make the capitalised run before them an organisation, besides the
+/// company forms ([`is_org_suffix`]).
+#[rustfmt::skip]
+const ORG_ENDINGS: &[&str] = &[
+    "Corporation", "Company", "Group",
     "Holdings", "Bank", "Airlines", "Airways", "Technologies", "Solicitors", "Partners",
     "Associates", "University", "College", "Institute", "Foundation", "Association", "Council",
     "Agency", "Ministry", "Office", "Department", "Commission", "Committee", "Party", "Union",
@@ -285,6 +333,12 @@ pub(crate) const ORG_SUFFIXES: &[&str] = &[
     "Tribunal", "Service", "Services", "Board", "Organisation", "Organization", "Society",
     "Fund", "Press", "Times", "Post", "News", "Industries", "Enterprises", "Labs",
 ];
+
+/// Whether `word`, as written, ends an organisation's name: a company form or an
+/// organisation's kind ("Bank", "University").
+pub(crate) fn is_org_suffix(word: &str) -> bool {
+    is_legal_form(word) || ORG_ENDINGS.contains(&word)
+}
 
 /// Last words of an institution's name that no person's name ends on, compared without
 /// case: a model reads "BRIGHAM AND WOMEN'S HOSPITAL" as a person now and then. Heads
@@ -296,12 +350,13 @@ const INSTITUTION_HEADS: &[&str] = &[
     "hospital", "clinic", "center", "centre", "infirmary", "university", "college", "school",
     "institute", "academy", "foundation", "association", "ministry", "department", "bank",
 ];
-#[rustfmt::skip]
-const COMPANY_FORMS: &[&str] = &["inc", "ltd", "llc", "gmbh", "corporation", "corp", "company"];
-
 /// Whether `word` ends an institution's name, never a person's.
 pub(crate) fn is_institution_ending(word: &str) -> bool {
-    is_institution_head(word) || COMPANY_FORMS.iter().any(|e| same_without_dots(word, e))
+    is_institution_head(word)
+        || ["corporation", "company"]
+            .iter()
+            .chain(&COMPANY_FORMS_WITHOUT_DOTS)
+            .any(|e| same_without_dots(word, e))
 }
 
 /// Whether `word` ends an institution's name that may go on with "of" and its place.
@@ -309,12 +364,23 @@ pub(crate) fn is_institution_head(word: &str) -> bool {
     INSTITUTION_HEADS.iter().any(|e| same_without_dots(word, e))
 }
 
-/// Legal forms: they end a company name.
+/// Company forms, as written: they end a company's name. The one list of them.
 #[rustfmt::skip]
 pub(crate) const LEGAL_FORMS: &[&str] = &[
     "Inc", "Inc.", "Ltd", "Ltd.", "Limited", "LLC", "LLP", "GmbH", "AG", "SA", "S.A.", "AB",
     "NV", "BV", "plc", "PLC", "Corp", "Corp.", "Co.",
 ];
+
+/// The company forms an institution's name may end on, compared without case or dots
+/// ("KIA MOTOR CORP."): those of [`LEGAL_FORMS`] that are no common word or initials in
+/// any case ("AB", "SA", "Co" are).
+const COMPANY_FORMS_WITHOUT_DOTS: [&str; 5] = ["inc", "ltd", "llc", "gmbh", "corp"];
+
+/// Abbreviations that end a company's name with their dot ("First Albany Corp.",
+/// "Warner Bros."): the company forms of [`LEGAL_FORMS`] written with one, and the
+/// abbreviated kinds of company.
+pub(crate) const DOTTED_COMPANY_WORDS: &[&str] =
+    &["Corp", "Inc", "Ltd", "Co", "Cos", "Bros", "Assn"];
 
 /// Whether `word` is a legal form alone ("Inc", "Ltd."): the end of a company's name, never
 /// a name by itself.
@@ -496,6 +562,23 @@ pub(crate) fn lists() -> &'static Lists {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_company_forms_read_in_other_ways_are_forms_of_the_one_list() {
+        let bare = |f: &str| f.replace('.', "").to_lowercase();
+        for form in COMPANY_FORMS_WITHOUT_DOTS {
+            assert!(LEGAL_FORMS.iter().any(|f| bare(f) == form), "{form}");
+        }
+        for form in LEGAL_FORMS.iter().filter_map(|f| f.strip_suffix('.')) {
+            assert!(
+                form.contains('.') || DOTTED_COMPANY_WORDS.contains(&form),
+                "{form}"
+            );
+        }
+        assert!(is_org_suffix("GmbH") && is_org_suffix("University") && !is_org_suffix("Ana"));
+        assert!(is_stop("May") && is_stop("Sunday") && is_stop_any_case("SUNDAY"));
+        assert!(is_month_any_case("sept") && is_month_any_case("MAY") && !is_month_any_case("mid"));
+    }
 
     #[test]
     fn no_clinical_shorthand_is_a_given_name() {

@@ -29,8 +29,8 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::lexicon::words::is_given_name;
     use crate::engine::tests::detection_at;
-    use crate::engine::tiers::names::is_given_name;
     use crate::engine::Proof;
 
     #[test]

@@ -8,13 +8,14 @@
 //! "Trump Tower").
 
 use super::{Action, Example, Rule, Stage};
+use crate::engine::lexicon::words::{
+    ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_drug,
+    is_given_name, is_institution_ending, is_legal_form, is_listed_word, is_monarch,
+    is_month_any_case, is_office, title_case, DOTTED_COMPANY_WORDS, MONTHS, PARTICLES,
+};
 use crate::engine::regions;
 use crate::engine::tiers::dictionary;
-use crate::engine::tiers::names::{
-    after_employment_cue, ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand,
-    is_credential_word, is_drug, is_given_name, is_institution_ending, is_legal_form,
-    is_listed_word, is_monarch, is_office, title_case,
-};
+use crate::engine::tiers::names::after_employment_cue;
 use crate::engine::validators::structure;
 use crate::text::{ByteSpan, Label};
 
@@ -844,14 +845,10 @@ fn is_age_and_sex(inner: &str) -> bool {
 /// Letters a date written as one token has: a month or its abbreviation, an ordinal's
 /// ending ("12th") or a modifier ("mid-2024"), any case.
 fn is_date_word(letters: &str) -> bool {
-    #[rustfmt::skip]
-    const WORDS: &[&str] = &[
-        "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun",
-        "june", "jul", "july", "aug", "august", "sep", "sept", "september", "oct", "october",
-        "nov", "november", "dec", "december", "st", "nd", "rd", "th", "mid", "early", "late",
-        "pre", "post", "end",
+    const OTHERS: &[&str] = &[
+        "st", "nd", "rd", "th", "mid", "early", "late", "pre", "post", "end",
     ];
-    WORDS.iter().any(|w| w.eq_ignore_ascii_case(letters))
+    is_month_any_case(letters) || OTHERS.iter().any(|w| w.eq_ignore_ascii_case(letters))
 }
 
 /// Takes the closing bracket after a span that opened one and left it open ("Mladost ( BJ"
@@ -1074,28 +1071,16 @@ fn with_kind_word(text: &str, span: ByteSpan, label: Label) -> ByteSpan {
     }
 }
 
-/// Company-form abbreviations whose dot is part of the name ("First Albany Corp.").
-const COMPANY_ABBREVIATIONS: &[&str] = &["Corp", "Inc", "Ltd", "Co", "Cos", "Bros", "Assn"];
-
 /// An organisation's span with the dot of its closing abbreviation, which the tokenizer
 /// splits off and the model leaves out.
 fn with_abbreviation_dot(text: &str, span: ByteSpan) -> ByteSpan {
     let inner = &text[span.start..span.end];
     let last = inner.rsplit(' ').next().unwrap_or(inner);
-    if COMPANY_ABBREVIATIONS.contains(&last) && text[span.end..].starts_with('.') {
+    if DOTTED_COMPANY_WORDS.contains(&last) && text[span.end..].starts_with('.') {
         return ByteSpan::new(span.start, span.end + 1);
     }
     span
 }
-
-/// Months that are no organisation's or place's first word ("August National Association
-/// of …" is the month, then the association). "May" and "March" also start names ("May
-/// Department Stores") and stay, and so do weekdays ("Sunday Telegraph").
-#[rustfmt::skip]
-const MONTHS: &[&str] = &[
-    "January", "February", "April", "June", "July", "August", "September", "October",
-    "November", "December",
-];
 
 /// Drops from both ends of an organisation or place that has a capitalised word the
 /// words no such name has there: all-lower-case words other than name particles
@@ -1118,9 +1103,7 @@ fn trim_common_edges(text: &str, span: ByteSpan) -> ByteSpan {
         return span;
     }
     let common = |w: &str| {
-        w.chars().count() > 1
-            && w.chars().all(char::is_lowercase)
-            && !crate::engine::tiers::names::PARTICLES.contains(&w)
+        w.chars().count() > 1 && w.chars().all(char::is_lowercase) && !PARTICLES.contains(&w)
     };
     let mut first = 0;
     while first < words.len() && common(words[first].1) {
@@ -1131,7 +1114,11 @@ fn trim_common_edges(text: &str, span: ByteSpan) -> ByteSpan {
             && w.bytes().all(|b| b.is_ascii_digit())
             && (w.starts_with("19") || w.starts_with("20"))
     };
-    if first + 1 < words.len() && (MONTHS.contains(&words[first].1) || year(words[first].1)) {
+    // A month opens no organisation's or place's name ("August National Association of
+    // …" is the month, then the association), but for "May" and "March", which open names
+    // ("May Department Stores"); weekdays do too ("Sunday Telegraph").
+    let month = |w: &str| MONTHS.contains(&w) && !matches!(w, "May" | "March");
+    if first + 1 < words.len() && (month(words[first].1) || year(words[first].1)) {
         first += 1;
     }
     let mut last = words.len() - 1;

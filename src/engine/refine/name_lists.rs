@@ -5,7 +5,7 @@
 //! then, and the list's other items say what it is. So is the second of a pair joined
 //! by "and" or "&" whose first is a person: "Where is Vinkare and Herbalisti".
 
-use crate::engine::tiers::names::{is_english_word, is_frequent_word, is_listed_word};
+use crate::engine::lexicon::words::{is_english_word, is_frequent_word, is_listed_word};
 use crate::engine::{dictionary, Detection, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
 

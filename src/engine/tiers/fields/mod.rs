@@ -25,8 +25,8 @@ mod shapes;
 
 pub use keys::{role, KeyFamily, Role, ALL};
 
-use super::names::is_no_ones_account;
 use super::patterns;
+use crate::engine::lexicon::words::is_no_ones_account;
 use crate::engine::validators::structure;
 use crate::engine::{Candidate, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};

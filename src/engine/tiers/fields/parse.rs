@@ -11,6 +11,7 @@
 //!
 //! Knows nothing about which keys matter (`keys.rs`) or what is done with the values.
 
+use crate::engine::lexicon::words::{PARTICLES, SURNAME_JOINERS};
 use crate::text::ByteSpan;
 
 /// One key and its value, as written.
@@ -321,12 +322,6 @@ fn ascii_value_len(window: &[u8]) -> usize {
 /// Most words an open value grows by (`Ana María de la Ruiz`, a street address).
 const MAX_EXTRA_WORDS: usize = 8;
 
-/// Lower-case words inside names (`Ana de la Ruiz`, `Ludwig van Beethoven`).
-const NAME_PARTICLES: &[&str] = &[
-    "de", "del", "della", "da", "das", "do", "dos", "di", "du", "la", "le", "van", "von", "der",
-    "den", "ter", "bin", "binti", "al", "el", "y", "e",
-];
-
 /// The end of an open value that runs on over further words: each must follow one
 /// space (after an optional `,`), not be a `key=` of its own, and start with a capital
 /// or a digit (optionally after a quote or bracket), or be a name particle; with
@@ -352,7 +347,8 @@ pub fn extend_words(text: &str, mut end: usize, any_case: bool) -> usize {
         let first = word.trim_start_matches(['"', '\'', '(']).chars().next();
         let fits = first.is_some_and(|c| {
             c.is_uppercase() || c.is_ascii_digit() || c == '+' || (any_case && c.is_alphanumeric())
-        }) || NAME_PARTICLES.contains(&word);
+        }) || PARTICLES.contains(&word)
+            || SURNAME_JOINERS.contains(&word);
         if !fits || word.contains('=') {
             break;
         }

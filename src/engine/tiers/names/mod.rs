@@ -26,13 +26,6 @@ mod organization;
 mod person;
 mod tokens;
 
-pub(crate) use crate::engine::lexicon::words::{
-    ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_drug,
-    is_english_word, is_frequent_word, is_given_name, is_institution_ending, is_institution_head,
-    is_legal_form, is_listed_word, is_monarch, is_no_ones_account, is_office, title_case,
-    ABSTRACT_NOUN_ENDINGS, PARTICLES,
-};
-
 pub(crate) use organization::after_employment_cue;
 
 use crate::engine::{Candidate, Proof, Recognizer};

@@ -4,7 +4,7 @@
 use super::tokens::{adjacent, is_name_word, name_run, with_gloss};
 use super::Words;
 use crate::engine::lexicon::words::{
-    is_listed_word, lists, ACRONYM_STOP, LEGAL_FORMS, ORG_HEADS, ORG_SUFFIXES, STOP,
+    is_listed_word, is_org_suffix, is_stop, lists, ACRONYM_STOP, LEGAL_FORMS, ORG_HEADS,
 };
 use crate::text::ByteSpan;
 
@@ -44,7 +44,7 @@ pub(super) fn suffix(words: &Words<'_>) -> Vec<ByteSpan> {
     let (text, tokens) = (words.text, &words.tokens);
     let mut out = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
-        if !ORG_SUFFIXES.contains(&t.text) || k == 0 {
+        if !is_org_suffix(t.text) || k == 0 {
             continue;
         }
         // Walk back over capitalised words (and "&", "and", "for").
@@ -59,9 +59,9 @@ pub(super) fn suffix(words: &Words<'_>) -> Vec<ByteSpan> {
             }
             // Institution words are stop words for person names, not here
             // ("Ege University Hospital").
-            let institution = ORG_SUFFIXES.contains(&prev.text) || ORG_HEADS.contains(&prev.text);
+            let institution = is_org_suffix(prev.text) || ORG_HEADS.contains(&prev.text);
             let capital = prev.text.chars().next().is_some_and(char::is_uppercase)
-                && (institution || !STOP.contains(&prev.text));
+                && (institution || !is_stop(prev.text));
             // Not "of": "Rules of Court", "Convention of … Court" are no names.
             let joiner = matches!(prev.text, "&" | "and" | "for");
             if capital {

@@ -9,9 +9,9 @@ use regex::Regex;
 use super::tokens::{adjacent, is_name_word, is_particle, name_run, Token};
 use super::{Found, Words};
 use crate::engine::lexicon::words::{
-    is_chatter, is_frequent_word, is_title, lists, title_case, ABSTRACT_NOUN_ENDINGS,
-    BEFORE_A_GREETING, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS, ORG_SUFFIXES, POSTS,
-    RANKS, ROLES, STOP, VOCATIVE_CUES,
+    is_chatter, is_frequent_word, is_org_suffix, is_stop_any_case, is_title, lists, title_case,
+    ABSTRACT_NOUN_ENDINGS, BEFORE_A_GREETING, CUES, GENERIC, HONORIFICS, INTRODUCTIONS, ORG_HEADS,
+    POSTS, RANKS, ROLES, VOCATIVE_CUES,
 };
 use crate::text::ByteSpan;
 
@@ -56,7 +56,7 @@ pub(super) fn honorific_in_capitals(words: &Words<'_>, i: usize) -> Option<(usiz
     let word = |j: usize| {
         tokens
             .get(j)
-            .filter(|t| is_capitals(t.text) && !STOP.iter().any(|w| w.eq_ignore_ascii_case(t.text)))
+            .filter(|t| is_capitals(t.text) && !is_stop_any_case(t.text))
     };
     let first = word(i + 1)?;
     // A second word only after a known given name (`MS. ANA RUIZ`); otherwise capitals
@@ -133,7 +133,7 @@ fn is_other_word(w: &Token<'_>) -> bool {
     GENERIC.contains(&w.text)
         || lists.common.contains(w.text.to_lowercase().as_str())
         || lists.places.contains(w.text)
-        || ORG_SUFFIXES.contains(&w.text)
+        || is_org_suffix(w.text)
         || ORG_HEADS.contains(&w.text)
         || ROLES.contains(&w.text)
         || is_title(w.text.trim_end_matches('.'))

@@ -1,7 +1,7 @@
 //! Words and runs of name words: the tokenizer and the small predicates every name rule
 //! shares.
 
-use crate::engine::lexicon::words::{is_title, ORG_SUFFIXES, PARTICLES, STOP};
+use crate::engine::lexicon::words::{is_org_suffix, is_stop, is_title, PARTICLES};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Token<'a> {
@@ -48,7 +48,7 @@ pub(super) fn tokenize(text: &str) -> Vec<Token<'_>> {
         if text[end..].starts_with('.')
             && (word.chars().count() == 1
                 || is_initials(word)
-                || ORG_SUFFIXES.contains(&&text[start..end + 1])
+                || is_org_suffix(&text[start..end + 1])
                 || is_title(word))
         {
             end += 1;
@@ -74,7 +74,7 @@ pub(super) fn is_name_word(t: &Token<'_>) -> bool {
     let Some(first) = chars.next() else {
         return false;
     };
-    if !first.is_uppercase() || STOP.contains(&t.text) {
+    if !first.is_uppercase() || is_stop(t.text) {
         return false;
     }
     // Contractions of "I" ("I'm", "I’ll") are not names; "O'Brien" is.

@@ -14,7 +14,7 @@ use super::decode::{Target, TypedSpan};
 use super::model::{Bio, TagScheme, TokenClass};
 use super::tokenize::Tokens;
 use super::window::Window;
-use crate::engine::tiers::names::{is_english_word, is_frequent_word};
+use crate::engine::lexicon::words::{is_english_word, is_frequent_word};
 use crate::text::Label;
 
 /// A window is read again only when the first reading tagged the first token of one of

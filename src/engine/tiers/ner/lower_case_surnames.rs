@@ -5,7 +5,7 @@
 
 use super::decode::{Target, TypedSpan};
 use super::tokenize::Tokens;
-use crate::engine::tiers::names::{is_frequent_word, ABSTRACT_NOUN_ENDINGS};
+use crate::engine::lexicon::words::{is_frequent_word, ABSTRACT_NOUN_ENDINGS};
 use crate::text::{ByteSpan, Label};
 
 /// Endings of verb and adverb forms and of agent nouns, which follow a name more often

@@ -1,7 +1,7 @@
 //! Contact details, network identifiers, dates, ages, addresses: types not tied to a
 //! country or an industry.
 
-use crate::engine::tiers::names::{is_given_name, is_no_ones_account, title_case};
+use crate::engine::lexicon::words::{is_given_name, is_no_ones_account, title_case};
 use crate::engine::validators::{ip, structure};
 use crate::engine::{PatternSpec, Proof};
 use crate::text::ByteSpan;
