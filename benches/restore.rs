@@ -62,6 +62,7 @@ impl Recognizer for Names {
                 label: self.0[0],
                 score: 0.9,
                 proof: Proof::None,
+                trace: anonymizer::engine::Trace::default(),
             });
         }
     }

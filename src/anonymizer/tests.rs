@@ -34,6 +34,7 @@ impl Recognizer for Words {
                     label: *label,
                     score: 0.9,
                     proof: Proof::None,
+                    trace: crate::engine::Trace::default(),
                 });
             }
         }

@@ -18,7 +18,7 @@ use std::fmt;
 
 use crate::text::{ByteSpan, Label, LabelSet};
 pub use recognizer::{
-    Candidate, PatternRecognizer, PatternSpec, Proof, RecognizeError, Recognizer,
+    Candidate, PatternRecognizer, PatternSpec, Proof, RecognizeError, Recognizer, Trace,
 };
 pub use tiers::custom::{CustomPattern, EngineOptions};
 use tiers::{custom, dictionary, fields, names, ner, patterns};
@@ -34,6 +34,8 @@ pub struct Detection {
     /// What backs the span: an exact one (a checksum, a grammar, the deny list) is
     /// exactly the entity, whatever other tiers proposed around it.
     pub proof: Proof,
+    /// Who proposed it and which rules corrected it.
+    pub trace: Trace,
 }
 
 /// Why the engine could not be built (a bad built-in or configured recognizer).

@@ -21,6 +21,35 @@ pub struct Candidate {
     pub score: f32,
     /// What backs the span beyond the score; see [`Proof`].
     pub proof: Proof,
+    pub trace: Trace,
+}
+
+/// Where a detection comes from: the tier and the pattern, list, name rule or key family
+/// that proposed it, and the corrective rules (`engine::refine`) that split, reshaped,
+/// relabelled or merged it, in the order they did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Trace {
+    pub tier: &'static str,
+    pub by: &'static str,
+    pub rules: Vec<&'static str>,
+}
+
+impl Trace {
+    pub fn new(tier: &'static str, by: &'static str) -> Trace {
+        Trace {
+            tier,
+            by,
+            rules: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for Trace {
+    /// `tier:by`, then `+rule` for each rule: `model:ner+common_words_at_edges`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.tier, self.by)?;
+        self.rules.iter().try_for_each(|r| write!(f, "+{r}"))
+    }
 }
 
 /// What a candidate's span rests on. Overlap resolution (`resolve.rs`) uses it: an
@@ -477,6 +506,7 @@ impl PatternRecognizer {
                     label: pattern.label,
                     score: score.clamp(0.0, ceiling),
                     proof,
+                    trace: Trace::new("patterns", pattern.spec.name),
                 };
                 match &pattern.items {
                     None => out.push(candidate(span)),
@@ -541,6 +571,7 @@ mod tests {
                     label: Label::builtin("PERSON"),
                     score: 0.5,
                     proof: Proof::None,
+                    trace: Trace::new("test", "x"),
                 });
             }
         }
@@ -552,6 +583,7 @@ mod tests {
             label: Label::builtin("PERSON"),
             score: 0.5,
             proof: Proof::None,
+            trace: Trace::new("test", "x"),
         }
     }
 

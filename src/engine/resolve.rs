@@ -109,6 +109,7 @@ fn place(winners: &mut BTreeMap<usize, Detection>, mut candidates: Vec<&Candidat
                 score: candidate.score,
                 alternative: None,
                 proof: candidate.proof,
+                trace: candidate.trace.clone(),
             },
         );
     }
@@ -364,6 +365,7 @@ pub fn merge_adjacent(text: &str, detections: Vec<Detection>) -> Vec<Detection> 
                 }
                 prev.span.end = d.span.end;
                 prev.score = prev.score.max(d.score);
+                prev.trace.rules.push("adjacent_parts");
                 continue;
             }
         }
@@ -383,6 +385,7 @@ mod tests {
             label: Label::builtin(label),
             score,
             proof,
+            trace: crate::engine::Trace::default(),
         }
     }
 

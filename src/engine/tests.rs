@@ -15,6 +15,7 @@ pub(crate) fn detection_at(text: &str, part: &str, label: &str, proof: Proof) ->
         score: 0.9,
         alternative: None,
         proof,
+        trace: crate::engine::Trace::default(),
     }
 }
 
@@ -201,6 +202,7 @@ impl Recognizer for Broken {
                 label: Label::builtin("PERSON"),
                 score: 0.9,
                 proof: Proof::None,
+                trace: crate::engine::Trace::default(),
             });
         }
     }

@@ -166,21 +166,25 @@ struct Report {
     elapsed: Duration,
     docs: usize,
     /// (kind, label, text) of missed, false and unscored (false inside an unscored gold span) spans.
-    errors: Vec<(&'static str, String, String)>,
+    errors: Vec<(&'static str, String, String, String)>,
     errors_per_label: usize,
     negatives: Negatives,
     /// Every document's detections, in document order.
     found: Vec<Vec<Detection>>,
 }
 
-/// One line per document: its id and its detections as `[start, end, label, score]`
-/// (byte offsets): the same input gives the same bytes, so two builds diff line by line.
+/// One line per document: its id and its detections as `[start, end, label, score,
+/// trace]` (byte offsets): the same input gives the same bytes, so two builds diff line
+/// by line.
 fn detections_jsonl(docs: &[Document], found: &[Vec<Detection>]) -> String {
     let mut out = String::new();
     for (doc, detections) in docs.iter().zip(found) {
         let spans: Vec<serde_json::Value> = detections
             .iter()
-            .map(|d| serde_json::json!([d.span.start, d.span.end, d.label.as_str(), d.score]))
+            .map(|d| {
+                let (start, end, label) = (d.span.start, d.span.end, d.label.as_str());
+                serde_json::json!([start, end, label, d.score, d.trace.to_string()])
+            })
             .collect();
         out.push_str(&serde_json::json!({"id": doc.id, "detections": spans}).to_string());
         out.push('\n');
@@ -311,7 +315,7 @@ struct Totals {
     scored_labels: Vec<String>,
     chars: usize,
     /// (kind, label, text) of missed, false and unscored (false inside an unscored gold span) spans.
-    errors: Vec<(&'static str, String, String)>,
+    errors: Vec<(&'static str, String, String, String)>,
     negatives: Negatives,
 }
 
@@ -370,7 +374,8 @@ impl Totals {
                 .collect()
         };
         for g in gold.iter().filter(|g| !predicted.contains(g)) {
-            self.errors.push(("missed", g.label.clone(), snippet(g)));
+            self.errors
+                .push(("missed", g.label.clone(), snippet(g), String::new()));
         }
         for n in &doc.negatives {
             self.negatives.total += 1;
@@ -382,16 +387,21 @@ impl Totals {
                     label: n.kind.clone(),
                 };
                 self.errors
-                    .push(("machinery", n.kind.clone(), snippet(&span)));
+                    .push(("machinery", n.kind.clone(), snippet(&span), String::new()));
             }
         }
-        for p in predicted.iter().filter(|p| !gold.contains(p)) {
+        for (p, d) in predicted
+            .iter()
+            .zip(detections)
+            .filter(|(p, _)| !gold.contains(p))
+        {
             // Spans inside an unscored gold span (WNUT's products, creative works) still
             // count as false positives; they are listed apart because they are a different
             // kind of error.
             let in_neutral = neutral.iter().any(|n| n.start <= p.start && p.end <= n.end);
             let kind = if in_neutral { "unscored" } else { "false" };
-            self.errors.push((kind, p.label.clone(), snippet(p)));
+            self.errors
+                .push((kind, p.label.clone(), snippet(p), d.trace.to_string()));
         }
     }
 }
@@ -503,11 +513,11 @@ impl Report {
         }
         if self.errors_per_label > 0 {
             let mut shown: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
-            for (kind, label, text) in &self.errors {
+            for (kind, label, text, trace) in &self.errors {
                 let n = shown.entry((kind, label)).or_default();
                 if *n < self.errors_per_label {
                     *n += 1;
-                    let _ = writeln!(out, "  {kind:<8} {label:<14} {:?}", text);
+                    let _ = writeln!(out, "  {kind:<8} {label:<14} {text:?} {trace}");
                 }
             }
         }

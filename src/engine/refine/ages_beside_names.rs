@@ -3,7 +3,7 @@
 //! on June 3rd". The number is that person's age; alone it is any number, so only the
 //! name before it tells, and only a resolved `PERSON` counts.
 
-use crate::engine::{Detection, Proof};
+use crate::engine::{Detection, Proof, Trace};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Same as the `AGE` pattern's: an age is as sure as the name it follows.
@@ -39,6 +39,7 @@ pub(crate) fn with_ages(
                 score: SCORE,
                 alternative: None,
                 proof: Proof::None,
+                trace: Trace::new("refine", "age_after_name"),
             });
         }
     }

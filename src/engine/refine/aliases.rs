@@ -14,7 +14,7 @@ use regex::Regex;
 
 use crate::engine::context::floor_boundary;
 use crate::engine::tiers::dictionary::whole_word;
-use crate::engine::{Detection, Proof};
+use crate::engine::{Detection, Proof, Trace};
 use crate::text::{ByteSpan, Label};
 
 /// The definition right after a name: `(JS)`, `("JS")`, `(“the EAT”)`, `(the 'NHS')`.
@@ -90,6 +90,7 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
                 score: source.1,
                 alternative: None,
                 proof: Proof::None,
+                trace: Trace::new("refine", "alias_of_name"),
             }),
         }
     }
@@ -99,6 +100,7 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
             d.alternative = Some((d.label, d.score));
             d.label = label;
             d.score = d.score.max(score);
+            d.trace.rules.push("alias_of_name");
         }
     }
     if !added.is_empty() {
@@ -134,6 +136,7 @@ mod tests {
             score: 0.8,
             alternative: None,
             proof: Proof::None,
+            trace: crate::engine::Trace::default(),
         }
     }
 

@@ -201,8 +201,8 @@ impl Switches {
     }
 }
 
-/// The model tier's candidates, split, shaped and relabelled; those left with a label
-/// outside `wanted` go.
+/// The model tier's candidates, split, shaped and relabelled, each with the rules that
+/// did so in its trace; those left with a label outside `wanted` go.
 pub fn model_candidates(
     text: &str,
     wanted: &LabelSet,
@@ -211,37 +211,67 @@ pub fn model_candidates(
 ) -> Vec<Candidate> {
     let mut out = Vec::with_capacity(proposed.len());
     for c in proposed {
-        for part in split(text, c.span, c.label, switches) {
-            let Some(span) = shape(text, part, c.label, switches) else {
+        let mut split_by = Vec::new();
+        for part in split(text, c.span, c.label, switches, &mut split_by) {
+            let mut rules = split_by.clone();
+            let Some(span) = shape(text, part, c.label, switches, &mut rules) else {
                 continue;
             };
-            let label = relabel(text, span, c.label, switches);
+            let label = relabel(text, span, c.label, switches, &mut rules);
             if wanted.contains(label) {
-                out.push(Candidate { span, label, ..c });
+                let mut trace = c.trace.clone();
+                trace.rules.extend(rules);
+                out.push(Candidate {
+                    span,
+                    label,
+                    trace,
+                    ..c
+                });
             }
         }
     }
     out
 }
 
-/// The parts of a model span: those of the first split rule that applies, else the span.
-pub fn split(text: &str, span: ByteSpan, label: Label, switches: &Switches) -> Vec<ByteSpan> {
-    switches
-        .of(Stage::Split)
-        .filter(|r| r.touches(label))
-        .find_map(|r| match r.action {
-            Action::Split(f) => f(text, span),
-            _ => None,
-        })
-        .unwrap_or_else(|| vec![span])
+/// The parts of a model span: those of the first split rule that applies (added to
+/// `applied`), else the span.
+pub fn split(
+    text: &str,
+    span: ByteSpan,
+    label: Label,
+    switches: &Switches,
+    applied: &mut Vec<&'static str>,
+) -> Vec<ByteSpan> {
+    for rule in switches.of(Stage::Split).filter(|r| r.touches(label)) {
+        if let Action::Split(f) = rule.action {
+            if let Some(parts) = f(text, span) {
+                applied.push(rule.name);
+                return parts;
+            }
+        }
+    }
+    vec![span]
 }
 
-/// A model span after every shape rule in order; `None` when one rejects it.
-pub fn shape(text: &str, span: ByteSpan, label: Label, switches: &Switches) -> Option<ByteSpan> {
+/// A model span after every shape rule in order (those that moved it added to
+/// `applied`); `None` when one rejects it.
+pub fn shape(
+    text: &str,
+    span: ByteSpan,
+    label: Label,
+    switches: &Switches,
+    applied: &mut Vec<&'static str>,
+) -> Option<ByteSpan> {
     let mut span = span;
     for rule in switches.of(Stage::Shape).filter(|r| r.touches(label)) {
         match rule.action {
-            Action::Reshape(f) => span = f(text, span, label)?,
+            Action::Reshape(f) => {
+                let moved = f(text, span, label)?;
+                if moved != span {
+                    applied.push(rule.name);
+                }
+                span = moved;
+            }
             Action::Reject(f) if f(text, span, label) => return None,
             _ => {}
         }
@@ -249,16 +279,26 @@ pub fn shape(text: &str, span: ByteSpan, label: Label, switches: &Switches) -> O
     Some(span)
 }
 
-/// A shaped model span's label: that of the first relabel rule that applies.
-pub fn relabel(text: &str, span: ByteSpan, label: Label, switches: &Switches) -> Label {
-    switches
-        .of(Stage::Relabel)
-        .filter(|r| r.touches(label))
-        .find_map(|r| match r.action {
-            Action::Relabel(f) => f(text, span, label),
-            _ => None,
-        })
-        .unwrap_or(label)
+/// A shaped model span's label: that of the first relabel rule that applies (added to
+/// `applied` when it changes the label).
+pub fn relabel(
+    text: &str,
+    span: ByteSpan,
+    label: Label,
+    switches: &Switches,
+    applied: &mut Vec<&'static str>,
+) -> Label {
+    for rule in switches.of(Stage::Relabel).filter(|r| r.touches(label)) {
+        if let Action::Relabel(f) = rule.action {
+            if let Some(new) = f(text, span, label) {
+                if new != label {
+                    applied.push(rule.name);
+                }
+                return new;
+            }
+        }
+    }
+    label
 }
 
 /// A text's resolved detections after the drop, merge and add stages.

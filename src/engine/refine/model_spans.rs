@@ -1210,15 +1210,15 @@ mod tests {
 
     /// Every model-span rule, as the engine runs them.
     fn shape(text: &str, span: ByteSpan, label: Label) -> Option<ByteSpan> {
-        super::super::shape(text, span, label, &Switches::default())
+        super::super::shape(text, span, label, &Switches::default(), &mut Vec::new())
     }
 
     fn label(text: &str, span: ByteSpan, label: Label) -> Label {
-        super::super::relabel(text, span, label, &Switches::default())
+        super::super::relabel(text, span, label, &Switches::default(), &mut Vec::new())
     }
 
     fn parts(text: &str, span: ByteSpan, label: Label) -> Vec<ByteSpan> {
-        super::super::split(text, span, label, &Switches::default())
+        super::super::split(text, span, label, &Switches::default(), &mut Vec::new())
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! by "and" or "&" whose first is a person: "Where is Vinkare and Herbalisti".
 
 use crate::engine::lexicon::words::{is_english_word, is_frequent_word, is_listed_word};
-use crate::engine::{dictionary, Detection, Proof};
+use crate::engine::{dictionary, Detection, Proof, Trace};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Below the model's and the rules' sure readings: the list, not the words, tells.
@@ -113,6 +113,7 @@ fn second_of_pairs(text: &str, detections: &[Detection], person: Label) -> Vec<D
                 score: SCORE,
                 alternative: None,
                 proof: Proof::None,
+                trace: Trace::new("refine", "name_in_list_of_names"),
             });
         }
     }
@@ -180,6 +181,7 @@ fn names_in_line(
             score: SCORE,
             alternative: None,
             proof: Proof::None,
+            trace: Trace::new("refine", "name_in_list_of_names"),
         })
         .collect()
 }

@@ -18,6 +18,7 @@ fn detection(text: &str, part: &str, label: &str) -> Detection {
         score: 0.9,
         alternative: None,
         proof: Proof::None,
+        trace: crate::engine::Trace::default(),
     }
 }
 
@@ -161,4 +162,47 @@ fn an_unknown_rule_name_is_refused() {
         Switches::without(&["lower_case_god"]).expect("known"),
         Switches::default()
     );
+}
+
+#[test]
+fn a_detection_says_who_proposed_it_and_which_rules_corrected_it() {
+    let engine = crate::engine::Engine::builtin().expect("builds");
+    let text = "Mail ana@example.com. John Smith (JS) approved; JS signed.";
+    let found = engine
+        .detect(text, &LabelSet::all(), 0.5)
+        .expect("rule tiers do not fail");
+    let traces: Vec<(&str, String)> = found
+        .iter()
+        .map(|d| (&text[d.span.start..d.span.end], d.trace.to_string()))
+        .collect();
+    assert!(
+        traces.contains(&("ana@example.com", "patterns:email".to_owned())),
+        "{traces:?}"
+    );
+    // The acronym rule's guess, relabelled by the alias rule; every rule named is a row.
+    assert!(
+        traces.contains(&("JS", "names:acronym+alias_of_name".to_owned())),
+        "{traces:?}"
+    );
+    for d in &found {
+        let by = (d.trace.tier == "refine").then_some(&d.trace.by);
+        for rule in d.trace.rules.iter().chain(by) {
+            assert!(rules().iter().any(|r| r.name == *rule), "{rule}");
+        }
+    }
+    // A model span's trace lists the rules that moved or relabelled it.
+    let c = Candidate {
+        span: at("the NLD party said", "NLD party"),
+        label: Label::builtin("ORGANIZATION"),
+        score: 0.9,
+        proof: Proof::None,
+        trace: crate::engine::Trace::new("model", "ner"),
+    };
+    let out = model_candidates(
+        "the NLD party said",
+        &LabelSet::all(),
+        vec![c],
+        &Switches::default(),
+    );
+    assert_eq!(out[0].trace.to_string(), "model:ner+common_words_at_edges");
 }

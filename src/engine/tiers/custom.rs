@@ -4,7 +4,7 @@
 
 use regex::Regex;
 
-use crate::engine::{context, BuildError, Candidate, Proof, Recognizer};
+use crate::engine::{context, BuildError, Candidate, Proof, Recognizer, Trace};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Detection options from configuration.
@@ -31,6 +31,8 @@ pub struct CustomPattern {
 }
 
 struct Compiled {
+    /// The configured name, for traces: leaked once per engine, which is built once.
+    name: &'static str,
     label: Label,
     regex: Regex,
     score: f32,
@@ -53,6 +55,7 @@ impl CustomRecognizer {
                 BuildError::new(p.name.clone(), "regex does not compile or is too large")
             })?;
             compiled.push(Compiled {
+                name: Box::leak(p.name.clone().into_boxed_str()),
                 label: p.label,
                 regex,
                 score: p.score.clamp(0.0, 1.0),
@@ -97,6 +100,7 @@ impl Recognizer for CustomRecognizer {
                     label: p.label,
                     score: (p.score + context::boost(text, span, &words)).min(1.0),
                     proof: Proof::None,
+                    trace: Trace::new("custom", p.name),
                 });
             }
         }

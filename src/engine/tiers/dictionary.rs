@@ -14,7 +14,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use crate::engine::lexicon;
 use crate::engine::lexicon::words::{is_english_word, is_given_name};
-use crate::engine::{context, BuildError, Candidate, Proof, Recognizer};
+use crate::engine::{context, BuildError, Candidate, Proof, Recognizer, Trace};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// A word list for one label.
@@ -129,6 +129,8 @@ const NATIONALITY_SUFFIXES: &[&str] = &[" national", " nationals", " citizen", "
 pub static ALL: &[&DictionarySpec] = &[&LOCATIONS, &ORGANIZATIONS, &NATIONALITIES];
 
 struct Entry {
+    /// The list it is from (`deny_list`: the operator's).
+    list: &'static str,
     label: Label,
     score: f32,
     context: &'static [&'static str],
@@ -180,6 +182,7 @@ impl DictionaryRecognizer {
                 for (form, score) in scored {
                     patterns.push(form.clone());
                     entries.push(Entry {
+                        list: spec.name,
                         label,
                         score,
                         context: spec.context,
@@ -202,6 +205,7 @@ impl DictionaryRecognizer {
         for (phrase, label) in phrases {
             patterns.push(phrase.clone());
             entries.push(Entry {
+                list: "deny_list",
                 label: *label,
                 score: 1.0,
                 context: &[],
@@ -276,6 +280,7 @@ impl Recognizer for DictionaryRecognizer {
                 label: entry.label,
                 score: (entry.score + context::boost(text, span, entry.context) / 2.0).min(1.0),
                 proof: entry.proof,
+                trace: Trace::new("dictionary", entry.list),
             });
         }
     }

@@ -28,7 +28,7 @@ pub use keys::{role, KeyFamily, Role, ALL};
 use super::patterns;
 use crate::engine::lexicon::words::is_no_ones_account;
 use crate::engine::validators::structure;
-use crate::engine::{Candidate, Proof};
+use crate::engine::{Candidate, Proof, Trace};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Confidence of a value found by its key: above the default threshold (0.5) and below
@@ -143,6 +143,7 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
                 label,
                 score: FIELD_SCORE,
                 proof: Proof::None,
+                trace: Trace::new("fields", "key_value"),
             });
         }
     }

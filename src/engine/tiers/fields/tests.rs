@@ -319,6 +319,7 @@ fn a_model_email_without_an_at_sign_inside_machinery_is_dropped() {
             label: Label::builtin("EMAIL_ADDRESS"),
             score: 0.9,
             proof: Proof::None,
+            trace: crate::engine::Trace::default(),
         }
     };
     let mut found = vec![
@@ -342,6 +343,7 @@ fn on_exactly_a_values_span_the_key_names_the_label() {
         label: Label::builtin("PHONE_NUMBER"),
         score: 0.99,
         proof: Proof::None,
+        trace: crate::engine::Trace::default(),
     }];
     apply(text, &LabelSet::defaults(), &mut found);
     let labels: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();

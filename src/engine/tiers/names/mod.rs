@@ -28,7 +28,7 @@ mod tokens;
 
 pub(crate) use organization::after_employment_cue;
 
-use crate::engine::{Candidate, Proof, Recognizer};
+use crate::engine::{Candidate, Proof, Recognizer, Trace};
 use crate::text::{ByteSpan, Label, LabelSet};
 use tokens::{tokenize, Token};
 
@@ -66,6 +66,7 @@ pub(super) struct Found {
     first: usize,
     last: usize,
     score: f32,
+    rule: &'static str,
 }
 
 /// A person rule tried at token `i` of the scan: the tokens it takes as a name.
@@ -288,6 +289,7 @@ impl NameRecognizer {
                         first,
                         last,
                         score: rule.score,
+                        rule: rule.name,
                     });
                     i = last + 1;
                     continue 'scan;
@@ -301,6 +303,7 @@ impl NameRecognizer {
                 first,
                 last,
                 score: rule.score,
+                rule: rule.name,
             }));
         }
         for f in found {
@@ -309,6 +312,7 @@ impl NameRecognizer {
                 label: self.person,
                 score: f.score,
                 proof: Proof::None,
+                trace: Trace::new("names", f.rule),
             });
         }
     }
@@ -320,6 +324,7 @@ impl NameRecognizer {
                 label: self.organization,
                 score: rule.score,
                 proof: Proof::None,
+                trace: Trace::new("names", rule.name),
             }));
         }
     }

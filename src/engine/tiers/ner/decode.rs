@@ -23,7 +23,7 @@ use crate::text::{ByteSpan, Label, LabelSet};
 
 use super::model::{Bio, TagScheme, TokenClass};
 use super::tokenize::Tokens;
-use crate::engine::{Candidate, Proof};
+use crate::engine::{Candidate, Proof, Trace};
 
 /// What one model entity type becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,6 +160,7 @@ pub fn candidates(
             label,
             score,
             proof: Proof::None,
+            trace: Trace::new(super::TIER, "ner"),
         });
     };
     let mut group: Option<Group> = None;
