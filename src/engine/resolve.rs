@@ -24,23 +24,11 @@
 //! A guessed winner widens over a losing guess of its kind that sticks out of it (model
 //! LOCATION "4, 22 Baker Street, …" and pattern ADDRESS "flat 4, 22 Baker Street" →
 //! "flat 4, 22 Baker Street, …"). A losing candidate with a different label becomes the
-//! winner's alternative. Then adjacent parts of one thing merge, exact spans never:
-//!
-//! ```text
-//! "Mr" "John Smith"            PERSON + PERSON          → PERSON "Mr John Smith"
-//! "10 Downing Street, London"  ADDRESS + ", " + LOCATION → ADDRESS
-//! "London SW1A 2AA"            LOCATION + UK_POSTCODE    → ADDRESS
-//! "3 March 2024 at 14:05"      DATE_TIME + " at " + DATE_TIME → DATE_TIME
-//! ```
-//!
-//! and a name in capitals written surname first is one ("JOHNSON" + ", " + "MARY"), as is
-//! an institution named after its place ("Children's Hospital" + " of " + "Denver"), while
-//! a degree after a name is no place: "Ian Vance, MD" keeps PERSON "Ian Vance" and drops
-//! LOCATION "MD" (Maryland to a model).
+//! winner's alternative. Adjacent parts of one thing merge afterwards, by the merge rules
+//! of `engine::refine`.
 
 use std::collections::BTreeMap;
 
-use super::lexicon::words::{is_credential_word, is_given_name, is_institution_head};
 use super::tiers::fields::{role, Role};
 use super::{Candidate, Detection, Proof};
 use crate::text::{ByteSpan, Label};
@@ -284,99 +272,15 @@ fn written_without_spaces(c: char) -> bool {
     )
 }
 
-/// What two neighbours separated by `gap` become, if they are parts of one thing.
-fn merged_label(text: &str, left: &Detection, gap: &str, right: &Detection) -> Option<Label> {
-    let spaces = !gap.is_empty() && gap.len() <= 2 && gap.chars().all(|c| c == ' ');
-    let comma = matches!(gap, ", " | "," | " ");
-    let words = |d: &Detection| &text[d.span.start..d.span.end];
-    let label = left.label;
-    match (label.as_str(), right.label.as_str()) {
-        // One name written twice is two mentions ("Diah Diah"; the `name_written_twice` rule).
-        ("PERSON", "PERSON") if spaces && words(left) != words(right) => Some(label),
-        ("PERSON", "PERSON") if gap == ", " && inverted_name(words(left), words(right)) => {
-            Some(label)
-        }
-        ("ORGANIZATION", "LOCATION") if gap == " of " && named_after_place(words(left)) => {
-            Some(label)
-        }
-        ("ADDRESS", "ADDRESS" | "UK_POSTCODE" | "LOCATION") if comma => Some(label),
-        ("LOCATION", "UK_POSTCODE") if comma => Some(Label::builtin("ADDRESS")),
-        ("DATE_TIME", "DATE_TIME") if comma || matches!(gap, " at " | ", at " | "T") => Some(label),
-        _ => None,
-    }
-}
-
-/// Whether two people's words, a comma apart, are one name written surname first in
-/// capitals ("JOHNSON, MARY"), as record headers write it: a model tags the two words
-/// apart now and then. Elsewhere a comma between names parts two people ("Smith, Jones
-/// and Brown").
-fn inverted_name(surname: &str, given: &str) -> bool {
-    let capitals = |w: &str| {
-        w.chars().count() > 1 && w.chars().all(|c| c.is_uppercase() || c == '-' || c == '\'')
-    };
-    let mut chars = given.chars();
-    let titled: String = chars
-        .next()
-        .into_iter()
-        .chain(chars.flat_map(char::to_lowercase))
-        .collect();
-    capitals(surname) && capitals(given) && is_given_name(&titled)
-}
-
-/// Whether an organisation ends on a head that takes its place after "of" ("Children's
-/// Hospital" + "Denver", "Bank" + "Japan"): a model tags the place apart now and then.
-/// After a company form the place is where the company is ("Kia Motor Corp of South
-/// Korea").
-fn named_after_place(organization: &str) -> bool {
-    organization
-        .rsplit(' ')
-        .next()
-        .is_some_and(is_institution_head)
-}
-
-/// Whether `next` is a degree or licence written after the person `prev` ("Vance, M.D.",
-/// and in signatures without the comma: "Yolanda H Ulmer MD on …"), which a model may read
-/// as a place or an organisation.
-fn credential_after_name(text: &str, prev: &Detection, gap: &str, next: &Detection) -> bool {
-    prev.label.as_str() == "PERSON"
-        && matches!(gap, ", " | "," | " ")
-        && matches!(next.label.as_str(), "LOCATION" | "ORGANIZATION")
-        && is_credential_word(&text[next.span.start..next.span.end])
-}
-
-/// Merges adjacent parts of one entity (see the module docs). `detections` must be
-/// sorted and non-overlapping, as [`resolve`] returns them; so is the result.
-pub fn merge_adjacent(text: &str, detections: Vec<Detection>) -> Vec<Detection> {
-    let mut out: Vec<Detection> = Vec::with_capacity(detections.len());
-    for d in detections {
-        // An exact span is one whole entity: nothing joins it.
-        if let Some(prev) = out
-            .last_mut()
-            .filter(|p| !p.proof.is_exact() && !d.proof.is_exact())
-        {
-            let gap = text.get(prev.span.end..d.span.start).unwrap_or("\n");
-            if credential_after_name(text, prev, gap, &d) {
-                continue;
-            }
-            if let Some(label) = merged_label(text, prev, gap, &d) {
-                if label != prev.label {
-                    prev.alternative = Some((prev.label, prev.score));
-                    prev.label = label;
-                }
-                prev.span.end = d.span.end;
-                prev.score = prev.score.max(d.score);
-                prev.trace.rules.push("adjacent_parts");
-                continue;
-            }
-        }
-        out.push(d);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Adjacent parts merged by every merge rule, as the engine runs them.
+    fn merged(text: &str, found: Vec<Detection>) -> Vec<Detection> {
+        let switches = crate::engine::refine::Switches::default();
+        crate::engine::refine::merge::merge_adjacent(text, found, &switches)
+    }
     use crate::text::{ByteSpan, Label};
 
     fn cand(start: usize, end: usize, label: &str, score: f32, proof: Proof) -> Candidate {
@@ -398,7 +302,7 @@ mod tests {
 
     /// What resolving and merging `candidates` at threshold 0.5 leaves of `text`.
     fn settled(text: &str, candidates: Vec<Candidate>) -> Vec<(&str, &'static str)> {
-        found(text, &merge_adjacent(text, resolve(text, candidates, 0.5)))
+        found(text, &merged(text, resolve(text, candidates, 0.5)))
     }
 
     /// A candidate for the first `part` of `text`.
@@ -579,7 +483,7 @@ mod tests {
             "Ana Ruiz lives at 10 Downing Street, London SW1A 2AA since 3 March 2024 at 14:05";
         let at = |s: &str| text.find(s).expect("in text");
         let span = |s: &str, label: &str| cand(at(s), at(s) + s.len(), label, 0.8, Proof::None);
-        let out = merge_adjacent(
+        let out = merged(
             text,
             resolve(
                 text,
@@ -608,7 +512,7 @@ mod tests {
             ]
         );
         let text = "This is Diah Diah";
-        let twice = merge_adjacent(
+        let twice = merged(
             text,
             resolve(
                 text,
@@ -634,7 +538,7 @@ mod tests {
         ] {
             let model = cand(0, text.len(), "EMAIL_ADDRESS", 0.99, Proof::None);
             let exact = at(text, email, "EMAIL_ADDRESS", 0.6, Proof::Grammar);
-            let out = merge_adjacent(text, resolve(text, vec![model, exact], 0.5));
+            let out = merged(text, resolve(text, vec![model, exact], 0.5));
             assert_eq!(found(text, &out), [(email, "EMAIL_ADDRESS")], "{text}");
             assert_eq!(out[0].proof, Proof::Grammar);
         }
@@ -804,7 +708,7 @@ mod tests {
     #[test]
     fn exact_spans_are_never_merged_with_neighbours() {
         let text = "Ana Ruiz ana@example.com";
-        let out = merge_adjacent(
+        let out = merged(
             text,
             resolve(
                 text,

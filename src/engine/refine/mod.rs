@@ -14,6 +14,7 @@ mod constant_names;
 mod greetings;
 mod identifier_names;
 mod languages;
+pub mod merge;
 pub mod model_spans;
 mod name_lists;
 mod public_bodies;
@@ -78,6 +79,10 @@ pub enum Action {
     Relabel(fn(&str, ByteSpan, Label) -> Option<Label>),
     /// Whether the detection names no one.
     Drop(fn(&str, &Detection) -> bool),
+    /// The label of two neighbours `(left, gap, right)` made one, if they are parts of one.
+    Join(fn(&str, &Detection, &str, &Detection) -> Option<Label>),
+    /// Whether the right neighbour is part of the left one's entity but no entity itself.
+    Absorb(fn(&str, &Detection, &str, &Detection) -> bool),
     /// The text's detections, corrected (merged or added to).
     Edit(fn(&str, &LabelSet, Vec<Detection>) -> Vec<Detection>),
 }
@@ -136,7 +141,7 @@ pub fn rules() -> &'static [Rule] {
                 Stage::Shape => model_spans::SHAPE,
                 Stage::Relabel => model_spans::RELABEL,
                 Stage::Drop => resolved::DROP,
-                Stage::Merge => resolved::MERGE,
+                Stage::Merge => merge::MERGE,
                 Stage::Add => resolved::ADD,
             };
             all.extend_from_slice(rows);
@@ -308,11 +313,15 @@ pub fn resolved(
     mut found: Vec<Detection>,
     switches: &Switches,
 ) -> Vec<Detection> {
-    for rule in switches.active() {
-        match rule.action {
-            Action::Drop(f) => found.retain(|d| !(rule.touches(d.label) && f(text, d))),
-            Action::Edit(f) => found = f(text, labels, found),
-            _ => {}
+    for rule in switches.of(Stage::Drop) {
+        if let Action::Drop(f) = rule.action {
+            found.retain(|d| !(rule.touches(d.label) && f(text, d)));
+        }
+    }
+    found = merge::merge_adjacent(text, found, switches);
+    for rule in switches.of(Stage::Add) {
+        if let Action::Edit(f) = rule.action {
+            found = f(text, labels, found);
         }
     }
     found

@@ -1,11 +1,11 @@
-//! The rules that correct a text's resolved detections: [`DROP`], [`MERGE`], [`ADD`].
+//! The rules that drop or add resolved detections: [`DROP`], [`ADD`] (merges are in
+//! `merge.rs`).
 //! Each row's function lives in the module named for what it knows.
 
 use super::{
     ages_beside_names, aliases, constant_names, greetings, identifier_names, languages, name_lists,
     public_bodies, technologies, Action, Example, Rule, Stage,
 };
-use crate::engine::resolve;
 
 const NAMED: &[&str] = &["PERSON", "ORGANIZATION", "LOCATION"];
 
@@ -114,35 +114,6 @@ pub(super) const DROP: &[Rule] = &[
         counter_examples: &[ex("Merhaba Ayşe", "Merhaba Ayşe", "PERSON", "Merhaba Ayşe")],
     },
 ];
-
-/// Merge rules.
-pub(super) const MERGE: &[Rule] = &[Rule {
-    name: "adjacent_parts",
-    stage: Stage::Merge,
-    labels: &[
-        "PERSON",
-        "ORGANIZATION",
-        "LOCATION",
-        "ADDRESS",
-        "UK_POSTCODE",
-        "DATE_TIME",
-    ],
-    reason: "a tier tags the parts of one entity apart: an inverted name, a place after an \
-             institution's \"of\", an address's parts, a date and its time",
-    action: Action::Edit(|text, _, found| resolve::merge_adjacent(text, found)),
-    examples: &[ex(
-        "PT JOHNSON, MARY MRN 1",
-        "JOHNSON:PERSON | MARY:PERSON",
-        "",
-        "JOHNSON, MARY:PERSON",
-    )],
-    counter_examples: &[ex(
-        "Smith, Mary and John",
-        "Smith:PERSON | Mary:PERSON",
-        "",
-        "Smith:PERSON | Mary:PERSON",
-    )],
-}];
 
 /// Add rules.
 pub(super) const ADD: &[Rule] = &[
