@@ -27,6 +27,20 @@ pub struct DictionarySpec {
     pub score: f32,
     /// Words near a hit that raise confidence.
     pub context: &'static [&'static str],
+    /// Which written forms of an entry match besides the entry itself.
+    pub forms: Forms,
+}
+
+/// The forms of a list's entries that match, declared per list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Forms {
+    /// The entry as listed (and in capitals).
+    Listed,
+    /// Also its plurals and demonyms' endings ("Singaporeans", "Tajiks").
+    WithPeoplesEndings,
+    /// Also with two neighbouring letters swapped, at a lower score ("Britian",
+    /// "GEMRANY"): long place names are mistyped in chat and mail.
+    WithSwappedLetters,
 }
 
 /// Countries, US states, regions, capitals and large cities.
@@ -38,6 +52,7 @@ pub const LOCATIONS: DictionarySpec = DictionarySpec {
     context: &[
         "in", "from", "to", "near", "city", "country", "born", "lives", "visit",
     ],
+    forms: Forms::WithSwappedLetters,
 };
 
 /// International bodies, large companies, news agencies.
@@ -55,6 +70,7 @@ pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
         "firm",
         "group",
     ],
+    forms: Forms::Listed,
 };
 
 /// Nationalities, ethnic and religious groups (Presidio's NRP).
@@ -71,6 +87,7 @@ pub const NATIONALITIES: DictionarySpec = DictionarySpec {
         "faith",
         "religion",
     ],
+    forms: Forms::WithPeoplesEndings,
 };
 
 /// Whether `word`, in any case and maybe plural ("singaporeans"), is an entry of
@@ -163,14 +180,14 @@ impl DictionaryRecognizer {
                 if patterns.iter().any(|p| p == word) {
                     continue;
                 }
-                let forms: Vec<String> = if spec.label == "NRP" {
+                let forms: Vec<String> = if spec.forms == Forms::WithPeoplesEndings {
                     std::iter::once(word.to_owned())
                         .chain(NATIONALITY_SUFFIXES.iter().map(|s| format!("{word}{s}")))
                         .collect()
                 } else {
                     vec![word.to_owned()]
                 };
-                let typos = if spec.label == "LOCATION" {
+                let typos = if spec.forms == Forms::WithSwappedLetters {
                     swapped_letters(word)
                 } else {
                     Vec::new()
