@@ -617,10 +617,10 @@ mod tests {
     /// a few paragraphs repeated would let a lazy DFA reuse a handful of states.
     fn varied_corpus() -> Vec<String> {
         let lists = [
-            include_str!("lexicon/lists/english_words.txt"),
-            include_str!("lexicon/lists/given_names.txt"),
-            include_str!("lexicon/lists/locations.txt"),
-            include_str!("lexicon/lists/organizations.txt"),
+            crate::engine::lexicon::lists::ENGLISH_WORDS,
+            crate::engine::lexicon::lists::GIVEN_NAMES,
+            crate::engine::lexicon::lists::LOCATIONS,
+            crate::engine::lexicon::lists::ORGANIZATIONS,
         ];
         let words: Vec<&str> = lists
             .iter()

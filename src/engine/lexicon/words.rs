@@ -137,7 +137,7 @@ pub(crate) fn is_no_ones_account(word: &str) -> bool {
 pub(crate) fn is_english_word(word: &str) -> bool {
     static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
     WORDS
-        .get_or_init(|| super::entries(include_str!("lists/english_words.txt")).collect())
+        .get_or_init(|| super::entries(super::lists::ENGLISH_WORDS).collect())
         .contains(word)
 }
 
@@ -547,13 +547,13 @@ pub(crate) fn is_listed_word(word: &str) -> bool {
 pub(crate) fn lists() -> &'static Lists {
     static LISTS: OnceLock<Lists> = OnceLock::new();
     LISTS.get_or_init(|| Lists {
-        given: super::entries(include_str!("lists/given_names.txt")).collect(),
-        places: super::entries(include_str!("lists/locations.txt"))
-            .chain(super::entries(include_str!("lists/nationalities.txt")))
-            .chain(super::entries(include_str!("lists/organizations.txt")))
+        given: super::entries(super::lists::GIVEN_NAMES).collect(),
+        places: super::entries(super::lists::LOCATIONS)
+            .chain(super::entries(super::lists::NATIONALITIES))
+            .chain(super::entries(super::lists::ORGANIZATIONS))
             .flat_map(str::split_whitespace)
             .collect(),
-        common: super::entries(include_str!("lists/common_words.txt"))
+        common: super::entries(super::lists::COMMON_WORDS)
             .flat_map(str::split_whitespace)
             .collect(),
     })

@@ -12,7 +12,7 @@ use crate::engine::Detection;
 
 /// Every listed greeting, lower-cased.
 static GREETINGS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    crate::engine::lexicon::entries(include_str!("../lexicon/lists/greetings.txt"))
+    crate::engine::lexicon::entries(crate::engine::lexicon::lists::GREETINGS)
         .map(str::to_lowercase)
         .collect()
 });

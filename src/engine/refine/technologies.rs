@@ -14,7 +14,7 @@ use crate::engine::Detection;
 
 /// Every listed name, as listed and in capitals.
 static TECHNOLOGIES: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    crate::engine::lexicon::entries(include_str!("../lexicon/lists/technologies.txt"))
+    crate::engine::lexicon::entries(crate::engine::lexicon::lists::TECHNOLOGIES)
         .flat_map(|name| [name.to_owned(), name.to_uppercase()])
         .collect()
 });

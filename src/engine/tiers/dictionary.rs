@@ -47,7 +47,7 @@ pub enum Forms {
 pub const LOCATIONS: DictionarySpec = DictionarySpec {
     name: "locations",
     label: "LOCATION",
-    words: include_str!("../lexicon/lists/locations.txt"),
+    words: crate::engine::lexicon::lists::LOCATIONS,
     score: 0.7,
     context: &[
         "in", "from", "to", "near", "city", "country", "born", "lives", "visit",
@@ -59,7 +59,7 @@ pub const LOCATIONS: DictionarySpec = DictionarySpec {
 pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
     name: "organizations",
     label: "ORGANIZATION",
-    words: include_str!("../lexicon/lists/organizations.txt"),
+    words: crate::engine::lexicon::lists::ORGANIZATIONS,
     score: 0.65,
     context: &[
         "company",
@@ -77,7 +77,7 @@ pub const ORGANIZATIONS: DictionarySpec = DictionarySpec {
 pub const NATIONALITIES: DictionarySpec = DictionarySpec {
     name: "nationalities",
     label: "NRP",
-    words: include_str!("../lexicon/lists/nationalities.txt"),
+    words: crate::engine::lexicon::lists::NATIONALITIES,
     score: 0.6,
     context: &[
         "national",
