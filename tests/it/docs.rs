@@ -127,7 +127,25 @@ fn catalogue_table(kind: &str) -> String {
                 ));
             }
         }
-        other => panic!("unknown catalogue kind {other:?} (short or full)"),
+        "rules" => {
+            table.push_str("| rule | stage | labels | why |\n|---|---|---|---|\n");
+            for rule in anonymizer::engine::refine::rules() {
+                let labels: Vec<String> = rule.labels.iter().map(|l| format!("`{l}`")).collect();
+                let labels = if labels.is_empty() {
+                    "any".to_owned()
+                } else {
+                    labels.join(", ")
+                };
+                table.push_str(&format!(
+                    "| `{}` | {} | {} | {} |\n",
+                    rule.name,
+                    rule.stage.as_str(),
+                    labels,
+                    rule.reason.replace('|', "\\|")
+                ));
+            }
+        }
+        other => panic!("unknown catalogue kind {other:?} (short, full or rules)"),
     }
     table
 }
