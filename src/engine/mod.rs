@@ -271,15 +271,6 @@ impl Engine {
             .collect())
     }
 
-    /// Switches off the corrective rules named (`anonymizer eval --without`).
-    ///
-    /// # Errors
-    /// A name no rule has.
-    pub fn without_rules(&mut self, names: &[&str]) -> Result<(), String> {
-        self.rules = refine::Switches::without(names)?;
-        Ok(())
-    }
-
     /// What the tiers propose for every text of `texts`, uncorrected: [`Proposal::corrected`]
     /// and [`Engine::settle`] make detections of it, with any rules switched off.
     ///

@@ -6,14 +6,10 @@
 //! Only a span inside one name of capitals, digits and underscores, with an underscore:
 //! user names such as `jane_doe` or `Jane_Doe` stay, and so does "NASA" in prose.
 
-use super::droppable;
 use crate::engine::Detection;
 
 /// Whether `detection` (in `text`) lies inside a constant's name.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
-    if !droppable(detection, &["PERSON", "ORGANIZATION", "LOCATION"]) {
-        return false;
-    }
     let bytes = text.as_bytes();
     let in_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let (mut start, mut end) = (detection.span.start, detection.span.end);
@@ -38,12 +34,15 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::engine::tests::detection_at;
     use crate::engine::Proof;
 
     fn dropped(text: &str, part: &str, label: &str) -> bool {
-        names_no_one(text, &detection_at(text, part, label, Proof::None))
+        crate::engine::refine::drops(
+            "constant_name",
+            text,
+            &detection_at(text, part, label, Proof::None),
+        )
     }
 
     #[test]
@@ -64,6 +63,10 @@ mod tests {
         assert!(!dropped("user Jane_Doe logged in", "Jane", "PERSON"));
         assert!(!dropped("GOOGLE API KEY", "GOOGLE", "ORGANIZATION"));
         let listed = detection_at("GOOGLE_API_KEY", "GOOGLE", "ORGANIZATION", Proof::Listed);
-        assert!(!names_no_one("GOOGLE_API_KEY", &listed));
+        assert!(!crate::engine::refine::drops(
+            "constant_name",
+            "GOOGLE_API_KEY",
+            &listed
+        ));
     }
 }

@@ -7,7 +7,6 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::droppable;
 use crate::engine::Detection;
 
 /// Every listed greeting, lower-cased.
@@ -19,9 +18,6 @@ static GREETINGS: LazyLock<HashSet<String>> = LazyLock::new(|| {
 
 /// Whether `detection` (in `text`) is a greeting read as a person, place or organisation.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
-    if !droppable(detection, &["PERSON", "ORGANIZATION", "LOCATION"]) {
-        return false;
-    }
     text.get(detection.span.start..detection.span.end)
         .is_some_and(|span| GREETINGS.contains(&span.to_lowercase()))
 }
@@ -38,7 +34,7 @@ mod tests {
         let text = "Xin chào, tôi muốn hỏi. MERHABA! Selamat pagi. Bitte überweisen Sie.";
         for part in ["Xin chào", "MERHABA", "Selamat pagi", "Bitte"] {
             let d = detection_at(text, part, "PERSON", Proof::None);
-            assert!(names_no_one(text, &d), "{part}");
+            assert!(crate::engine::refine::drops("greeting", text, &d), "{part}");
         }
     }
 
@@ -46,11 +42,11 @@ mod tests {
     fn a_name_after_a_greeting_and_listed_phrases_are_kept() {
         let text = "Merhaba Ayşe, hola from Hola Labs";
         let d = detection_at(text, "Merhaba Ayşe", "PERSON", Proof::None);
-        assert!(!names_no_one(text, &d));
+        assert!(!crate::engine::refine::drops("greeting", text, &d));
         let d = detection_at(text, "Merhaba", "PERSON", Proof::Listed);
-        assert!(!names_no_one(text, &d));
+        assert!(!crate::engine::refine::drops("greeting", text, &d));
         let d = detection_at(text, "hola", "DATE_TIME", Proof::None);
-        assert!(!names_no_one(text, &d));
+        assert!(!crate::engine::refine::drops("greeting", text, &d));
     }
 
     #[test]

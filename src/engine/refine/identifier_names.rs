@@ -11,7 +11,6 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
-use super::droppable;
 use crate::engine::context::{ceil_boundary, floor_boundary};
 use crate::engine::{patterns, Detection};
 use crate::text::ByteSpan;
@@ -52,9 +51,6 @@ const REACH: usize = 40;
 /// Whether `detection` (in `text`) is a person, place or organisation that lies inside
 /// an identifier's name followed by its value. Spans the deny list names are kept.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
-    if !droppable(detection, &["PERSON", "ORGANIZATION", "LOCATION"]) {
-        return false;
-    }
     let ByteSpan { start, end } = detection.span;
     let from = floor_boundary(text, start.saturating_sub(REACH));
     let to = ceil_boundary(text, (end + REACH).min(text.len()));
@@ -103,12 +99,15 @@ fn a_value_follows(after: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::engine::tests::detection_at;
     use crate::engine::Proof;
 
     fn dropped(text: &str, part: &str, label: &str) -> bool {
-        names_no_one(text, &detection_at(text, part, label, Proof::None))
+        crate::engine::refine::drops(
+            "identifier_name",
+            text,
+            &detection_at(text, part, label, Proof::None),
+        )
     }
 
     #[test]

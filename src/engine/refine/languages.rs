@@ -3,16 +3,12 @@
 //! list (`lists/nationalities.txt`) names both; the words around a hit decide, for a
 //! dictionary hit and a model's span alike.
 
-use super::droppable;
 use crate::engine::{dictionary, Detection};
 use crate::text::ByteSpan;
 
 /// Whether `detection` (in `text`) is a nationality word read as a language. Spans the
 /// deny list names are kept.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
-    if !droppable(detection, &["NRP", "LOCATION", "PERSON", "ORGANIZATION"]) {
-        return false;
-    }
     let Some(word) = text.get(detection.span.start..detection.span.end) else {
         return false;
     };
@@ -122,12 +118,15 @@ fn is_a_language(text: &str, span: ByteSpan) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::engine::tests::detection_at;
     use crate::engine::Proof;
 
     fn dropped(text: &str, part: &str, label: &str) -> bool {
-        names_no_one(text, &detection_at(text, part, label, Proof::None))
+        crate::engine::refine::drops(
+            "language",
+            text,
+            &detection_at(text, part, label, Proof::None),
+        )
     }
 
     #[test]

@@ -314,9 +314,7 @@ pub fn resolved(
     switches: &Switches,
 ) -> Vec<Detection> {
     for rule in switches.of(Stage::Drop) {
-        if let Action::Drop(f) = rule.action {
-            found.retain(|d| !(rule.touches(d.label) && f(text, d)));
-        }
+        found.retain(|d| !dropped_by(rule, text, d));
     }
     found = merge::merge_adjacent(text, found, switches);
     for rule in switches.of(Stage::Add) {
@@ -327,10 +325,24 @@ pub fn resolved(
     found
 }
 
-/// Whether `detection` carries one of `labels` and is no phrase of the operator's deny
-/// list, which a drop rule never drops.
-pub(crate) fn droppable(detection: &Detection, labels: &[&str]) -> bool {
-    detection.proof != Proof::Listed && labels.contains(&detection.label.as_str())
+/// Whether the drop rule `name` drops `detection`: one of the labels the rule touches, no
+/// phrase of the operator's deny list (which no drop rule drops), and named no one by
+/// the rule.
+#[cfg(test)]
+pub(crate) fn drops(name: &str, text: &str, detection: &Detection) -> bool {
+    rules()
+        .iter()
+        .find(|r| r.name == name)
+        .is_some_and(|rule| dropped_by(rule, text, detection))
+}
+
+fn dropped_by(rule: &Rule, text: &str, detection: &Detection) -> bool {
+    match rule.action {
+        Action::Drop(f) => {
+            rule.touches(detection.label) && detection.proof != Proof::Listed && f(text, detection)
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::engine::context::ceil_boundary;
-use crate::engine::{Detection, Proof};
+use crate::engine::Detection;
 use crate::text::ByteSpan;
 
 const NAME: &str = r"\p{Lu}[\p{L}'’.-]*";
@@ -59,9 +59,6 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
     let Some(span) = text.get(start..end) else {
         return false;
     };
-    if detection.proof == Proof::Listed {
-        return false;
-    }
     match detection.label.as_str() {
         "ORGANIZATION" if GOVERNMENT.is_match(span) => true,
         "ORGANIZATION" | "LOCATION" if STATE.is_match(span) => {
@@ -74,13 +71,13 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::engine::tests::detection_at;
+    use crate::engine::Proof;
 
     /// Whether `part`, labelled `label` and backed by `proof` where it stands in `text`,
     /// names no one.
     fn dropped_as(text: &str, part: &str, label: &str, proof: Proof) -> bool {
-        names_no_one(text, &detection_at(text, part, label, proof))
+        crate::engine::refine::drops("public_body", text, &detection_at(text, part, label, proof))
     }
 
     fn dropped(text: &str, part: &str, label: &str) -> bool {

@@ -9,7 +9,6 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::droppable;
 use crate::engine::Detection;
 
 /// Every listed name, as listed and in capitals.
@@ -22,9 +21,6 @@ static TECHNOLOGIES: LazyLock<HashSet<String>> = LazyLock::new(|| {
 /// Whether `detection` (in `text`) is a technology read as a person, place or
 /// organisation.
 pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
-    if !droppable(detection, &["PERSON", "ORGANIZATION", "LOCATION"]) {
-        return false;
-    }
     let Some(span) = text.get(detection.span.start..detection.span.end) else {
         return false;
     };
@@ -39,7 +35,7 @@ mod tests {
     use crate::engine::Proof;
 
     fn dropped_as(text: &str, part: &str, label: &str, proof: Proof) -> bool {
-        names_no_one(text, &detection_at(text, part, label, proof))
+        crate::engine::refine::drops("technology", text, &detection_at(text, part, label, proof))
     }
 
     #[test]

@@ -83,8 +83,8 @@ fn outcome(rule: &Rule, e: &Example) -> String {
             .unwrap_or(label())
             .as_str()
             .to_owned(),
-        Action::Drop(f) => {
-            if f(e.text, &detection(e.text, e.span, e.label)) {
+        Action::Drop(_) => {
+            if dropped_by(rule, e.text, &detection(e.text, e.span, e.label)) {
                 String::new()
             } else {
                 e.span.to_owned()
