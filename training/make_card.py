@@ -9,16 +9,16 @@ import json
 import os
 
 START, END = "<!-- metrics:start -->", "<!-- metrics:end -->"
-# issue 6's plain fine-tune, measured on the same dev files (not re-run here)
-ISSUE_BASELINE = {"conll2003_dev_f1": 0.907, "conll2003_dev_PER_f1": 0.958, "conll2003_dev_LOC_f1": 0.909,
+# An early plain fine-tune, measured on the same dev files (not re-run here)
+EARLY_BASELINE = {"conll2003_dev_f1": 0.907, "conll2003_dev_PER_f1": 0.958, "conll2003_dev_LOC_f1": 0.909,
                   "conll2003_dev_ORG_f1": 0.835, "wnut17_dev_f1": 0.677, "tab_dev_f1": None,
                   "tab_dev_mask_char_recall": 0.751, "tab_dev_mask_char_precision": 0.549}
-# issue 6's shipped model (the recipe before issue 11's data), from its card (not re-run)
-ISSUE6_SHIPPED = {"conll2003_dev_f1": 0.912, "wnut17_dev_f1": 0.675, "tab_dev_f1": 0.751,
+# The earlier, unreleased model (before 1.0.0's data), from its card (not re-run)
+EARLIER_MODEL = {"conll2003_dev_f1": 0.912, "wnut17_dev_f1": 0.675, "tab_dev_f1": 0.751,
                   "tab_dev_mask_char_recall": 0.735, "tab_dev_mask_char_precision": 0.534}
-ISSUE6_ENGINE = ["| issue 6 shipped (reported) | conll2003_dev | 0.908 / 0.932 / **0.920** | 0.980 / 0.968 | 63,253 |",
-                 "| issue 6 shipped (reported) | wnut17_dev | 0.712 / 0.660 / **0.685** | 0.725 / 0.816 | 43,811 |",
-                 "| issue 6 shipped (reported) | tab_dev | 0.563 / 0.789 / **0.657** | 0.836 / 0.550 | 70,117 |"]
+EARLIER_ENGINE = ["| earlier, unreleased model (reported) | conll2003_dev | 0.908 / 0.932 / **0.920** | 0.980 / 0.968 | 63,253 |",
+                 "| earlier, unreleased model (reported) | wnut17_dev | 0.712 / 0.660 / **0.685** | 0.725 / 0.816 | 43,811 |",
+                 "| earlier, unreleased model (reported) | tab_dev | 0.563 / 0.789 / **0.657** | 0.836 / 0.550 | 70,117 |"]
 ROWS = [("conll2003_dev", "PER/LOC/ORG strict micro F1", "conll2003_dev_f1"),
         ("", "PER / LOC / ORG F1", ("conll2003_dev_PER_f1", "conll2003_dev_LOC_f1", "conll2003_dev_ORG_f1")),
         ("wnut17_dev", "PER/LOC/ORG strict micro F1", "wnut17_dev_f1"),
@@ -76,7 +76,7 @@ def engine_table(runs, variants):
                     e.get("char_p"), format(int(e.get("speed", 0)), ",")))
     if not rows:
         return []
-    rows = ISSUE6_ENGINE + rows
+    rows = EARLIER_ENGINE + rows
     return ["", "Full engine (`anonymizer eval`, `conf/anonymizer.yaml`: patterns, dictionaries, cued "
             "name rules beside the model, int8; TAB `--mask-only`):", "",
             "| model | dev set | strict micro P / R / F1 | char recall / precision | chars/s |",
@@ -88,7 +88,7 @@ VARIANTS = [("bs32", "batch 32, lr 8e-5, seed 13 (the previous recipe)"),
             ("seed13_last", "batch 8, lr 5e-5, seed 13, the last step's weights"),
             ("seed13", "batch 8, lr 5e-5, seed 13, mean of the last two epochs' weights"),
             ("main_last", "batch 8, lr 5e-5, seed 7, the last step's weights"),
-            ("main", "**shipped**: issue 11 data (clinical notes, payloads, ALL-CAPS copies), batch 8, lr 5e-5, seed 7, mean of the last two epochs' weights"),
+            ("main", "**shipped**: 1.0.0's data (clinical notes, payloads, ALL-CAPS copies), batch 8, lr 5e-5, seed 7, mean of the last two epochs' weights"),
             ("teacher", "with STUDENT_LAYERS: the teacher (the shipped recipe), whose student is then `main`"),
             ("bs4", "batch 4, lr 3e-5, seed 13, the last step's weights"),
             ("tab_unmasked_all", "batch 8, seed 13, last step, TAB's unmasked ORG/LOC/DATE spans as O"),
@@ -130,8 +130,8 @@ def main():
               "- shipped folder size: %.1f MB; training: %s windows, %s steps, %.0f min on 2 shared cores" % (
                   size / 1e6, tl.get("windows"), tl.get("steps"), tl.get("train_seconds", 0) / 60)]
     # ablation
-    abl = [("issue 6 plain fine-tune (reported, not re-run)", ISSUE_BASELINE),
-           ("issue 6 shipped: synthetic 1,500 without clinical notes or payloads, no ALL-CAPS copies, seed 7 (reported, not re-run)", ISSUE6_SHIPPED)]
+    abl = [("a plain fine-tune, an early baseline (reported, not re-run)", EARLY_BASELINE),
+           ("the earlier, unreleased model (before 1.0.0): synthetic 1,500 without clinical notes or payloads, no ALL-CAPS copies, seed 7 (reported, not re-run)", EARLIER_MODEL)]
     student = (tl.get("args") or {}).get("teacher")
     for name, label in VARIANTS:
         if name == "main" and student:
