@@ -180,7 +180,7 @@ fn full_engine(c: &mut Criterion) {
                 .expect("model runs")
         })
     });
-    // Issue 16: a request for labels the model does not produce costs what the rule
+    // A request for labels the model does not produce costs what the rule
     // tiers cost, on the same loaded engine (the model is skipped, not emptied).
     let model = engine.model_labels();
     let without = LabelSet::new(labels.iter().filter(|l| !model.contains(*l)).collect());

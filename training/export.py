@@ -49,7 +49,7 @@ def export_fp32(hf_dir, path, opset=17):
 #           0.004; model card).
 #  s8-7bit: the same with 7-bit weights (reduce_range). Without VNNI, onnxruntime's u8 x s8
 #           kernels add pairs of products in 16 bits, which full-range weights can saturate;
-#           a rebuild on an AVX2-only machine lost 0.011 TAB F1 that way (issue 11). 7 bits
+#           a rebuild on an AVX2-only machine lost 0.011 TAB F1 that way. 7 bits
 #           cannot saturate, at some precision everywhere (measured on a VNNI machine:
 #           largest drop 0.012, so s8 comes first).
 #  u8:      u8 weights (u8 x u8 kernels) avoid saturation too but measured slower (35,300 vs

@@ -285,7 +285,7 @@ class Gen:
         for _ in range(self.r.randint(2, 5)):
             ts = "%04d-%02d-%02dT%02d:%02d:%02dZ" % (self.r.randint(2015, 2026), self.r.randint(1, 12), self.r.randint(1, 28),
                                                     self.r.randint(0, 23), self.r.randint(0, 59), self.r.randint(0, 59))
-            d.add(ts)  # the log's own time axis: not personal (issue 11)
+            d.add(ts)  # the log's own time axis: not personal
             d.add(" " + self.c(["INFO", "WARN", "ERROR", "DEBUG"]) + " ")
             n = self.person("full")
             k = self.r.randint(0, 4)
@@ -302,7 +302,7 @@ class Gen:
             d.add("\n")
         return d
 
-    # ---------- clinical notes (issue 11: capitals, short dates, units, record numbers)
+    # ---------- clinical notes (capitals, short dates, units, record numbers)
     def short_date(self):
         """Dates as clinical notes write them: 7/22, 07/22/24, 7-22-2024, Jul 22."""
         m, d, y = self.r.randint(1, 12), self.r.randint(1, 28), self.r.randint(2010, 2026)
@@ -363,7 +363,7 @@ class Gen:
             d.add("Discharged ").ent(self.date(), "DATE").add(". Follow-up with ").add(self.c(["Dr. ", "Prof. "])).ent(self.c(LAST), "PER").add(" in ").ent(self.c(CITIES), "LOC").add(".\n")
         return d
 
-    # ---------- serialized payloads (issue 11: log lines and records). The log's own
+    # ---------- serialized payloads (log lines and records). The log's own
     # machinery (timestamps, ids, levels, durations) stays O; values under personal keys
     # and names in messages are entities.
     def machinery(self):

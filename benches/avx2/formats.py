@@ -3,7 +3,7 @@
     /work/venv-train/bin/python benches/avx2/formats.py [--model models/anonymizer-ner]
 
 The model folder's int8 graph is read back into fp32 weights (training/teacher.py), exported
-again and quantized in each format export.py knows or that issue 16 asks about; every format
+again and quantized in each format export.py knows or that the AVX2 work asks about; every format
 then runs the same batches of dev windows (CoNLL-2003 dev, windows of up to 128 tokens,
 sorted by length and cut into batches of <= 4,096 padded tokens as the service's pool does),
 alternating formats round by round so that a machine's drift hits all of them alike.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hardening benchmark (issue 15). Three measurements against the release binary and a
+# Hardening benchmark. Three measurements against the release binary and a
 # local keep-alive upstream (upstream.py):
 #   1. a normal client's latency (wrk, one connection, /v1/anonymize) idle, then while
 #      500 slow-header connections hang (slow.py sends one header byte a second);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time to first token added by the proxy on a 2 KB prompt (issue 13's target: ≤ 5 ms),
+# Time to first token added by the proxy on a 2 KB prompt (target: ≤ 5 ms),
 # rules only: a streaming upstream (sse_upstream.py: first event at once) reached
 # directly and through anonymizer on an openai_chat route with auth: api_key (the
 # client's bearer token is ours, the provider's goes upstream). The proxy anonymizes the

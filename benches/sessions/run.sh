@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shared session store benchmark (issue 14): a real redis-server on loopback, release
+# Shared session store benchmark: a real redis-server on loopback, release
 # builds, rules only, server.threads 2 (the default) on every replica.
 #  1. added latency of a session request, Redis vs memory store (1 KB text, 10
 #     entities, one connection each, sequential, alternating request by request);

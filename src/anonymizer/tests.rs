@@ -127,7 +127,7 @@ fn mask_keeps_code_point_length() {
     assert_eq!(r.texts, ["hi ***"]);
 }
 
-/// Issue 12, item 4: two different texts of one length MASK to the same stars. The map
+/// Two different texts of one length MASK to the same stars. The map
 /// of such a result used to hold `Alice → *****` and `Smith → *****`, which a restorer
 /// refuses as ambiguous: the proxy answered 500 and dropped the batch.
 #[test]

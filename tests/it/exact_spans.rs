@@ -1,4 +1,4 @@
-//! Validated identifiers keep their exact spans (issue 11): an e-mail, IPv4 address,
+//! Validated identifiers keep their exact spans: an e-mail, IPv4 address,
 //! IBAN, card number, URL or UUID in any surrounding text — ASCII words, CJK or Thai
 //! without spaces, Hangul particles, punctuation, emoji — comes back as exactly that
 //! span with its label, whatever else the tiers propose around it.

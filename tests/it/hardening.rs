@@ -1,4 +1,4 @@
-//! Hostile clients and misbehaving upstreams (issue 15, items 1–7): slow headers,
+//! Hostile clients and misbehaving upstreams: slow headers,
 //! connection floods, answers cut mid-body, mislabelled encodings, huge answers,
 //! bodies over the limit, refused bodies of every size, upstream error bodies. Each
 //! case runs the real binary against a real local upstream; where the client's own

@@ -16,7 +16,7 @@ mod docs;
 mod endpoints;
 /// Validated identifiers keep their exact spans, rules-only and with the served model.
 mod exact_spans;
-/// Hostile clients and misbehaving upstreams (issue 15).
+/// Hostile clients and misbehaving upstreams.
 mod hardening;
 /// Log payloads: machinery kept, personal fields replaced.
 mod log_payloads;
@@ -34,7 +34,7 @@ mod proxy_auth;
 mod proxy_examples;
 /// Log shippers' traffic (Elasticsearch bulk, Splunk HEC) and refusals.
 mod proxy_logs;
-// Real shippers' recorded requests replayed through the server (issue 12).
+// Real shippers' recorded requests replayed through the server.
 /// Answers that cannot be restored: the per-route policy and its metric.
 mod proxy_restore_failure;
 mod proxy_shippers;
@@ -50,13 +50,13 @@ mod sdk_anthropic;
 mod sdk_clients;
 /// The SDKs' recorded requests replayed through the example configs.
 mod sdk_fixtures;
-/// google-genai through the Gemini example (issue 13).
+/// google-genai through the Gemini example.
 mod sdk_gemini;
-/// The ollama SDK through the Ollama example (issue 13).
+/// The ollama SDK through the Ollama example.
 mod sdk_ollama;
 /// The real `openai` Python SDK through the example configs.
 mod sdk_openai;
-/// The openai SDK on embeddings, completions and Azure OpenAI (issue 13).
+/// The openai SDK on embeddings, completions and Azure OpenAI.
 mod sdk_openai_more;
 /// Secrets never print: logs, errors, metrics, check-config.
 mod secrets;

@@ -249,7 +249,7 @@ fn the_default_config_serves_the_model_tier_end_to_end() {
 
 #[test]
 fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
-    // Issue 16: the model is the cost of a request; asking only for pattern labels must
+    // The model is the cost of a request; asking only for pattern labels must
     // not pay it. The model's own counters say whether it ran.
     let s = TestServer::with_model();
     let text = "Write to John Smith at jane.doe@example.com today.";

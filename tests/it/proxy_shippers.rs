@@ -1,4 +1,4 @@
-//! Issue 12: the requests real log shippers sent (recorded by `tests/clients/record.py`
+//! The requests real log shippers sent (recorded by `tests/clients/record.py`
 //! into `tests/fixtures/<client>/`) replayed byte for byte through the real server on the
 //! example configs to a local upstream. The upstream must get a body its real server
 //! accepts (decoded here with other code than the proxy's: flate2, snap, zstd, brotli and

@@ -5,7 +5,7 @@ use serde_json::json;
 use crate::support::upstream::Upstream;
 use crate::support::TestServer;
 
-/// Issue 12, item 4: a Loki push whose line holds two different e-mail addresses of
+/// A Loki push whose line holds two different e-mail addresses of
 /// the same length, on a `method: MASK` route, was a 500 and the batch was lost. Both
 /// mask to the same stars, and the proxy built its restore map from every entity, so
 /// the map was ambiguous. `/v1/anonymize` never builds one, so it did not fail.
@@ -42,7 +42,7 @@ fn r12_a_mask_route_forwards_two_same_length_addresses_in_one_push() {
     assert_eq!(r.status, 200, "{}", r.text);
 }
 
-/// Issue 15, item 9: the largest request the limits allow by count (`limits.max_texts`,
+/// The largest request the limits allow by count (`limits.max_texts`,
 /// 1,000 texts of ~54 characters) took 8–9 CPU-seconds against a 10 s inference
 /// timeout, so under ordinary load it became a 503. Batched, it is about one
 /// CPU-second of model work; the timeout now bounds a stall (no window finished for

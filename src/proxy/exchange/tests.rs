@@ -358,7 +358,7 @@ fn every_refusal_has_its_reason_and_status() {
     assert_eq!(refusal.reason, Reason::ResponseTooLarge);
 }
 
-/// Issue 12, item 4, on the proxy path: a Loki push with two different e-mail
+/// A Loki push with two different e-mail
 /// addresses of the same length on a MASK route used to be a 500 (the restore map
 /// held `*…*` twice with different originals).
 #[test]
