@@ -21,6 +21,20 @@ python3 eval/clinical/build.py > "$tmp/clinical.jsonl"
 python3 eval/payloads.py --data "$dev" --out "$tmp/payload.jsonl" > /dev/null
 python3 eval/marked.py eval/probes/*.txt > "$tmp/probes.jsonl"
 
+# The same engine without its model tier (`model.enabled: false`), where the rules act on
+# the rule tiers' spans alone: a rule with no effect on either may go.
+python3 - conf/anonymizer.yaml "$tmp/rules_only.yaml" <<'PY'
+import sys
+lines, inside = [], False
+for line in open(sys.argv[1]).read().split("\n"):
+    if line and not line[0].isspace() and not line.startswith("#"):
+        inside = line.startswith("model:")
+    if inside and line.startswith("  enabled:"):
+        line = "  enabled: false"
+    lines.append(line)
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
+
 run() { # name, eval arguments...
     local name=$1; shift
     "$bin" eval "$@" --by-rule --json > "$tmp/$name.json"
@@ -36,9 +50,13 @@ PY
     echo "$out/$name.json"
 }
 
-run conll2003 --data "$dev/conll2003_dev.jsonl" --labels eval/labels/conll2003.json
-run wnut17 --data "$dev/wnut17_dev.jsonl" --labels eval/labels/wnut17.json
-run tab --data "$dev/tab_dev.jsonl" --labels eval/labels/tab.json --mask-only
-run clinical --data "$tmp/clinical.jsonl" --labels eval/labels/clinical.json
-run payload --data "$tmp/payload.jsonl" --labels eval/labels/payload.json --mask-only
-run probes --data "$tmp/probes.jsonl"
+for engine in default rules_only; do
+    config=conf/anonymizer.yaml suffix=""
+    if [[ $engine == rules_only ]]; then config="$tmp/rules_only.yaml" suffix=".rules_only"; fi
+    run "conll2003$suffix" --config "$config" --data "$dev/conll2003_dev.jsonl" --labels eval/labels/conll2003.json
+    run "wnut17$suffix" --config "$config" --data "$dev/wnut17_dev.jsonl" --labels eval/labels/wnut17.json
+    run "tab$suffix" --config "$config" --data "$dev/tab_dev.jsonl" --labels eval/labels/tab.json --mask-only
+    run "clinical$suffix" --config "$config" --data "$tmp/clinical.jsonl" --labels eval/labels/clinical.json
+    run "payload$suffix" --config "$config" --data "$tmp/payload.jsonl" --labels eval/labels/payload.json --mask-only
+    run "probes$suffix" --config "$config" --data "$tmp/probes.jsonl"
+done
