@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# What every corrective rule adds and removes on every dev set and the probe texts
-# (eval/probes/), as JSON files under
-# eval/results/by_rule/, each with the commit it was measured at. Needs a release build
-# (cargo build --release) and ../shared/data/dev.
+# What every corrective rule adds and removes on every dev set, the clinical notes, the
+# payload set and the probe texts (eval/probes/), with the default engine and without its
+# model tier, as JSON files under eval/results/by_rule/, each with the commit it was
+# measured at. Needs a release build (cargo build --release) and ../shared/data/dev.
 #
 #   bash eval/by_rule.sh            # all sets
-#   jq '.rules[] | select(.adds + .removes == 0) | .rule' eval/results/by_rule/*.json
+#   jq '.rules[] | select(.adds + .removes + .rescores == 0) | .rule' eval/results/by_rule/*.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dev="${ANONYMIZER_DEV_DATA:-../shared/data/dev}"
