@@ -265,7 +265,7 @@ impl Engine {
             .iter()
             .zip(proposals)
             .map(|(text, proposal)| {
-                let found = proposal.corrected(text, labels, &self.rules);
+                let found = proposal.into_corrected(text, labels, &self.rules);
                 self.settle(text, labels, threshold, found, &self.rules)
             })
             .collect())
@@ -330,24 +330,30 @@ pub struct Proposal {
 }
 
 impl Proposal {
-    /// The candidates, the model tier's corrected by the model-span rules of `switches`.
+    /// The candidates, the model tier's corrected by the model-span rules of `switches`;
+    /// the proposal stays, to be corrected again with other rules (`eval --by-rule`).
     pub fn corrected(
         &self,
         text: &str,
         labels: &LabelSet,
         switches: &refine::Switches,
     ) -> Vec<Candidate> {
+        self.clone().into_corrected(text, labels, switches)
+    }
+
+    /// [`Proposal::corrected`], consuming the proposal.
+    pub fn into_corrected(
+        self,
+        text: &str,
+        labels: &LabelSet,
+        switches: &refine::Switches,
+    ) -> Vec<Candidate> {
         let mut out = Vec::new();
-        for (model, found) in &self.parts {
-            if *model {
-                out.extend(refine::model_candidates(
-                    text,
-                    labels,
-                    found.clone(),
-                    switches,
-                ));
+        for (model, found) in self.parts {
+            if model {
+                out.extend(refine::model_candidates(text, labels, found, switches));
             } else {
-                out.extend_from_slice(found);
+                out.extend(found);
             }
         }
         out
