@@ -62,7 +62,7 @@ pub(super) fn effects(
         let delta = |a: usize, b: usize| a as i64 - b as i64;
         out.push(Effect {
             rule: rule.name,
-            stage: rule.stage.as_str(),
+            stage: rule.stage().as_str(),
             adds,
             removes,
             rescores,

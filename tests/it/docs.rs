@@ -139,7 +139,7 @@ fn catalogue_table(kind: &str) -> String {
                 table.push_str(&format!(
                     "| `{}` | {} | {} | {} |\n",
                     rule.name,
-                    rule.stage.as_str(),
+                    rule.stage().as_str(),
                     labels,
                     rule.reason.replace('|', "\\|")
                 ));

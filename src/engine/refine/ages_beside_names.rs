@@ -39,7 +39,7 @@ pub(crate) fn with_ages(
                 score: SCORE,
                 alternative: None,
                 proof: Proof::None,
-                trace: Trace::new("refine", "age_after_name"),
+                trace: Trace::default(),
             });
         }
     }

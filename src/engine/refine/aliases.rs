@@ -90,7 +90,7 @@ pub(crate) fn with_aliases(text: &str, mut detections: Vec<Detection>) -> Vec<De
                 score: source.1,
                 alternative: None,
                 proof: Proof::None,
-                trace: Trace::new("refine", "alias_of_name"),
+                trace: Trace::default(),
             }),
         }
     }

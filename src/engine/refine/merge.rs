@@ -14,49 +14,15 @@
 //! Each detection meets the one before it (already merged with its own predecessors);
 //! the first rule in [`MERGE`] order that applies decides.
 
-use super::{Action, Example, Rule, Stage, Switches};
+use super::{ex, Action, Rule, Stage, Switches};
 use crate::engine::lexicon::words::{is_credential_word, is_given_name, is_institution_head};
 use crate::engine::Detection;
 use crate::text::Label;
-
-const fn ex(
-    text: &'static str,
-    span: &'static str,
-    label: &'static str,
-    expect: &'static str,
-) -> Example {
-    Example {
-        text,
-        span,
-        label,
-        expect,
-    }
-}
-
-const fn join(
-    name: &'static str,
-    labels: &'static [&'static str],
-    reason: &'static str,
-    f: fn(&str, &Detection, &str, &Detection) -> Option<Label>,
-    examples: &'static [Example],
-    counter_examples: &'static [Example],
-) -> Rule {
-    Rule {
-        name,
-        stage: Stage::Merge,
-        labels,
-        reason,
-        action: Action::Join(f),
-        examples,
-        counter_examples,
-    }
-}
 
 /// Merge rules, in the order they are tried on each pair of neighbours.
 pub(super) const MERGE: &[Rule] = &[
     Rule {
         name: "degree_after_person",
-        stage: Stage::Merge,
         labels: &["PERSON", "LOCATION", "ORGANIZATION"],
         reason: "a degree after a name (\"Vance, M.D.\", \"Ulmer MD\") is no place or organisation",
         action: Action::Absorb(degree_after_person),
@@ -73,17 +39,17 @@ pub(super) const MERGE: &[Rule] = &[
             "Baltimore:LOCATION | MD:LOCATION",
         )],
     },
-    join(
+    Rule::new(
         "adjacent_names",
         &["PERSON"],
         "a tier tags the parts of one name apart (a title and the name, given name and surname)",
-        |text, left, gap, right| {
+        Action::Join(|text, left, gap, right| {
             let spaces = !gap.is_empty() && gap.len() <= 2 && gap.chars().all(|c| c == ' ');
             // One name written twice is two mentions (the `name_written_twice` rule).
             let twice =
                 text[left.span.start..left.span.end] == text[right.span.start..right.span.end];
             (pair(left, right, "PERSON", &["PERSON"]) && spaces && !twice).then_some(left.label)
-        },
+        }),
         &[ex(
             "Mr John Smith",
             "Mr:PERSON | John Smith:PERSON",
@@ -97,17 +63,17 @@ pub(super) const MERGE: &[Rule] = &[
             "Diah:PERSON | Diah:PERSON",
         )],
     ),
-    join(
+    Rule::new(
         "inverted_name",
         &["PERSON"],
         "record headers write a name in capitals surname first (\"JOHNSON, MARY\")",
-        |text, left, gap, right| {
+        Action::Join(|text, left, gap, right| {
             let words = |d: &Detection| &text[d.span.start..d.span.end];
             (pair(left, right, "PERSON", &["PERSON"])
                 && gap == ", "
                 && inverted_name(words(left), words(right)))
             .then_some(left.label)
-        },
+        }),
         &[ex(
             "PT JOHNSON, MARY MRN",
             "JOHNSON:PERSON | MARY:PERSON",
@@ -121,17 +87,17 @@ pub(super) const MERGE: &[Rule] = &[
             "Smith:PERSON | Mary:PERSON",
         )],
     ),
-    join(
+    Rule::new(
         "place_after_institution",
         &["ORGANIZATION", "LOCATION"],
         "an institution named after its place (\"Children's Hospital of Denver\") is one name",
-        |text, left, gap, right| {
+        Action::Join(|text, left, gap, right| {
             let organization = &text[left.span.start..left.span.end];
             (pair(left, right, "ORGANIZATION", &["LOCATION"])
                 && gap == " of "
                 && named_after_place(organization))
             .then_some(left.label)
-        },
+        }),
         &[ex(
             "at Children's Hospital of Denver",
             "Children's Hospital:ORGANIZATION | Denver:LOCATION",
@@ -145,11 +111,11 @@ pub(super) const MERGE: &[Rule] = &[
             "Kia Motor Corp:ORGANIZATION | South Korea:LOCATION",
         )],
     ),
-    join(
+    Rule::new(
         "address_parts",
         &["ADDRESS", "UK_POSTCODE", "LOCATION"],
         "an address goes on over its town and postcode after a comma",
-        |_, left, gap, right| {
+        Action::Join(|_, left, gap, right| {
             (pair(
                 left,
                 right,
@@ -157,7 +123,7 @@ pub(super) const MERGE: &[Rule] = &[
                 &["ADDRESS", "UK_POSTCODE", "LOCATION"],
             ) && comma(gap))
             .then_some(left.label)
-        },
+        }),
         &[ex(
             "at 10 Downing Street, London now",
             "10 Downing Street:ADDRESS | London:LOCATION",
@@ -171,14 +137,14 @@ pub(super) const MERGE: &[Rule] = &[
             "10 Downing Street:ADDRESS | London:LOCATION",
         )],
     ),
-    join(
+    Rule::new(
         "town_and_postcode",
         &["LOCATION", "UK_POSTCODE"],
         "a town and its postcode together are an address",
-        |_, left, gap, right| {
+        Action::Join(|_, left, gap, right| {
             (pair(left, right, "LOCATION", &["UK_POSTCODE"]) && comma(gap))
                 .then(|| Label::builtin("ADDRESS"))
-        },
+        }),
         &[ex(
             "in London SW1A 2AA",
             "London:LOCATION | SW1A 2AA:UK_POSTCODE",
@@ -192,15 +158,15 @@ pub(super) const MERGE: &[Rule] = &[
             "London:LOCATION | SW1A 2AA:UK_POSTCODE",
         )],
     ),
-    join(
+    Rule::new(
         "date_and_time",
         &["DATE_TIME"],
         "a date and its time (\"3 March 2024 at 14:05\") are one moment",
-        |_, left, gap, right| {
+        Action::Join(|_, left, gap, right| {
             (pair(left, right, "DATE_TIME", &["DATE_TIME"])
                 && (comma(gap) || matches!(gap, " at " | ", at " | "T")))
             .then_some(left.label)
-        },
+        }),
         &[ex(
             "on 3 March 2024 at 14:05",
             "3 March 2024:DATE_TIME | 14:05:DATE_TIME",

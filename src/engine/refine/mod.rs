@@ -83,8 +83,9 @@ pub enum Action {
     Join(fn(&str, &Detection, &str, &Detection) -> Option<Label>),
     /// Whether the right neighbour is part of the left one's entity but no entity itself.
     Absorb(fn(&str, &Detection, &str, &Detection) -> bool),
-    /// The text's detections, corrected (merged or added to).
-    Edit(fn(&str, &LabelSet, Vec<Detection>) -> Vec<Detection>),
+    /// The text's detections with those the rule finds added, their trace left empty
+    /// (the registry fills in the rule's name).
+    Add(fn(&str, &LabelSet, Vec<Detection>) -> Vec<Detection>),
 }
 
 /// One example of a rule at work, checked by the registry test.
@@ -92,8 +93,9 @@ pub enum Action {
 /// Model-span rules: `span` is the first occurrence of the span in `text` read as
 /// `label`; `expect` is the span's text afterwards (`""`: rejected), its parts joined by
 /// `" | "` (split), or its new label (relabel). Drop rules: `expect` is `""` for a
-/// dropped detection and the span itself for a kept one. Edit rules: `span` lists the
-/// input detections as `text:LABEL` joined by `" | "`, `expect` the output the same way.
+/// dropped detection and the span itself for a kept one. Merge and add rules: `span`
+/// lists the input detections as `text:LABEL` joined by `" | "`, `expect` the output the
+/// same way.
 #[derive(Debug, Clone, Copy)]
 pub struct Example {
     pub text: &'static str,
@@ -102,11 +104,25 @@ pub struct Example {
     pub expect: &'static str,
 }
 
+/// An [`Example`]: `(text, span, label, expect)`.
+const fn ex(
+    text: &'static str,
+    span: &'static str,
+    label: &'static str,
+    expect: &'static str,
+) -> Example {
+    Example {
+        text,
+        span,
+        label,
+        expect,
+    }
+}
+
 /// One corrective rule.
 #[derive(Clone, Copy)]
 pub struct Rule {
     pub name: &'static str,
-    pub stage: Stage,
     /// The labels of the spans it looks at (empty: every label).
     pub labels: &'static [&'static str],
     /// Why it exists, in one line.
@@ -120,12 +136,44 @@ impl fmt::Debug for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Rule")
             .field("name", &self.name)
-            .field("stage", &self.stage)
+            .field("stage", &self.stage())
             .finish_non_exhaustive()
     }
 }
 
 impl Rule {
+    /// A row: its name, the labels it touches, why it exists, what it does, and its
+    /// examples and counter-examples.
+    const fn new(
+        name: &'static str,
+        labels: &'static [&'static str],
+        reason: &'static str,
+        action: Action,
+        examples: &'static [Example],
+        counter_examples: &'static [Example],
+    ) -> Rule {
+        Rule {
+            name,
+            labels,
+            reason,
+            action,
+            examples,
+            counter_examples,
+        }
+    }
+
+    /// The stage its action belongs to.
+    pub fn stage(&self) -> Stage {
+        match self.action {
+            Action::Split(_) => Stage::Split,
+            Action::Reshape(_) | Action::Reject(_) => Stage::Shape,
+            Action::Relabel(_) => Stage::Relabel,
+            Action::Drop(_) => Stage::Drop,
+            Action::Join(_) | Action::Absorb(_) => Stage::Merge,
+            Action::Add(_) => Stage::Add,
+        }
+    }
+
     fn touches(&self, label: Label) -> bool {
         self.labels.is_empty() || self.labels.contains(&label.as_str())
     }
@@ -202,7 +250,7 @@ impl Switches {
     }
 
     fn of(&self, stage: Stage) -> impl Iterator<Item = &'static Rule> + '_ {
-        self.active().filter(move |r| r.stage == stage)
+        self.active().filter(move |r| r.stage() == stage)
     }
 }
 
@@ -318,8 +366,12 @@ pub fn resolved(
     }
     found = merge::merge_adjacent(text, found, switches);
     for rule in switches.of(Stage::Add) {
-        if let Action::Edit(f) = rule.action {
+        if let Action::Add(f) = rule.action {
             found = f(text, labels, found);
+            // What the rule added carries its name.
+            for d in found.iter_mut().filter(|d| d.trace.tier.is_empty()) {
+                d.trace = crate::engine::Trace::new("refine", rule.name);
+            }
         }
     }
     found

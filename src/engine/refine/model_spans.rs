@@ -7,7 +7,7 @@
 //! parts of a name a model leaves out (initials, a stage name's "Lil", the kind word of
 //! "Trump Tower").
 
-use super::{Action, Example, Rule, Stage};
+use super::{ex, Action, Rule};
 use crate::engine::lexicon::words::{
     ends_cue, is_chatter, is_clinical_measure, is_clinical_shorthand, is_credential_word, is_drug,
     is_given_name, is_institution_ending, is_legal_form, is_listed_word, is_monarch,
@@ -22,82 +22,10 @@ use crate::text::{ByteSpan, Label};
 const NAMED: &[&str] = &["PERSON", "ORGANIZATION", "LOCATION"];
 const PLACES_AND_BODIES: &[&str] = &["ORGANIZATION", "LOCATION"];
 
-const fn ex(
-    text: &'static str,
-    span: &'static str,
-    label: &'static str,
-    expect: &'static str,
-) -> Example {
-    Example {
-        text,
-        span,
-        label,
-        expect,
-    }
-}
-
-const fn reshape(
-    name: &'static str,
-    labels: &'static [&'static str],
-    reason: &'static str,
-    f: fn(&str, ByteSpan, Label) -> Option<ByteSpan>,
-    examples: &'static [Example],
-    counter_examples: &'static [Example],
-) -> Rule {
-    Rule {
-        name,
-        stage: Stage::Shape,
-        labels,
-        reason,
-        action: Action::Reshape(f),
-        examples,
-        counter_examples,
-    }
-}
-
-const fn reject(
-    name: &'static str,
-    labels: &'static [&'static str],
-    reason: &'static str,
-    f: fn(&str, ByteSpan, Label) -> bool,
-    examples: &'static [Example],
-    counter_examples: &'static [Example],
-) -> Rule {
-    Rule {
-        name,
-        stage: Stage::Shape,
-        labels,
-        reason,
-        action: Action::Reject(f),
-        examples,
-        counter_examples,
-    }
-}
-
-const fn relabel(
-    name: &'static str,
-    labels: &'static [&'static str],
-    reason: &'static str,
-    f: fn(&str, ByteSpan, Label) -> Option<Label>,
-    examples: &'static [Example],
-    counter_examples: &'static [Example],
-) -> Rule {
-    Rule {
-        name,
-        stage: Stage::Relabel,
-        labels,
-        reason,
-        action: Action::Relabel(f),
-        examples,
-        counter_examples,
-    }
-}
-
 /// Split rules; the first that applies cuts the span.
 pub(super) const SPLIT: &[Rule] = &[
     Rule {
         name: "name_written_twice",
-        stage: Stage::Split,
         labels: &["PERSON"],
         reason: "one name written twice is two mentions, each its own entity",
         action: Action::Split(written_twice),
@@ -111,7 +39,6 @@ pub(super) const SPLIT: &[Rule] = &[
     },
     Rule {
         name: "pair_of_names",
-        stage: Stage::Split,
         labels: &["PERSON", "LOCATION"],
         reason: "a model tags two people or places joined by & or / as one entity",
         action: Action::Split(pair),
@@ -135,11 +62,11 @@ pub(super) const SPLIT: &[Rule] = &[
 
 /// Shape rules, in the order they run on one span.
 pub(super) const SHAPE: &[Rule] = &[
-    reshape(
+    Rule::new(
         "loose_punctuation",
         &[],
         "a model tags stray punctuation at an edge now and then; no entity starts or ends with it",
-        |t, s, _| trim_loose_punctuation(t, s),
+        Action::Reshape(|t, s, _| trim_loose_punctuation(t, s)),
         &[
             ex("Lear Corp . said", "Lear Corp .", "ORGANIZATION", "Lear Corp"),
             ex("( KDP", "( KDP", "ORGANIZATION", "KDP"),
@@ -147,35 +74,35 @@ pub(super) const SHAPE: &[Rule] = &[
         ],
         &[ex("U.S. troops", "U.S.", "LOCATION", "U.S.")],
     ),
-    reshape(
+    Rule::new(
         "open_bracket",
         &[],
         "trimming loose punctuation cuts a closing bracket, and half a bracket is no name",
-        |t, s, _| Some(close_bracket(t, s)),
+        Action::Reshape(|t, s, _| Some(close_bracket(t, s))),
         &[ex("Mladost ( BJ ) 2", "Mladost ( BJ", "ORGANIZATION", "Mladost ( BJ )")],
         &[ex("Mladost ( BJ ) 2", "Mladost", "ORGANIZATION", "Mladost")],
     ),
-    reject(
+    Rule::new(
         "lower_case_god",
         &["PERSON"],
         "lower-case \"god\" is the noun; tweets in training data tag it a person",
-        |t, s, _| matches!(&t[s.start..s.end], "god" | "gods"),
+        Action::Reject(|t, s, _| matches!(&t[s.start..s.end], "god" | "gods")),
         &[ex("I believe in god", "god", "PERSON", "")],
         &[ex("God bless", "God", "PERSON", "God")],
     ),
-    reshape(
+    Rule::new(
         "clock_time_after_name",
         PLACES_AND_BODIES,
         "a model runs on from an airport or station into its time; no name ends in one",
-        |t, s, _| Some(without_clock_time(t, s)),
+        Action::Reshape(|t, s, _| Some(without_clock_time(t, s))),
         &[ex("LHR 14:25 dep", "LHR 14:25", "LOCATION", "LHR")],
         &[ex("at 14:25", "14:25", "LOCATION", "14:25")],
     ),
-    reshape(
+    Rule::new(
         "common_words_at_edges",
         PLACES_AND_BODIES,
         "no organisation or place with a capital ends in a lower-case word or opens with a month",
-        |t, s, _| Some(trim_common_edges(t, s)),
+        Action::Reshape(|t, s, _| Some(trim_common_edges(t, s))),
         &[
             ex("the Pamir mountains", "Pamir mountains", "LOCATION", "Pamir"),
             ex("the NLD party", "NLD party", "ORGANIZATION", "NLD"),
@@ -186,11 +113,11 @@ pub(super) const SHAPE: &[Rule] = &[
             ex("in east portland", "east portland", "LOCATION", "east portland"),
         ],
     ),
-    reshape(
+    Rule::new(
         "article_before_place",
         &["LOCATION"],
         "a model takes the sentence's article into a place in German and Romance text",
-        |t, s, _| Some(without_article(t, s)),
+        Action::Reshape(|t, s, _| Some(without_article(t, s))),
         &[ex(
             "in der Hauptstraße 5, 10115 Berlin",
             "der Hauptstraße 5, 10115 Berlin",
@@ -199,35 +126,35 @@ pub(super) const SHAPE: &[Rule] = &[
         )],
         &[ex("in Den Haag", "Den Haag", "LOCATION", "Den Haag")],
     ),
-    reshape(
+    Rule::new(
         "region_code_after_city",
         &["LOCATION"],
         "the state's or province's code after a city's comma still says where",
-        |t, s, _| Some(with_region_code(t, s)),
+        Action::Reshape(|t, s, _| Some(with_region_code(t, s))),
         &[ex("lives in Ipswich, QLD now", "Ipswich", "LOCATION", "Ipswich, QLD")],
         &[ex("in Paris, OK?", "Paris", "LOCATION", "Paris")],
     ),
-    reshape(
+    Rule::new(
         "date_clause",
         &["DATE_TIME"],
         "a model runs a date on into the lab values of its line; no date has a clause break",
-        |t, s, _| Some(one_clause(t, s)),
+        Action::Reshape(|t, s, _| Some(one_clause(t, s))),
         &[ex("10/21: Cr 1.4, K 4.2", "10/21: Cr 1.4", "DATE_TIME", "10/21")],
         &[ex("at 10:30 today", "10:30", "DATE_TIME", "10:30")],
     ),
-    reshape(
+    Rule::new(
         "person_before_possessive",
         &["PERSON"],
         "no person's name goes on past a possessive",
-        |t, s, _| Some(before_possessive(t, s)),
+        Action::Reshape(|t, s, _| Some(before_possessive(t, s))),
         &[ex("Dr. Fitzgerald's office", "Fitzgerald's office", "PERSON", "Fitzgerald")],
         &[ex("Ana Ruiz said", "Ana Ruiz", "PERSON", "Ana Ruiz")],
     ),
-    reshape(
+    Rule::new(
         "chatter_at_person_edges",
         &["PERSON"],
         "a model takes chat words and note shorthand into a name in informal text",
-        |t, s, _| without_chatter(t, s),
+        Action::Reshape(|t, s, _| without_chatter(t, s)),
         &[
             ex("martin lmao", "martin lmao", "PERSON", "martin"),
             ex("PT JOHNSON seen", "PT JOHNSON", "PERSON", "JOHNSON"),
@@ -235,27 +162,27 @@ pub(super) const SHAPE: &[Rule] = &[
         ],
         &[ex("Cath Jones", "Cath Jones", "PERSON", "Cath Jones")],
     ),
-    reshape(
+    Rule::new(
         "credential_after_person",
         &["PERSON"],
         "a model runs on into the degree after a name in capitals",
-        |t, s, _| Some(without_credential(t, s)),
+        Action::Reshape(|t, s, _| Some(without_credential(t, s))),
         &[ex("KOWALCZYK, ANNA M.D", "KOWALCZYK, ANNA M.D", "PERSON", "KOWALCZYK, ANNA")],
         &[ex("Ana Mendes", "Ana Mendes", "PERSON", "Ana Mendes")],
     ),
-    reshape(
+    Rule::new(
         "rank_before_person",
         &["PERSON"],
         "an office or role opening a name is no part of it, as the name rules read it",
-        |t, s, _| Some(without_rank(t, s)),
+        Action::Reshape(|t, s, _| Some(without_rank(t, s))),
         &[ex("Bishop Desmond Tutu", "Bishop Desmond Tutu", "PERSON", "Desmond Tutu")],
         &[ex("Mr Desmond Tutu", "Mr Desmond Tutu", "PERSON", "Mr Desmond Tutu")],
     ),
-    reshape(
+    Rule::new(
         "hyphen_joined_names",
         &["PERSON"],
         "a model ends a double-barrelled surname at its hyphen; half a surname gives the person away",
-        |t, s, _| Some(with_joined_names(t, s)),
+        Action::Reshape(|t, s, _| Some(with_joined_names(t, s))),
         &[ex(
             "Hans-Peter Müller-Lüdenscheidt leitet",
             "Hans-Peter Müller",
@@ -264,43 +191,43 @@ pub(super) const SHAPE: &[Rule] = &[
         )],
         &[ex("Ana Müller-based", "Ana Müller", "PERSON", "Ana Müller")],
     ),
-    reshape(
+    Rule::new(
         "regnal_number",
         &["PERSON"],
         "a monarch's regnal number is part of the name",
-        |t, s, _| Some(with_regnal_number(t, s)),
+        Action::Reshape(|t, s, _| Some(with_regnal_number(t, s))),
         &[ex("King Baudouin I.", "Baudouin", "PERSON", "Baudouin I")],
         &[ex("when Pedro I said", "Pedro", "PERSON", "Pedro")],
     ),
-    reshape(
+    Rule::new(
         "stage_name_prefix",
         &["PERSON"],
         "a model reads the \"Lil\" of a stage name as the slang word",
-        |t, s, _| Some(with_stage_prefix(t, s)),
+        Action::Reshape(|t, s, _| Some(with_stage_prefix(t, s))),
         &[ex("love Lil Nas X", "Nas X", "PERSON", "Lil Nas X")],
         &[ex("Brazil Nas", "Nas", "PERSON", "Nas")],
     ),
-    reshape(
+    Rule::new(
         "whole_ascii_words",
         &[],
         "a span that cuts a word would leave digits or letters of the entity in the clear",
-        |t, s, _| Some(whole_ascii_words(t, s)),
+        Action::Reshape(|t, s, _| Some(whole_ascii_words(t, s))),
         &[ex("on 7/22 at", "/22", "DATE_TIME", "7/22")],
         &[ex("東京都に", "東京", "LOCATION", "東京")],
     ),
-    reshape(
+    Rule::new(
         "whole_query_value",
         NAMED,
         "a model reads + and %27 of a URL-encoded name as breaks",
-        |t, s, _| Some(whole_query_value(t, s)),
+        Action::Reshape(|t, s, _| Some(whole_query_value(t, s))),
         &[ex("/s?q=Siobhan+O%27Reilly&x=1", "Siobhan", "PERSON", "Siobhan+O%27Reilly")],
         &[ex("Siobhan O'Reilly", "Siobhan", "PERSON", "Siobhan")],
     ),
-    reshape(
+    Rule::new(
         "cut_clinical_shorthand",
         NAMED,
         "a model tags one side of slashed clinical shorthand, which then reads as part of the name",
-        |t, s, _| without_cut_shorthand(t, s),
+        Action::Reshape(|t, s, _| without_cut_shorthand(t, s)),
         &[ex(
             "BIBA from Sunrise Manor s/p fall",
             "Sunrise Manor s",
@@ -309,78 +236,78 @@ pub(super) const SHAPE: &[Rule] = &[
         )],
         &[ex("met Ana Ruiz/Bo Chen", "Ana Ruiz", "PERSON", "Ana Ruiz")],
     ),
-    reshape(
+    Rule::new(
         "kind_word_after_name",
         NAMED,
         "a model ends a name before the word that says its kind (Tower, Airport, Channel, Band)",
-        with_kind_word_rule,
+        Action::Reshape(with_kind_word_rule),
         &[
             ex("at Trump Tower today", "Trump", "LOCATION", "Trump Tower"),
             ex("watch Discovery Channel", "Discovery", "ORGANIZATION", "Discovery Channel"),
         ],
         &[ex("the UMass band", "UMass", "ORGANIZATION", "UMass")],
     ),
-    reject(
+    Rule::new(
         "legal_form_alone",
         &["ORGANIZATION"],
         "a company form alone (GmbH, Inc) names no company",
-        |t, s, _| is_legal_form(&t[s.start..s.end]),
+        Action::Reject(|t, s, _| is_legal_form(&t[s.start..s.end])),
         &[ex("a GmbH", "GmbH", "ORGANIZATION", "")],
         &[ex("Acme GmbH", "Acme GmbH", "ORGANIZATION", "Acme GmbH")],
     ),
-    reject(
+    Rule::new(
         "credential_alone",
         &["PERSON", "ORGANIZATION"],
         "a degree alone (M.D., PA-C) names no one",
-        |t, s, _| is_credential(t, s),
+        Action::Reject(|t, s, _| is_credential(t, s)),
         &[ex("Vance, M.D.", "M.D.", "PERSON", "")],
         &[ex("MD 20814", "MD", "LOCATION", "MD")],
     ),
-    reject(
+    Rule::new(
         "clinical_shorthand_alone",
         NAMED,
         "clinical shorthand or a measurement with its value names no one",
-        |t, s, _| is_clinical_shorthand_only(t, s),
+        Action::Reject(|t, s, _| is_clinical_shorthand_only(t, s)),
         &[ex("BP 142/88 today", "BP 142/88", "ORGANIZATION", "")],
         &[ex("Ana Ruiz", "Ana Ruiz", "PERSON", "Ana Ruiz")],
     ),
-    reject(
+    Rule::new(
         "impossible_slash_date",
         &["DATE_TIME"],
         "numbers with slashes that no calendar reads (a blood pressure) are no date",
-        |t, s, _| is_impossible_slash_date(t, s),
+        Action::Reject(|t, s, _| is_impossible_slash_date(t, s)),
         &[ex("BP was 142/88", "142/88", "DATE_TIME", "")],
         &[ex("on 7/22", "7/22", "DATE_TIME", "7/22")],
     ),
-    reject(
+    Rule::new(
         "clinical_measure_value",
         &["DATE_TIME"],
         "the value of a vital sign or lab is no date",
-        |t, s, _| follows_clinical_measure(t, s),
+        Action::Reject(|t, s, _| follows_clinical_measure(t, s)),
         &[ex("INR 1.1 today", "1.1", "DATE_TIME", "")],
         &[ex("on 1.1.2024", "1.1.2024", "DATE_TIME", "1.1.2024")],
     ),
-    reject(
+    Rule::new(
         "year_inside_code",
         &["DATE_TIME"],
         "a year glued to a code with letters is an invoice, ticket or build number",
-        |t, s, _| inside_code(t, s),
+        Action::Reject(|t, s, _| inside_code(t, s)),
         &[ex("ref INV-2024-0042", "2024", "DATE_TIME", "")],
         &[ex("in mid-2024", "2024", "DATE_TIME", "2024")],
     ),
-    reject(
+    Rule::new(
         "age_and_sex",
         &["DATE_TIME"],
         "a note's age and sex (45M) is no date",
-        |t, s, _| is_age_and_sex(&t[s.start..s.end]),
+        Action::Reject(|t, s, _| is_age_and_sex(&t[s.start..s.end])),
         &[ex("Pt 45M with", "45M", "DATE_TIME", "")],
         &[ex("in 2045", "2045", "DATE_TIME", "2045")],
     ),
-    reshape(
+    Rule::new(
         "company_abbreviation_dot",
         &["ORGANIZATION"],
         "the tokenizer splits off the dot of a closing company abbreviation",
-        |t, s, _| Some(with_abbreviation_dot(t, s)),
+        Action::Reshape(|t, s, _| Some(with_abbreviation_dot(t, s))),
         &[ex("First Albany Corp. said", "First Albany Corp", "ORGANIZATION", "First Albany Corp.")],
         &[ex("Albany Group. It", "Albany Group", "ORGANIZATION", "Albany Group")],
     ),
@@ -388,15 +315,15 @@ pub(super) const SHAPE: &[Rule] = &[
 
 /// Relabel rules; the first that applies names the label.
 pub(super) const RELABEL: &[Rule] = &[
-    relabel(
+    Rule::new(
         "executive_title",
         &["ORGANIZATION", "PERSON"],
         "an executive's title alone is an occupation",
-        |t, s, _| {
+        Action::Relabel(|t, s, _| {
             EXECUTIVE_TITLES
                 .contains(&&t[s.start..s.end])
                 .then(|| Label::builtin("OCCUPATION"))
-        },
+        }),
         &[ex(
             "Dmitri Volkov, CTO at Helix",
             "CTO",
@@ -405,31 +332,31 @@ pub(super) const RELABEL: &[Rule] = &[
         )],
         &[ex("at Helix", "Helix", "ORGANIZATION", "ORGANIZATION")],
     ),
-    relabel(
+    Rule::new(
         "peoples_word_alone",
         NAMED,
         "a people's word alone is a people (NRP), not a place, team or person",
-        peoples_word,
+        Action::Relabel(peoples_word),
         &[ex("the Panamanian said", "Panamanian", "LOCATION", "NRP")],
         &[ex("Christian said", "Christian", "PERSON", "PERSON")],
     ),
-    relabel(
+    Rule::new(
         "given_name_read_as_place",
         &["LOCATION"],
         "a given name alone is a person where a model reads a place",
-        given_name_alone,
+        Action::Relabel(given_name_alone),
         &[ex("more soda than to diego", "diego", "LOCATION", "PERSON")],
         &[ex("flew to Paris", "Paris", "LOCATION", "LOCATION")],
     ),
-    relabel(
+    Rule::new(
         "institution_read_as_person",
         &["PERSON"],
         "a \"person\" ending on Hospital or Inc is an organisation",
-        |t, s, _| {
+        Action::Relabel(|t, s, _| {
             last_word(&t[s.start..s.end])
                 .is_some_and(|w| is_institution_ending(w.trim_end_matches([',', ';', ':'])))
                 .then(|| Label::builtin("ORGANIZATION"))
-        },
+        }),
         &[ex(
             "at Mercy Hospital",
             "Mercy Hospital",
@@ -438,27 +365,27 @@ pub(super) const RELABEL: &[Rule] = &[
         )],
         &[ex("Ana Mercy", "Ana Mercy", "PERSON", "PERSON")],
     ),
-    relabel(
+    Rule::new(
         "place_kind_word",
         NAMED,
         "a name ending on a place's kind word is a place",
-        |t, s, _| {
+        Action::Relabel(|t, s, _| {
             last_word(&t[s.start..s.end])
                 .is_some_and(|w| PLACE_KINDS.contains(&w))
                 .then(|| Label::builtin("LOCATION"))
-        },
+        }),
         &[ex("at Trump Tower", "Trump Tower", "PERSON", "LOCATION")],
         &[ex("Ana Towers", "Ana", "PERSON", "PERSON")],
     ),
-    relabel(
+    Rule::new(
         "group_kind_word",
         &["PERSON", "ORGANIZATION"],
         "a name ending on Channel, Studios, Records or Band is an organisation",
-        |t, s, _| {
+        Action::Relabel(|t, s, _| {
             last_word(&t[s.start..s.end])
                 .is_some_and(|w| GROUP_KINDS.contains(&w))
                 .then(|| Label::builtin("ORGANIZATION"))
-        },
+        }),
         &[ex(
             "Zac Brown Band",
             "Zac Brown Band",
@@ -467,15 +394,15 @@ pub(super) const RELABEL: &[Rule] = &[
         )],
         &[ex("Zac Brown", "Zac Brown", "PERSON", "PERSON")],
     ),
-    relabel(
+    Rule::new(
         "employer_read_as_place",
         &["LOCATION"],
         "where someone works is an employer, whatever a model read",
-        |t, s, _| {
+        Action::Relabel(|t, s, _| {
             (after_employment_cue(t, s.start)
                 && !t[s.start..s.end].split_whitespace().any(is_listed_word))
             .then(|| Label::builtin("ORGANIZATION"))
-        },
+        }),
         &[ex(
             "she works at Zalando now",
             "Zalando",
@@ -489,11 +416,13 @@ pub(super) const RELABEL: &[Rule] = &[
             "LOCATION",
         )],
     ),
-    relabel(
+    Rule::new(
         "numbered_person",
         &["PERSON"],
         "a name has no house number or postcode: a numbered \"person\" is a street",
-        |t, s, _| numbered_name(&t[s.start..s.end]).then(|| Label::builtin("ADDRESS")),
+        Action::Relabel(|t, s, _| {
+            numbered_name(&t[s.start..s.end]).then(|| Label::builtin("ADDRESS"))
+        }),
         &[ex(
             "bor på Storgatan 3, 114 55 Stockholm",
             "Storgatan 3",

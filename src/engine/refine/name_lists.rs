@@ -113,7 +113,7 @@ fn second_of_pairs(text: &str, detections: &[Detection], person: Label) -> Vec<D
                 score: SCORE,
                 alternative: None,
                 proof: Proof::None,
-                trace: Trace::new("refine", "name_in_list_of_names"),
+                trace: Trace::default(),
             });
         }
     }
@@ -181,7 +181,7 @@ fn names_in_line(
             score: SCORE,
             alternative: None,
             proof: Proof::None,
-            trace: Trace::new("refine", "name_in_list_of_names"),
+            trace: Trace::default(),
         })
         .collect()
 }

@@ -3,32 +3,17 @@
 //! Each row's function lives in the module named for what it knows.
 
 use super::{
-    ages_beside_names, aliases, constant_names, greetings, identifier_names, languages, name_lists,
-    public_bodies, technologies, Action, Example, Rule, Stage,
+    ages_beside_names, aliases, constant_names, ex, greetings, identifier_names, languages,
+    name_lists, public_bodies, technologies, Action, Rule,
 };
 
 const NAMED: &[&str] = &["PERSON", "ORGANIZATION", "LOCATION"];
-
-const fn ex(
-    text: &'static str,
-    span: &'static str,
-    label: &'static str,
-    expect: &'static str,
-) -> Example {
-    Example {
-        text,
-        span,
-        label,
-        expect,
-    }
-}
 
 /// Drop rules: after overlaps are settled, so that "Turkish" of a dropped "Turkish
 /// Government" does not come back as a nationality.
 pub(super) const DROP: &[Rule] = &[
     Rule {
         name: "public_body",
-        stage: Stage::Drop,
         labels: &["ORGANIZATION", "LOCATION"],
         reason: "a national government, or a state that is a party to a case, names no person",
         action: Action::Drop(public_bodies::names_no_one),
@@ -55,7 +40,6 @@ pub(super) const DROP: &[Rule] = &[
     },
     Rule {
         name: "technology",
-        stage: Stage::Drop,
         labels: NAMED,
         reason: "a protocol, format, language or developer tool read as a name names no one",
         action: Action::Drop(technologies::names_no_one),
@@ -74,7 +58,6 @@ pub(super) const DROP: &[Rule] = &[
     },
     Rule {
         name: "identifier_name",
-        stage: Stage::Drop,
         labels: NAMED,
         reason: "the name of an identifier right before its value names no one",
         action: Action::Drop(identifier_names::names_no_one),
@@ -88,7 +71,6 @@ pub(super) const DROP: &[Rule] = &[
     },
     Rule {
         name: "constant_name",
-        stage: Stage::Drop,
         labels: NAMED,
         reason: "a word of a constant's name in code or configuration names no one",
         action: Action::Drop(constant_names::names_no_one),
@@ -97,7 +79,6 @@ pub(super) const DROP: &[Rule] = &[
     },
     Rule {
         name: "language",
-        stage: Stage::Drop,
         labels: &["NRP", "LOCATION", "PERSON", "ORGANIZATION"],
         reason: "a language is no nationality, place or people (\"Translate to Spanish\")",
         action: Action::Drop(languages::names_no_one),
@@ -106,7 +87,6 @@ pub(super) const DROP: &[Rule] = &[
     },
     Rule {
         name: "greeting",
-        stage: Stage::Drop,
         labels: NAMED,
         reason: "greetings, thanks and \"please\" in other languages name no one",
         action: Action::Drop(greetings::names_no_one),
@@ -119,10 +99,9 @@ pub(super) const DROP: &[Rule] = &[
 pub(super) const ADD: &[Rule] = &[
     Rule {
         name: "alias_of_name",
-        stage: Stage::Add,
         labels: NAMED,
         reason: "an acronym defined in brackets after a name stands for it wherever it stands",
-        action: Action::Edit(|text, _, found| aliases::with_aliases(text, found)),
+        action: Action::Add(|text, _, found| aliases::with_aliases(text, found)),
         examples: &[ex(
             "John Smith (JS) approved it. Later JS signed.",
             "John Smith:PERSON",
@@ -138,10 +117,9 @@ pub(super) const ADD: &[Rule] = &[
     },
     Rule {
         name: "name_in_list_of_names",
-        stage: Stage::Add,
         labels: &["PERSON"],
         reason: "an unfound item of a list whose other items are people is a person",
-        action: Action::Edit(name_lists::with_list_names),
+        action: Action::Add(name_lists::with_list_names),
         examples: &[ex(
             "Team: Ana Ruiz, Bo Chen, Đorđe Đoković",
             "Ana Ruiz:PERSON | Bo Chen:PERSON",
@@ -157,10 +135,9 @@ pub(super) const ADD: &[Rule] = &[
     },
     Rule {
         name: "age_after_name",
-        stage: Stage::Add,
         labels: &["PERSON", "AGE"],
         reason: "a number right after a person's name, as news and notes write it, is their age",
-        action: Action::Edit(ages_beside_names::with_ages),
+        action: Action::Add(ages_beside_names::with_ages),
         examples: &[ex(
             "Tomás Herrera, 34, joined",
             "Tomás Herrera:PERSON",

@@ -51,7 +51,7 @@ fn outcome(rule: &Rule, e: &Example) -> String {
     let label = || Label::parse(e.label).unwrap_or_else(|| panic!("unknown label {}", e.label));
     let listed_input = matches!(
         rule.action,
-        Action::Edit(_) | Action::Join(_) | Action::Absorb(_)
+        Action::Add(_) | Action::Join(_) | Action::Absorb(_)
     );
     if !listed_input && !rule.touches(label()) {
         return match rule.action {
@@ -90,7 +90,7 @@ fn outcome(rule: &Rule, e: &Example) -> String {
                 e.span.to_owned()
             }
         }
-        Action::Edit(f) => {
+        Action::Add(f) => {
             let input = detections(e.text, e.span);
             listed(e.text, &f(e.text, &LabelSet::all(), input))
         }
@@ -98,7 +98,7 @@ fn outcome(rule: &Rule, e: &Example) -> String {
             // This merge rule alone.
             let others: Vec<&str> = rules()
                 .iter()
-                .filter(|r| r.stage == Stage::Merge && r.name != rule.name)
+                .filter(|r| r.stage() == Stage::Merge && r.name != rule.name)
                 .map(|r| r.name)
                 .collect();
             let switches = Switches::without(&others).expect("known rules");
@@ -164,7 +164,12 @@ fn rule_names_are_unique_snake_case_and_stages_run_in_declared_order() {
     }
     let order: Vec<usize> = all
         .iter()
-        .map(|r| STAGES.iter().position(|s| *s == r.stage).expect("declared"))
+        .map(|r| {
+            STAGES
+                .iter()
+                .position(|s| *s == r.stage())
+                .expect("declared")
+        })
         .collect();
     assert!(order.windows(2).all(|w| w[0] <= w[1]), "{order:?}");
 }
