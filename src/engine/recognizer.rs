@@ -9,7 +9,7 @@ use std::fmt;
 use regex::Regex;
 use regex_automata::{meta, Input};
 
-use super::scan_set::{Hit, ScanSet};
+use super::scan_set::{Hit, ScanSet, Starts};
 use super::{context, BuildError};
 use crate::text::{ByteSpan, Label, LabelSet};
 
@@ -223,11 +223,11 @@ struct Compiled {
     label: Label,
     /// `regex_automata`'s own, to search a span while look-arounds see past its edges.
     regex: meta::Regex,
-    /// The longest match in bytes, when the ends of its matches are known: the set scans
-    /// this very regex (no `prefilter`), or [`Compiled::ends`] finds them. Its matches
-    /// then start at most this far before an end, so only those stretches are searched
+    /// How far back from the end of one of its matches the match can start, when the
+    /// ends of its matches are known: the set scans this very regex (no `prefilter`),
+    /// or [`Compiled::ends`] finds them. Then only those stretches are searched
     /// ([`stretches`]).
-    reach: Option<usize>,
+    back: Option<Back>,
     /// For a pattern with a `prefilter` and a Unicode `\b`, which makes its own search
     /// crawl on non-ASCII text (no DFA decides a Unicode word boundary there): its
     /// regex without the boundaries, whose matches include every match of the pattern
@@ -279,15 +279,29 @@ impl PatternRecognizer {
             };
             // The set's ends are the pattern's own only where it scans the very same regex.
             let known_ends = ends.is_some() || (spec.prefilter.is_none() && own_in_set);
-            let reach = known_ends
-                .then(|| regex_automata::util::syntax::parse(&form).ok())
-                .flatten()
-                .and_then(|hir| hir.properties().maximum_len());
+            let back = if known_ends {
+                // The regex whose ends are known: the finder's, or the set's.
+                let ended = if ends.is_some() {
+                    rewrite(spec.regex, "(?:)", r"\d")
+                } else {
+                    ascii_classes(spec.regex)
+                };
+                let hir = regex_automata::util::syntax::parse(&ended)
+                    .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
+                Some(match hir.properties().maximum_len() {
+                    Some(reach) => Back::Reach(reach),
+                    None => Back::Starts(Box::new(
+                        Starts::new(&ended).map_err(|e| BuildError::new(spec.name, e.0))?,
+                    )),
+                })
+            } else {
+                None
+            };
             patterns.push(Compiled {
                 spec,
                 label,
                 regex,
-                reach,
+                back,
                 ends,
                 items,
                 context,
@@ -370,17 +384,53 @@ impl Recognizer for PatternRecognizer {
     }
 
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
-        // A PEM block may hold a blank line (encrypted keys' headers), so texts with one
-        // are scanned whole; everything else is scanned paragraph by paragraph.
-        if text.contains("-----BEGIN") {
-            self.scan(text, ByteSpan::new(0, text.len()), wanted, out);
-        } else {
-            for chunk in chunks(text) {
-                self.scan(text, chunk, wanted, out);
-            }
+        self.recognize_part(text, wanted, &|_| true, &mut |_, _, c| out.push(c));
+    }
+
+    /// Above [`PARALLEL_MIN`] bytes in all, the shards are split between two threads of
+    /// rayon's pool: what one request stream can get from a second core. The candidates
+    /// come out in the order one thread finds them.
+    fn recognize_many(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+        out: &mut [Vec<Candidate>],
+    ) -> Result<(), RecognizeError> {
+        if out.len() < texts.len() {
+            return Err(RecognizeError::new("one output per text is needed"));
         }
+        let bytes: usize = texts.iter().map(|t| t.len()).sum();
+        if bytes < PARALLEL_MIN || self.set.shards() < 2 {
+            for (text, out) in texts.iter().zip(out.iter_mut()) {
+                self.recognize(text, wanted, out);
+            }
+            return Ok(());
+        }
+        // Each half: (text, chunk, pattern, candidate), in the order found.
+        let half = |odd: usize| {
+            let part = move |i: usize| self.set.shard_of(i) % 2 == odd;
+            let mut found = Vec::new();
+            for (n, text) in texts.iter().enumerate() {
+                self.recognize_part(text, wanted, &part, &mut |chunk, pattern, c| {
+                    found.push(((n, chunk, pattern), c));
+                });
+            }
+            found
+        };
+        let (mut found, odd) = rayon::join(|| half(0), || half(1));
+        found.extend(odd);
+        // Stable: within a pattern of a chunk, the order its search found.
+        found.sort_by_key(|f| f.0);
+        for ((n, _, _), candidate) in found {
+            out[n].push(candidate);
+        }
+        Ok(())
     }
 }
+
+/// Bytes of text below which a request's patterns are searched on its own thread: a
+/// fork-join costs some µs, the patterns ~0.1 ms per KB.
+const PARALLEL_MIN: usize = 8 << 10;
 
 /// Paragraph chunks of at least [`MIN_CHUNK`] bytes, split only at blank lines, which
 /// no other entity spans.
@@ -415,24 +465,51 @@ fn chunks(text: &str) -> impl Iterator<Item = ByteSpan> + '_ {
     })
 }
 
-/// The stretches of `haystack` a pattern whose matches are at most `reach` bytes long
-/// must search, given every offset where one of its matches ends (from any start):
-/// `[end - reach, end]` for each, merged where they touch. Every match lies inside one
-/// stretch and no match starts in one and ends outside it, so searching each stretch
-/// leftmost-first finds exactly what a search of the whole haystack finds.
-fn stretches(haystack: &str, ends: &[usize], reach: usize) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for &end in ends {
-        let mut start = end.saturating_sub(reach);
-        while !haystack.is_char_boundary(start) {
-            start -= 1;
+/// How far back from one of its ends a match of a pattern can start.
+enum Back {
+    /// At most this many bytes: its longest match.
+    Reach(usize),
+    /// Its regex of unbounded length, searched back from the end.
+    Starts(Box<Starts>),
+}
+
+impl Back {
+    /// Where a match ending at `end` can start at the earliest; `None`: not known.
+    fn start(&self, haystack: &str, end: usize) -> Option<usize> {
+        match self {
+            Back::Reach(reach) => {
+                let mut start = end.saturating_sub(*reach);
+                while !haystack.is_char_boundary(start) {
+                    start -= 1;
+                }
+                Some(start)
+            }
+            Back::Starts(starts) => starts.earliest(haystack, end),
         }
+    }
+}
+
+/// The stretches of `haystack` a pattern must search, given every offset where one of
+/// its matches ends (from any start) and how far back from each its matches start:
+/// `[start, end]` for each, merged where they touch. Every match lies inside one
+/// stretch and no match starts in one and ends outside it, so searching each stretch
+/// leftmost-first finds exactly what a search of the whole haystack finds. `None` when
+/// a start is not known.
+fn stretches(haystack: &str, ends: &[usize], back: &Back) -> Option<Vec<(usize, usize)>> {
+    let mut bounds = Vec::with_capacity(ends.len());
+    for &end in ends {
+        bounds.push((back.start(haystack, end)?, end));
+    }
+    // Ends ascend, starts need not (a longer match may end later and start earlier).
+    bounds.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (start, end) in bounds {
         match out.last_mut() {
             Some(last) if start <= last.1 => last.1 = last.1.max(end),
             _ => out.push((start, end)),
         }
     }
-    out
+    Some(out)
 }
 
 /// Highest confidence of a pattern match that no checksum confirmed.
@@ -443,13 +520,47 @@ const UNVALIDATED_MAX: f32 = 0.95;
 const MIN_CHUNK: usize = 512;
 
 impl PatternRecognizer {
-    /// Runs the patterns that can match in `chunk` of `text`; context is read from the
-    /// whole text.
-    fn scan(&self, text: &str, chunk: ByteSpan, wanted: &LabelSet, out: &mut Vec<Candidate>) {
+    /// The patterns of `part` in `text`, chunk by chunk: `found(chunk number, pattern
+    /// index, candidate)`.
+    fn recognize_part(
+        &self,
+        text: &str,
+        wanted: &LabelSet,
+        part: &dyn Fn(usize) -> bool,
+        found: &mut dyn FnMut(usize, usize, Candidate),
+    ) {
+        // A PEM block may hold a blank line (encrypted keys' headers), so texts with one
+        // are scanned whole; everything else is scanned paragraph by paragraph.
+        if text.contains("-----BEGIN") {
+            self.scan(
+                text,
+                ByteSpan::new(0, text.len()),
+                wanted,
+                part,
+                &mut |p, c| found(0, p, c),
+            );
+        } else {
+            for (n, chunk) in chunks(text).enumerate() {
+                self.scan(text, chunk, wanted, part, &mut |p, c| found(n, p, c));
+            }
+        }
+    }
+
+    /// Runs the patterns of `part` that can match in `chunk` of `text`; context is read
+    /// from the whole text. `found(pattern index, candidate)`, by pattern, then in the
+    /// order of the pattern's search.
+    fn scan(
+        &self,
+        text: &str,
+        chunk: ByteSpan,
+        wanted: &LabelSet,
+        part: &dyn Fn(usize) -> bool,
+        found: &mut dyn FnMut(usize, Candidate),
+    ) {
         let haystack = &text[chunk.start..chunk.end];
-        let hits = self
-            .set
-            .matches(haystack, |i| wanted.contains(self.patterns[i].label));
+        let hits = self.set.matches(haystack, |i| {
+            part(i) && wanted.contains(self.patterns[i].label)
+        });
         for Hit { index, ends } in hits {
             let pattern = &self.patterns[index];
             let ends = match &pattern.ends {
@@ -460,10 +571,11 @@ impl PatternRecognizer {
                 },
                 _ => ends,
             };
-            let spans = match (pattern.reach, ends) {
-                (Some(reach), Some(ends)) if !self.whole => stretches(haystack, &ends, reach),
-                _ => vec![(0, haystack.len())],
-            };
+            let spans = match (&pattern.back, ends) {
+                (Some(back), Some(ends)) if !self.whole => stretches(haystack, &ends, back),
+                _ => None,
+            }
+            .unwrap_or_else(|| vec![(0, haystack.len())]);
             let group = pattern.spec.group;
             let matches = spans.into_iter().flat_map(|(from, to)| {
                 let input = Input::new(haystack).range(from..to);
@@ -481,8 +593,8 @@ impl PatternRecognizer {
                 found
             });
             for m in matches {
-                let found = &haystack[m.range()];
-                if pattern.spec.validate.is_some_and(|check| !check(found)) {
+                let matched = &haystack[m.range()];
+                if pattern.spec.validate.is_some_and(|check| !check(matched)) {
                     continue;
                 }
                 let proof = pattern.spec.proof;
@@ -509,13 +621,18 @@ impl PatternRecognizer {
                     trace: Trace::new("patterns", pattern.spec.name),
                 };
                 match &pattern.items {
-                    None => out.push(candidate(span)),
-                    Some(items) => out.extend(items.find_iter(found).map(|item| {
-                        candidate(ByteSpan::new(
-                            span.start + item.start(),
-                            span.start + item.end(),
-                        ))
-                    })),
+                    None => found(index, candidate(span)),
+                    Some(items) => {
+                        for item in items.find_iter(matched) {
+                            found(
+                                index,
+                                candidate(ByteSpan::new(
+                                    span.start + item.start(),
+                                    span.start + item.end(),
+                                )),
+                            );
+                        }
+                    }
                 }
             }
         }
@@ -729,7 +846,7 @@ mod tests {
             stretched
                 .patterns
                 .iter()
-                .filter(|p| p.reach.is_some())
+                .filter(|p| p.back.is_some())
                 .count()
                 > 100
         );
@@ -751,6 +868,31 @@ mod tests {
             compared += a.len();
         }
         assert!(compared > 5_000, "{compared} candidates");
+    }
+
+    #[test]
+    fn a_request_split_between_two_threads_finds_what_one_thread_finds_in_its_order() {
+        let (rec, _) = stretched_and_whole();
+        let corpus = varied_corpus();
+        let mut texts: Vec<&str> = corpus.iter().map(String::as_str).collect();
+        // Small texts too, which alone stay on one thread.
+        texts.extend([
+            "Mail jane@example.com",
+            "",
+            "SSN 536-22-1234, +44 20 7946 0958",
+        ]);
+        assert!(texts[0].len() >= PARALLEL_MIN);
+        let mut split = vec![Vec::new(); texts.len()];
+        rec.recognize_many(&texts, &LabelSet::all(), &mut split)
+            .expect("recognizes");
+        let mut found = 0;
+        for (text, split) in texts.iter().zip(&split) {
+            let mut one = Vec::new();
+            rec.recognize(text, &LabelSet::all(), &mut one);
+            assert_eq!(split, &one);
+            found += one.len();
+        }
+        assert!(found > 1_000, "{found} candidates");
     }
 
     /// The searched recognizer and its whole-chunk reference, built once.
@@ -782,13 +924,30 @@ mod tests {
     #[test]
     fn stretches_cover_each_end_back_to_its_reach_and_merge_where_they_touch() {
         assert_eq!(
-            stretches("0123456789abcdef", &[5, 6, 14], 4),
-            [(1, 6), (10, 14)]
+            stretches("0123456789abcdef", &[5, 6, 14], &Back::Reach(4)),
+            Some(vec![(1, 6), (10, 14)])
         );
-        assert_eq!(stretches("0123456789", &[2, 5], 3), [(0, 5)]);
+        assert_eq!(
+            stretches("0123456789", &[2, 5], &Back::Reach(3)),
+            Some(vec![(0, 5)])
+        );
         // Never inside a character: "é" is two bytes.
-        assert_eq!(stretches("aé bc", &[5], 3), [(1, 5)]);
-        assert_eq!(stretches("abc", &[], 3), []);
+        assert_eq!(
+            stretches("aé bc", &[5], &Back::Reach(3)),
+            Some(vec![(1, 5)])
+        );
+        assert_eq!(stretches("abc", &[], &Back::Reach(3)), Some(vec![]));
+        // Unbounded: back to the earliest start of a match ending there, which need not
+        // ascend with the ends.
+        let starts = Back::Starts(Box::new(
+            Starts::new(r"[a-z]+ [0-9]+|x [0-9]+ [0-9]+").expect("builds"),
+        ));
+        let text = "ab 1 x 2 3 cd 4";
+        assert_eq!(
+            stretches(text, &[4, 8, 10, 15], &starts),
+            Some(vec![(0, 4), (5, 10), (11, 15)])
+        );
+        assert_eq!(stretches(text, &[3], &starts), None);
     }
 
     #[test]
@@ -803,7 +962,8 @@ mod tests {
             &text,
             ByteSpan::new(0, text.len()),
             &LabelSet::all(),
-            &mut whole,
+            &|_| true,
+            &mut |_, c| whole.push(c),
         );
         let key = |c: &Candidate| (c.span.start, c.span.end, c.label);
         let mut a: Vec<_> = chunked.iter().map(key).collect();
