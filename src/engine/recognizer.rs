@@ -494,11 +494,20 @@ impl Back {
 /// `[start, end]` for each, merged where they touch. Every match lies inside one
 /// stretch and no match starts in one and ends outside it, so searching each stretch
 /// leftmost-first finds exactly what a search of the whole haystack finds. `None` when
-/// a start is not known.
+/// a start is not known, or when the searches back have read [`BACK_BUDGET`] times the
+/// haystack (matches of unbounded length ending at every word of a long run would make
+/// them quadratic): the whole haystack is searched instead.
 fn stretches(haystack: &str, ends: &[usize], back: &Back) -> Option<Vec<(usize, usize)>> {
+    let budget = BACK_BUDGET * haystack.len().max(1024);
+    let mut read = 0;
     let mut bounds = Vec::with_capacity(ends.len());
     for &end in ends {
-        bounds.push((back.start(haystack, end)?, end));
+        let start = back.start(haystack, end)?;
+        read += end - start;
+        if read > budget {
+            return None;
+        }
+        bounds.push((start, end));
     }
     // Ends ascend, starts need not (a longer match may end later and start earlier).
     bounds.sort_unstable();
@@ -511,6 +520,9 @@ fn stretches(haystack: &str, ends: &[usize], back: &Back) -> Option<Vec<(usize, 
     }
     Some(out)
 }
+
+/// How many times its haystack the searches back for a pattern's starts may read.
+const BACK_BUDGET: usize = 4;
 
 /// Highest confidence of a pattern match that no checksum confirmed.
 const UNVALIDATED_MAX: f32 = 0.95;
@@ -948,6 +960,14 @@ mod tests {
             Some(vec![(0, 4), (5, 10), (11, 15)])
         );
         assert_eq!(stretches(text, &[3], &starts), None);
+        // Searches back that would read the haystack over and over: the whole of it.
+        let run = "ab ".repeat(2_000) + "1";
+        let ends: Vec<usize> = (0..run.len() / 3).map(|i| 3 * i + 2).collect();
+        let words = Back::Starts(Box::new(
+            Starts::new(r"[a-z]+(?: [a-z]+)*").expect("builds"),
+        ));
+        assert_eq!(stretches(&run, &ends, &words), None);
+        assert_eq!(stretches(&run, &ends[..3], &words), Some(vec![(0, 8)]));
     }
 
     #[test]
