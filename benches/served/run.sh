@@ -8,7 +8,8 @@
 #      instead), FRESH_MB (shapes a, c: MB of new text per stream, default 8), SHAPES
 #      (some of abcd, default all), PRESIDIO=0 (skip Presidio), SEED (corpus, 1),
 #      VENV (Presidio's, /work/venv-presidio), VENV_SERVED (Faker's, /work/venv-served),
-#      PYTHON312, ANON_DATA (default /work/shared/data). See benches/served/README.md.
+#      PYTHON312, ANON_DATA (default /work/shared/data), CONFIG (the config ours serves,
+#      default conf/anonymizer.yaml). See benches/served/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=benches/served
@@ -46,7 +47,7 @@ ours() { # API port, metrics port, then the binary's arguments
     RUST_LOG=warn MALLOC_ARENA_MAX=2 exec "$BIN" "${@:3}"   # exec: the trap kills this pid
 }
 # Ours as shipped: the default config (rules + our model).
-ours 18380 19380 --config conf/anonymizer.yaml 2>"$tmp/ours.log" &
+ours 18380 19380 --config "${CONFIG:-conf/anonymizer.yaml}" 2>"$tmp/ours.log" &
 wait_for=(localhost:18380/readyz)
 if [[ "$SHAPES" == *c* ]]; then
   # The log routes, rules only, in front of the sink.
