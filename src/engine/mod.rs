@@ -23,6 +23,11 @@ pub use recognizer::{
 pub use tiers::custom::{CustomPattern, EngineOptions};
 use tiers::{custom, dictionary, fields, names, ner, patterns};
 
+/// Bytes of text from which a request's detection is spread over rayon's pool (tiers
+/// side by side, the pattern set's shards in two halves): a fork-join costs some µs,
+/// the rule tiers ~0.1 ms per KB.
+pub(crate) const PARALLEL_MIN: usize = 8 << 10;
+
 /// One detected entity, in byte offsets of the text it was found in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Detection {
@@ -260,15 +265,18 @@ impl Engine {
         labels: &LabelSet,
         threshold: f32,
     ) -> Result<Vec<Vec<Detection>>, DetectError> {
+        use rayon::prelude::*;
         let proposals = self.propose(texts, labels)?;
-        Ok(texts
-            .iter()
-            .zip(proposals)
-            .map(|(text, proposal)| {
-                let found = proposal.into_corrected(text, labels, &self.rules);
-                self.settle(text, labels, threshold, found, &self.rules)
-            })
-            .collect())
+        let settled = |(text, proposal): (&&str, Proposal)| {
+            let found = proposal.into_corrected(text, labels, &self.rules);
+            self.settle(text, labels, threshold, found, &self.rules)
+        };
+        let bytes: usize = texts.iter().map(|t| t.len()).sum();
+        Ok(if bytes >= PARALLEL_MIN && texts.len() > 1 {
+            texts.par_iter().zip(proposals).map(settled).collect()
+        } else {
+            texts.iter().zip(proposals).map(settled).collect()
+        })
     }
 
     /// What the tiers propose for every text of `texts`, uncorrected: [`Proposal::corrected`]
@@ -277,21 +285,57 @@ impl Engine {
     /// # Errors
     /// A tier failed: nothing is returned for any text (fail closed).
     pub fn propose(&self, texts: &[&str], labels: &LabelSet) -> Result<Vec<Proposal>, DetectError> {
-        let mut proposals: Vec<Proposal> = vec![Proposal::default(); texts.len()];
-        let mut found: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
-        for recognizer in &self.recognizers {
-            if recognizer.labels().iter().any(|l| labels.contains(*l)) {
-                recognizer
-                    .recognize_many(texts, labels, &mut found)
-                    .map_err(|e| {
-                        let error = DetectError::new(recognizer.tier(), e.to_string());
-                        tracing::warn!(%error, texts = texts.len(), "detection failed");
-                        error
-                    })?;
-                let model = recognizer.tier() == ner::TIER;
-                for (proposal, found) in proposals.iter_mut().zip(&mut found) {
-                    proposal.parts.push((model, std::mem::take(found)));
+        let active: Vec<&dyn Recognizer> = self
+            .recognizers
+            .iter()
+            .map(|r| r.as_ref())
+            .filter(|r| r.labels().iter().any(|l| labels.contains(*l)))
+            .collect();
+        let run = |recognizer: &&dyn Recognizer| {
+            let mut found: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
+            recognizer
+                .recognize_many(texts, labels, &mut found)
+                .map(|()| found)
+                .map_err(|e| {
+                    let error = DetectError::new(recognizer.tier(), e.to_string());
+                    tracing::warn!(%error, texts = texts.len(), "detection failed");
+                    error
+                })
+        };
+        let mut results: Vec<Option<Result<Vec<Vec<Candidate>>, DetectError>>> =
+            active.iter().map(|_| None).collect();
+        let bytes: usize = texts.iter().map(|t| t.len()).sum();
+        if bytes >= PARALLEL_MIN && active.len() > 1 {
+            // A large request's rule tiers run side by side on rayon's pool, which the
+            // pattern tier's halves share, so the cores do not wait on the one tier in
+            // progress. A model tier runs on this thread: it waits for its own inference
+            // threads, and must not hold one of the pool's while it does.
+            rayon::in_place_scope(|scope| {
+                let mut here = Vec::new();
+                for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
+                    if recognizer.tier() == ner::TIER {
+                        here.push((recognizer, slot));
+                    } else {
+                        let run = &run;
+                        scope.spawn(move |_| *slot = Some(run(recognizer)));
+                    }
                 }
+                for (recognizer, slot) in here {
+                    *slot = Some(run(recognizer));
+                }
+            });
+        } else {
+            for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
+                *slot = Some(run(recognizer));
+            }
+        }
+        let mut proposals: Vec<Proposal> = vec![Proposal::default(); texts.len()];
+        for (recognizer, found) in active.iter().zip(results) {
+            let model = recognizer.tier() == ner::TIER;
+            let found =
+                found.unwrap_or_else(|| Err(DetectError::new(recognizer.tier(), "did not run")))?;
+            for (proposal, found) in proposals.iter_mut().zip(found) {
+                proposal.parts.push((model, found));
             }
         }
         Ok(proposals)

@@ -10,7 +10,7 @@ use regex::Regex;
 use regex_automata::{meta, Input};
 
 use super::scan_set::{Hit, ScanSet, Starts};
-use super::{context, BuildError};
+use super::{context, BuildError, PARALLEL_MIN};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// A proposed entity before overlap resolution.
@@ -427,10 +427,6 @@ impl Recognizer for PatternRecognizer {
         Ok(())
     }
 }
-
-/// Bytes of text below which a request's patterns are searched on its own thread: a
-/// fork-join costs some µs, the patterns ~0.1 ms per KB.
-const PARALLEL_MIN: usize = 8 << 10;
 
 /// Paragraph chunks of at least [`MIN_CHUNK`] bytes, split only at blank lines, which
 /// no other entity spans.

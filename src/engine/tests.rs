@@ -378,3 +378,30 @@ fn an_acronym_defined_after_a_name_is_found_wherever_it_stands() {
         .collect();
     check(&engine, &many);
 }
+
+#[test]
+fn a_large_request_spread_over_threads_detects_what_each_text_alone_does() {
+    let engine = Engine::builtin().expect("builds");
+    let lines = [
+        "Dear Ana Ruiz, your card 4111 1111 1111 1111 was charged on 3 March 2024.",
+        "{\"ts\":\"2024-03-14T09:30:00Z\",\"user\":\"jdoe\",\"email\":\"jane@example.com\",\"ip\":\"10.1.2.3\"}",
+        "time=2024-03-14T09:30:00Z level=warn user=u123 phone=\"+44 20 7946 0958\" msg=\"card declined\"",
+        "Please call Mr John Smith at 415-555-0132 about IBAN GB82 WEST 1234 5698 7654 32.",
+        "Nothing to see here, just the weekly report on the build times of the platform team.",
+    ];
+    let texts: Vec<String> = (0..60)
+        .map(|i| format!("{} #{i}", lines[i % lines.len()]).repeat(1 + i % 3))
+        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let total: usize = texts.iter().map(|t| t.len()).sum();
+    assert!(total >= super::PARALLEL_MIN, "{total} bytes");
+    let labels = LabelSet::defaults();
+    let together = engine.detect_many(&texts, &labels, 0.5).expect("detects");
+    let mut found = 0;
+    for (text, together) in texts.iter().zip(&together) {
+        let alone = engine.detect_many(&[text], &labels, 0.5).expect("detects");
+        assert_eq!(together, &alone[0], "{text}");
+        found += together.len();
+    }
+    assert!(found > 200, "{found} detections");
+}
