@@ -199,31 +199,29 @@ fn after_phrases(words: &Words<'_>, phrases: &[&str], finder: &AhoCorasick) -> V
             continue;
         }
         let cue = phrases[phrase];
-        free_from = (phrase, at + cue.len());
+        let end = at + cue.len();
+        free_from = (phrase, end);
+        // `to_lowercase` can change byte lengths outside ASCII; only trust
+        // positions that still line up with the original text ("Меня зовут" does,
+        // in any case).
+        if !text.is_char_boundary(at)
+            || !text.is_char_boundary(end.min(text.len()))
+            || text[at..end.min(text.len())].to_lowercase() != *cue
         {
-            // `to_lowercase` can change byte lengths outside ASCII; only trust
-            // positions that still line up with the original text ("Меня зовут" does,
-            // in any case).
-            let end = at + cue.len();
-            if !text.is_char_boundary(at)
-                || !text.is_char_boundary(end.min(text.len()))
-                || text[at..end.min(text.len())].to_lowercase() != *cue
-            {
-                continue;
-            }
-            if !crate::engine::tiers::dictionary::whole_word(
-                text,
-                ByteSpan::new(at, at + cue.trim_end_matches([':', ',']).len()),
-            ) {
-                continue;
-            }
-            let first = tokens.partition_point(|t| t.start < end);
-            if first < tokens.len() {
-                let gap = &text[end..tokens[first].start];
-                if gap.len() <= 2 && !gap.contains('\n') {
-                    if let Some(last) = name_run(text, tokens, first, 3) {
-                        out.push((first, last));
-                    }
+            continue;
+        }
+        if !crate::engine::tiers::dictionary::whole_word(
+            text,
+            ByteSpan::new(at, at + cue.trim_end_matches([':', ',']).len()),
+        ) {
+            continue;
+        }
+        let first = tokens.partition_point(|t| t.start < end);
+        if first < tokens.len() {
+            let gap = &text[end..tokens[first].start];
+            if gap.len() <= 2 && !gap.contains('\n') {
+                if let Some(last) = name_run(text, tokens, first, 3) {
+                    out.push((first, last));
                 }
             }
         }
