@@ -32,7 +32,7 @@ points=(
 )
 
 config() { # model dir, window, overlap -> a config file
-  local out="$tmp/$RANDOM.yaml"
+  local out; out=$(mktemp -p "$tmp" config.XXXX.yaml)
   sed -e "s#^  path: models/anonymizer-ner#  path: $1#" \
       -e "s#^  window_tokens: 128#  window_tokens: $2#" \
       -e "s#^  window_overlap_tokens: 24#  window_overlap_tokens: $3#" conf/anonymizer.yaml > "$out"

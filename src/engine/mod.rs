@@ -26,7 +26,12 @@ use tiers::{custom, dictionary, fields, names, ner, patterns};
 /// Bytes of text from which a request's detection is spread over rayon's pool (tiers
 /// side by side, the pattern set's shards in two halves): a fork-join costs some µs,
 /// the rule tiers ~0.1 ms per KB.
-pub(crate) const PARALLEL_MIN: usize = 8 << 10;
+const PARALLEL_MIN: usize = 8 << 10;
+
+/// Whether `texts` hold enough text to spread their detection over rayon's pool.
+pub(crate) fn large(texts: &[&str]) -> bool {
+    texts.iter().map(|t| t.len()).sum::<usize>() >= PARALLEL_MIN
+}
 
 /// One detected entity, in byte offsets of the text it was found in.
 #[derive(Debug, Clone, PartialEq)]
@@ -271,8 +276,7 @@ impl Engine {
             let found = proposal.into_corrected(text, labels, &self.rules);
             self.settle(text, labels, threshold, found, &self.rules)
         };
-        let bytes: usize = texts.iter().map(|t| t.len()).sum();
-        Ok(if bytes >= PARALLEL_MIN && texts.len() > 1 {
+        Ok(if texts.len() > 1 && large(texts) {
             texts.par_iter().zip(proposals).map(settled).collect()
         } else {
             texts.iter().zip(proposals).map(settled).collect()
@@ -304,8 +308,7 @@ impl Engine {
         };
         let mut results: Vec<Option<Result<Vec<Vec<Candidate>>, DetectError>>> =
             active.iter().map(|_| None).collect();
-        let bytes: usize = texts.iter().map(|t| t.len()).sum();
-        if bytes >= PARALLEL_MIN && active.len() > 1 {
+        if active.len() > 1 && large(texts) {
             // A large request's rule tiers run side by side on rayon's pool, which the
             // pattern tier's halves share, so the cores do not wait on the one tier in
             // progress. A model tier runs on this thread: it waits for its own inference

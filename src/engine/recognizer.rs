@@ -10,7 +10,7 @@ use regex::Regex;
 use regex_automata::{meta, Input};
 
 use super::scan_set::{Hit, ScanSet, Starts};
-use super::{context, BuildError, PARALLEL_MIN};
+use super::{context, large, BuildError};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// A proposed entity before overlap resolution.
@@ -140,14 +140,28 @@ pub trait Recognizer: Send + Sync {
         wanted: &LabelSet,
         out: &mut [Vec<Candidate>],
     ) -> Result<(), RecognizeError> {
-        if out.len() < texts.len() {
-            return Err(RecognizeError::new("one output per text is needed"));
-        }
-        for (text, out) in texts.iter().zip(out.iter_mut()) {
-            self.recognize(text, wanted, out);
-        }
-        Ok(())
+        each_text(self, texts, wanted, out)
     }
+}
+
+/// [`Recognizer::recognize`] for each text into its own output: what
+/// [`Recognizer::recognize_many`] does unless a tier overrides it.
+///
+/// # Errors
+/// `out` is shorter than `texts`.
+fn each_text<R: Recognizer + ?Sized>(
+    recognizer: &R,
+    texts: &[&str],
+    wanted: &LabelSet,
+    out: &mut [Vec<Candidate>],
+) -> Result<(), RecognizeError> {
+    if out.len() < texts.len() {
+        return Err(RecognizeError::new("one output per text is needed"));
+    }
+    for (text, out) in texts.iter().zip(out.iter_mut()) {
+        recognizer.recognize(text, wanted, out);
+    }
+    Ok(())
 }
 
 /// A regex-based entity type, declared as a `const`.
@@ -271,21 +285,19 @@ impl PatternRecognizer {
             // `form` keeps Unicode classes only where the regex names one (`match_form`).
             let own_in_set = form == ascii_classes(spec.regex);
             let unicode_boundary = !own_in_set && form.contains(r"\b");
-            let ends = if spec.prefilter.is_some() && unicode_boundary {
+            // The regex whose match ends are known: the finder's (below), or the set's
+            // where it scans the very same regex.
+            let (ends, ended) = if spec.prefilter.is_some() && unicode_boundary {
                 let unbounded = rewrite(spec.regex, "(?:)", r"\d");
-                Some(ScanSet::new(&[unbounded]).map_err(|e| BuildError::new(spec.name, e.0))?)
+                let finder = ScanSet::new(std::slice::from_ref(&unbounded))
+                    .map_err(|e| BuildError::new(spec.name, e.0))?;
+                (Some(finder), Some(unbounded))
             } else {
-                None
+                let own =
+                    (spec.prefilter.is_none() && own_in_set).then(|| ascii_classes(spec.regex));
+                (None, own)
             };
-            // The set's ends are the pattern's own only where it scans the very same regex.
-            let known_ends = ends.is_some() || (spec.prefilter.is_none() && own_in_set);
-            let back = if known_ends {
-                // The regex whose ends are known: the finder's, or the set's.
-                let ended = if ends.is_some() {
-                    rewrite(spec.regex, "(?:)", r"\d")
-                } else {
-                    ascii_classes(spec.regex)
-                };
+            let back = if let Some(ended) = ended {
                 let hir = regex_automata::util::syntax::parse(&ended)
                     .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
                 Some(match hir.properties().maximum_len() {
@@ -384,34 +396,33 @@ impl Recognizer for PatternRecognizer {
     }
 
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
-        self.recognize_part(text, wanted, &|_| true, &mut |_, _, c| out.push(c));
+        self.recognize_part(text, &scanned(text), wanted, &|_| true, &mut |_, _, c| {
+            out.push(c)
+        });
     }
 
-    /// Above [`PARALLEL_MIN`] bytes in all, the shards are split between two threads of
-    /// rayon's pool: what one request stream can get from a second core. The candidates
-    /// come out in the order one thread finds them.
+    /// For a [`large`] request, the shards are split between two threads of rayon's
+    /// pool: what one request stream can get from a second core. The candidates come out
+    /// in the order one thread finds them.
     fn recognize_many(
         &self,
         texts: &[&str],
         wanted: &LabelSet,
         out: &mut [Vec<Candidate>],
     ) -> Result<(), RecognizeError> {
+        if !large(texts) || self.set.shards() < 2 {
+            return each_text(self, texts, wanted, out);
+        }
         if out.len() < texts.len() {
             return Err(RecognizeError::new("one output per text is needed"));
         }
-        let bytes: usize = texts.iter().map(|t| t.len()).sum();
-        if bytes < PARALLEL_MIN || self.set.shards() < 2 {
-            for (text, out) in texts.iter().zip(out.iter_mut()) {
-                self.recognize(text, wanted, out);
-            }
-            return Ok(());
-        }
+        let chunked: Vec<Vec<ByteSpan>> = texts.iter().map(|t| scanned(t)).collect();
         // Each half: (text, chunk, pattern, candidate), in the order found.
         let half = |odd: usize| {
             let part = move |i: usize| self.set.shard_of(i) % 2 == odd;
             let mut found = Vec::new();
-            for (n, text) in texts.iter().enumerate() {
-                self.recognize_part(text, wanted, &part, &mut |chunk, pattern, c| {
+            for (n, (text, chunks)) in texts.iter().zip(&chunked).enumerate() {
+                self.recognize_part(text, chunks, wanted, &part, &mut |chunk, pattern, c| {
                     found.push(((n, chunk, pattern), c));
                 });
             }
@@ -425,6 +436,17 @@ impl Recognizer for PatternRecognizer {
             out[n].push(candidate);
         }
         Ok(())
+    }
+}
+
+/// The stretches of `text` the pattern set scans one by one: a text with a PEM block,
+/// which may hold a blank line (encrypted keys' headers), whole; everything else
+/// paragraph by paragraph ([`chunks`]).
+fn scanned(text: &str) -> Vec<ByteSpan> {
+    if text.contains("-----BEGIN") {
+        vec![ByteSpan::new(0, text.len())]
+    } else {
+        chunks(text).collect()
     }
 }
 
@@ -528,29 +550,18 @@ const UNVALIDATED_MAX: f32 = 0.95;
 const MIN_CHUNK: usize = 512;
 
 impl PatternRecognizer {
-    /// The patterns of `part` in `text`, chunk by chunk: `found(chunk number, pattern
-    /// index, candidate)`.
+    /// The patterns of `part` in `chunks` of `text`: `found(chunk number, pattern index,
+    /// candidate)`.
     fn recognize_part(
         &self,
         text: &str,
+        chunks: &[ByteSpan],
         wanted: &LabelSet,
         part: &dyn Fn(usize) -> bool,
         found: &mut dyn FnMut(usize, usize, Candidate),
     ) {
-        // A PEM block may hold a blank line (encrypted keys' headers), so texts with one
-        // are scanned whole; everything else is scanned paragraph by paragraph.
-        if text.contains("-----BEGIN") {
-            self.scan(
-                text,
-                ByteSpan::new(0, text.len()),
-                wanted,
-                part,
-                &mut |p, c| found(0, p, c),
-            );
-        } else {
-            for (n, chunk) in chunks(text).enumerate() {
-                self.scan(text, chunk, wanted, part, &mut |p, c| found(n, p, c));
-            }
+        for (n, &chunk) in chunks.iter().enumerate() {
+            self.scan(text, chunk, wanted, part, &mut |p, c| found(n, p, c));
         }
     }
 
@@ -889,7 +900,7 @@ mod tests {
             "",
             "SSN 536-22-1234, +44 20 7946 0958",
         ]);
-        assert!(texts[0].len() >= PARALLEL_MIN);
+        assert!(large(&texts[..1]));
         let mut split = vec![Vec::new(); texts.len()];
         rec.recognize_many(&texts, &LabelSet::all(), &mut split)
             .expect("recognizes");

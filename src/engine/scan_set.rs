@@ -97,16 +97,7 @@ impl ScanSet {
         for members in balanced(forms)? {
             let chunk: Vec<&str> = members.iter().map(|&i| forms[i].as_str()).collect();
             let dfa = DFA::builder()
-                .configure(
-                    DFA::config()
-                        .match_kind(MatchKind::All)
-                        .cache_capacity(cache_bytes)
-                        .unicode_word_boundary(true)
-                        // As the `regex` crate's own lazy DFA: give up rather than
-                        // crawl when states are rebuilt faster than they are reused.
-                        .minimum_cache_clear_count(Some(3))
-                        .minimum_bytes_per_state(Some(10)),
-                )
+                .configure(lazy_dfa(cache_bytes))
                 .thompson(thompson::Config::new().which_captures(WhichCaptures::None))
                 .build_many(&chunk)
                 .map_err(|e| ScanSetError(e.to_string()))?;
@@ -212,6 +203,19 @@ impl ScanSet {
     }
 }
 
+/// The lazy DFAs' settings: every match (overlapping, or the longest back), a cache of
+/// at most `cache_bytes` per thread.
+fn lazy_dfa(cache_bytes: usize) -> regex_automata::hybrid::dfa::Config {
+    DFA::config()
+        .match_kind(MatchKind::All)
+        .cache_capacity(cache_bytes)
+        .unicode_word_boundary(true)
+        // As the `regex` crate's own lazy DFA: give up rather than crawl when states
+        // are rebuilt faster than they are reused.
+        .minimum_cache_clear_count(Some(3))
+        .minimum_bytes_per_state(Some(10))
+}
+
 /// Where the matches of one regex that end at a given offset can start: its reverse
 /// lazy DFA, searched back from the end. For a pattern of unbounded length whose match
 /// ends the set scan found, this bounds the stretch its own regex must search, as a
@@ -227,13 +231,8 @@ impl Starts {
     pub fn new(form: &str) -> Result<Self, ScanSetError> {
         let dfa = DFA::builder()
             .configure(
-                DFA::config()
-                    // All: the search goes on past the shortest match to the earliest start.
-                    .match_kind(MatchKind::All)
-                    .cache_capacity(CACHE_BYTES / 4)
-                    .unicode_word_boundary(true)
-                    .minimum_cache_clear_count(Some(3))
-                    .minimum_bytes_per_state(Some(10)),
+                // All: the search goes on past the shortest match to the earliest start.
+                lazy_dfa(CACHE_BYTES / 4),
             )
             .thompson(
                 thompson::Config::new()

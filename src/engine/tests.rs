@@ -333,6 +333,14 @@ fn a_failing_tier_fails_the_whole_batch_naming_the_tier_and_no_text() {
     assert_eq!(spans, [vec![(5, 21)], vec![]]);
 }
 
+/// What `engine` detects in each of `texts` asked for alone, at 0.5.
+fn one_by_one(engine: &Engine, texts: &[&str], labels: &LabelSet) -> Vec<Vec<Detection>> {
+    texts
+        .iter()
+        .map(|t| engine.detect(t, labels, 0.5).expect("rules"))
+        .collect()
+}
+
 #[test]
 fn detect_many_returns_per_text_what_detect_returns() {
     let engine = Engine::builtin().expect("engine builds");
@@ -345,10 +353,7 @@ fn detect_many_returns_per_text_what_detect_returns() {
     ];
     let labels = LabelSet::defaults();
     let batch = engine.detect_many(&texts, &labels, 0.5).expect("rules");
-    let single: Vec<Vec<Detection>> = texts
-        .iter()
-        .map(|t| engine.detect(t, &labels, 0.5).expect("rules"))
-        .collect();
+    let single = one_by_one(&engine, &texts, &labels);
     assert_eq!(batch, single);
     assert_eq!(
         batch.iter().map(Vec::len).collect::<Vec<_>>(),
@@ -394,13 +399,13 @@ fn a_large_request_spread_over_threads_detects_what_each_text_alone_does() {
         .collect();
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
     let total: usize = texts.iter().map(|t| t.len()).sum();
-    assert!(total >= super::PARALLEL_MIN, "{total} bytes");
+    assert!(super::large(&texts), "{total} bytes");
     let labels = LabelSet::defaults();
     let together = engine.detect_many(&texts, &labels, 0.5).expect("detects");
+    let alone = one_by_one(&engine, &texts, &labels);
     let mut found = 0;
-    for (text, together) in texts.iter().zip(&together) {
-        let alone = engine.detect_many(&[text], &labels, 0.5).expect("detects");
-        assert_eq!(together, &alone[0], "{text}");
+    for ((text, together), alone) in texts.iter().zip(&together).zip(&alone) {
+        assert_eq!(together, alone, "{text}");
         found += together.len();
     }
     assert!(found > 200, "{found} detections");
