@@ -75,6 +75,15 @@ impl KeyLocation {
         }
     }
 
+    /// The header this location reads (`Authorization` for a bearer), if a header.
+    pub fn header_name(&self) -> Option<HeaderName> {
+        match self {
+            KeyLocation::Bearer => Some(http::header::AUTHORIZATION),
+            KeyLocation::Header(name) => Some(name.clone()),
+            KeyLocation::Query(_) => None,
+        }
+    }
+
     /// Whether the request carries anything at this location (a credential of any
     /// scheme: `Authorization: Basic …` counts for `bearer`).
     fn present(&self, headers: &HeaderMap, query: Option<&str>) -> bool {
@@ -125,10 +134,8 @@ pub fn presented<'a>(
 pub fn headers_to_strip(locations: &[KeyLocation], headers: &HeaderMap) -> Vec<HeaderName> {
     let mut out = Vec::new();
     for location in locations {
-        let name = match location {
-            KeyLocation::Bearer => http::header::AUTHORIZATION,
-            KeyLocation::Header(name) => name.clone(),
-            KeyLocation::Query(_) => continue,
+        let Some(name) = location.header_name() else {
+            continue;
         };
         if location.present(headers, None) && !out.contains(&name) {
             out.push(name);

@@ -27,6 +27,10 @@ pub struct Preset {
     /// Where callers of an `auth: api_key` route put our key by default: where this
     /// provider's SDK puts its own (`bearer`, a header name, `query:NAME`).
     pub api_key_in: &'static [&'static str],
+    /// Where the provider reads its own credential: what a route that lets callers
+    /// bring their own key (`provider_key: caller`) forwards, and where our key is then
+    /// never looked for.
+    pub provider_key_in: &'static [&'static str],
 }
 
 impl Preset {
@@ -40,6 +44,7 @@ impl Preset {
         restore_events: &[],
         signed: &[],
         api_key_in: OUR_HEADER,
+        provider_key_in: &[],
     };
 }
 
@@ -60,6 +65,15 @@ pub const AZURE_KEY: &[&str] = &["api-key", "bearer"];
 /// The ollama SDK sends `OLLAMA_API_KEY` as a bearer; Ollama itself has no keys, so
 /// our own header works too.
 pub const OLLAMA_KEY: &[&str] = &["bearer", "x-api-key"];
+
+/// Where each provider reads its own key: OpenAI's API a bearer token, Anthropic's
+/// `x-api-key` (or a bearer OAuth token), Azure OpenAI's `api-key` (or an Entra ID
+/// bearer), Gemini's `x-goog-api-key` or `?key=`, Ollama's (behind a gateway) a bearer.
+pub const OPENAI_PROVIDER_KEY: &[&str] = &["bearer"];
+pub const ANTHROPIC_PROVIDER_KEY: &[&str] = &["x-api-key", "bearer"];
+pub const AZURE_PROVIDER_KEY: &[&str] = &["api-key", "bearer"];
+pub const GEMINI_PROVIDER_KEY: &[&str] = &["x-goog-api-key", "query:key"];
+pub const OLLAMA_PROVIDER_KEY: &[&str] = &["bearer"];
 
 /// OpenAI (and compatible) `POST /v1/chat/completions`. Requests: every message's text
 /// (a string, or `text` and `refusal` content parts; images, audio and files are left
@@ -93,6 +107,7 @@ pub const OPENAI_CHAT: Preset = Preset {
         "$.choices[*].delta.audio.transcript",
     ],
     api_key_in: OPENAI_KEY,
+    provider_key_in: OPENAI_PROVIDER_KEY,
     ..Preset::EMPTY
 };
 
@@ -149,6 +164,7 @@ pub const OPENAI_RESPONSES: Preset = Preset {
         "$..encrypted_content",
     ],
     api_key_in: OPENAI_KEY,
+    provider_key_in: OPENAI_PROVIDER_KEY,
 };
 
 /// Text and arguments of a Responses API answer.
@@ -203,6 +219,7 @@ pub const ANTHROPIC_MESSAGES: Preset = Preset {
         "$.delta[?@.type=='signature_delta']",
     ],
     api_key_in: ANTHROPIC_KEY,
+    provider_key_in: ANTHROPIC_PROVIDER_KEY,
 };
 
 /// Google Gemini's signed field, for its presets: a part's `thoughtSignature` (the
@@ -224,6 +241,7 @@ pub const OPENAI_EMBEDDINGS: Preset = Preset {
     body: BodyFormat::Json,
     anonymize: &["$.input"],
     api_key_in: OPENAI_KEY,
+    provider_key_in: OPENAI_PROVIDER_KEY,
     ..Preset::EMPTY
 };
 
@@ -237,6 +255,7 @@ pub const OPENAI_COMPLETIONS: Preset = Preset {
     restore: &["$.choices[*].text"],
     restore_stream: &["$.choices[*].text"],
     api_key_in: OPENAI_KEY,
+    provider_key_in: OPENAI_PROVIDER_KEY,
     ..Preset::EMPTY
 };
 
@@ -245,6 +264,7 @@ pub const OPENAI_COMPLETIONS: Preset = Preset {
 pub const AZURE_OPENAI_CHAT: Preset = Preset {
     name: "azure_openai_chat",
     api_key_in: AZURE_KEY,
+    provider_key_in: AZURE_PROVIDER_KEY,
     ..OPENAI_CHAT
 };
 
@@ -252,6 +272,7 @@ pub const AZURE_OPENAI_CHAT: Preset = Preset {
 pub const AZURE_OPENAI_RESPONSES: Preset = Preset {
     name: "azure_openai_responses",
     api_key_in: AZURE_KEY,
+    provider_key_in: AZURE_PROVIDER_KEY,
     ..OPENAI_RESPONSES
 };
 
@@ -259,6 +280,7 @@ pub const AZURE_OPENAI_RESPONSES: Preset = Preset {
 pub const AZURE_OPENAI_EMBEDDINGS: Preset = Preset {
     name: "azure_openai_embeddings",
     api_key_in: AZURE_KEY,
+    provider_key_in: AZURE_PROVIDER_KEY,
     ..OPENAI_EMBEDDINGS
 };
 
@@ -266,6 +288,7 @@ pub const AZURE_OPENAI_EMBEDDINGS: Preset = Preset {
 pub const AZURE_OPENAI_COMPLETIONS: Preset = Preset {
     name: "azure_openai_completions",
     api_key_in: AZURE_KEY,
+    provider_key_in: AZURE_PROVIDER_KEY,
     ..OPENAI_COMPLETIONS
 };
 
@@ -301,6 +324,7 @@ pub const GEMINI: Preset = Preset {
     ],
     signed: GEMINI_UNTOUCHED,
     api_key_in: GEMINI_KEY,
+    provider_key_in: GEMINI_PROVIDER_KEY,
     ..Preset::EMPTY
 };
 
@@ -326,6 +350,7 @@ pub const OLLAMA: Preset = Preset {
     restore: OLLAMA_ANSWER,
     restore_stream: OLLAMA_ANSWER,
     api_key_in: OLLAMA_KEY,
+    provider_key_in: OLLAMA_PROVIDER_KEY,
     ..Preset::EMPTY
 };
 

@@ -30,6 +30,22 @@ pub enum AuthMode {
     Passthrough,
 }
 
+/// Whose credential the provider gets on an `api_key` route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKey {
+    /// The operator's, from `upstream.add_headers`; an empty value there is a
+    /// start-up error.
+    #[default]
+    Configured,
+    /// The caller's own (bring your own key): whatever sits at `provider_key_in` goes
+    /// upstream; our key is read elsewhere (`api_key_in`, by default `x-api-key`).
+    Caller,
+    /// The operator's when `add_headers` gives one, else the caller's: decided at
+    /// start-up from whether the variables the values read are set.
+    ConfiguredOrCaller,
+}
+
 /// What an answer that cannot be restored becomes. Requests always fail closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -81,6 +97,12 @@ pub struct RouteConfig {
     /// preset's default (else `x-api-key`).
     #[serde(default)]
     pub api_key_in: Vec<String>,
+    /// Whose credential the provider gets (see [`ProviderKey`]).
+    #[serde(default)]
+    pub provider_key: ProviderKey,
+    /// Where the provider reads its credential; empty = the preset's.
+    #[serde(default)]
+    pub provider_key_in: Vec<String>,
     /// What an answer that cannot be restored becomes.
     #[serde(default)]
     pub restore_failure: RestoreFailure,
@@ -203,6 +225,10 @@ pub struct Route {
     pub auth: AuthMode,
     /// Where our key may be; credentials found here are never forwarded.
     pub key_locations: Vec<KeyLocation>,
+    /// Where callers' own provider credentials are forwarded from (bring your own
+    /// key); empty when the operator's key goes upstream. A key of ours found here is
+    /// still taken off.
+    pub caller_key_in: Vec<KeyLocation>,
     pub restore_failure: RestoreFailure,
     pub on_unparsed: OnUnparsed,
     pub session: Option<CompiledSession>,
@@ -352,14 +378,79 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
     };
     let (anonymize, restore) = (exclude(anonymize), exclude(restore));
     let (restore_stream, restore_events) = (exclude(restore_stream), exclude(restore_events));
+    let provider_places = if config.provider_key_in.is_empty() {
+        credentials::parse_all(preset.map_or(&[][..], |p| p.provider_key_in)).unwrap_or_default()
+    } else {
+        credentials::parse_all(&config.provider_key_in).unwrap_or_else(|(i, message)| {
+            errors.push((format!("provider_key_in[{i}]"), message.to_owned()));
+            Vec::new()
+        })
+    };
+    let unset: Vec<&str> = config
+        .upstream
+        .add_headers
+        .iter()
+        .filter(|(_, value)| is_unset(value.expose()))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let callers_bring_keys = config.auth == AuthMode::ApiKey
+        && match config.provider_key {
+            ProviderKey::Configured => {
+                for name in &unset {
+                    errors.push((
+                        format!("upstream.add_headers.{name}"),
+                        "is empty: set the variable it reads, or let callers bring their own \
+                         key (`provider_key: caller` or `configured_or_caller`)"
+                            .into(),
+                    ));
+                }
+                false
+            }
+            ProviderKey::Caller => true,
+            ProviderKey::ConfiguredOrCaller => !unset.is_empty(),
+        };
     let key_locations = if config.api_key_in.is_empty() {
-        let default = preset.map_or(presets::OUR_HEADER, |p| p.api_key_in);
+        let default = match (preset, callers_bring_keys) {
+            // The SDK's key is the caller's own here: ours comes in our header.
+            (_, true) => presets::OUR_HEADER,
+            (Some(p), false) => p.api_key_in,
+            (None, false) => presets::OUR_HEADER,
+        };
         credentials::parse_all(default).unwrap_or_default()
     } else {
         credentials::parse_all(&config.api_key_in).unwrap_or_else(|(i, message)| {
             errors.push((format!("api_key_in[{i}]"), message.to_owned()));
             Vec::new()
         })
+    };
+    let caller_key_in = if callers_bring_keys {
+        if provider_places.is_empty() {
+            errors.push((
+                "provider_key_in".into(),
+                "name where the provider reads its key: callers bring their own here".into(),
+            ));
+        }
+        if let Some(shared) = key_locations.iter().find(|l| provider_places.contains(l)) {
+            errors.push((
+                "api_key_in".into(),
+                format!(
+                    "{shared} is where the provider reads the caller's own key; name another \
+                     place for ours (e.g. x-anonymizer-key)"
+                ),
+            ));
+        }
+        for (name, _) in &config.upstream.add_headers {
+            let at_provider_place = provider_places.iter().any(|l| l.header_name().is_some_and(|h| h.as_str().eq_ignore_ascii_case(name)));
+            if at_provider_place && !unset.contains(&name.as_str()) {
+                errors.push((
+                    format!("upstream.add_headers.{name}"),
+                    "would replace the caller's own key: leave it out (or empty) here".into(),
+                ));
+            }
+        }
+        provider_places
+    } else {
+        Vec::new()
     };
     let session = match &config.session {
         None => None,
@@ -432,6 +523,10 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
         }
     };
     for (name, value) in &config.upstream.add_headers {
+        if is_unset(value.expose()) {
+            // A provider key left to the caller (or an error reported above).
+            continue;
+        }
         let parsed = (
             http::HeaderName::from_bytes(name.as_bytes()),
             http::HeaderValue::from_str(value.expose()),
@@ -467,6 +562,7 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             signed,
             auth: config.auth,
             key_locations,
+            caller_key_in,
             restore_failure: config.restore_failure,
             on_unparsed: config.on_unparsed,
             session,
@@ -478,6 +574,13 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
         }),
         _ => Err(errors),
     }
+}
+
+/// Whether an `add_headers` value came out empty: nothing, or an `Authorization`
+/// scheme with no credential (`Bearer ${OPENAI_API_KEY:-}` with the variable unset).
+fn is_unset(value: &str) -> bool {
+    let value = value.trim();
+    value.is_empty() || ["bearer", "basic"].iter().any(|s| value.eq_ignore_ascii_case(s))
 }
 
 fn parse_upstream(config: &UpstreamConfig) -> Result<Upstream, &'static str> {
@@ -558,6 +661,55 @@ mod tests {
         let r = route("name: a\nmatch: {path_prefix: /logs}\nupstream: {url: 'http://127.0.0.1:9', rewrite_prefix: /loki/api/v1/push}\npreset: loki_push\n");
         assert_eq!(r.upstream_path("/logs"), "/loki/api/v1/push");
         assert!(!r.upstream.tls);
+    }
+
+    fn errors(yaml: &str) -> Vec<String> {
+        let config: RouteConfig = serde_yaml::from_str(yaml).unwrap();
+        compile(&config)
+            .unwrap_err()
+            .into_iter()
+            .map(|(f, _)| f)
+            .collect()
+    }
+
+    const OPENAI_UNSET: &str = "name: a\nupstream: {url: 'http://127.0.0.1:9', add_headers: {authorization: 'Bearer '}}\npreset: openai_chat\n";
+
+    #[test]
+    fn an_empty_provider_key_is_an_error_unless_callers_bring_their_own() {
+        assert_eq!(
+            errors(OPENAI_UNSET),
+            ["upstream.add_headers.authorization"]
+        );
+        let r = route(&format!("{OPENAI_UNSET}provider_key: configured_or_caller\n"));
+        assert_eq!(r.caller_key_in, [KeyLocation::Bearer]);
+        // The SDK's bearer is the caller's own key now: ours comes in our header.
+        assert_eq!(r.key_locations, [KeyLocation::parse("x-api-key").unwrap()]);
+        assert!(r.upstream.add_headers.is_empty());
+        let set = OPENAI_UNSET.replace("'Bearer '", "'Bearer sk-op'");
+        let r = route(&format!("{set}provider_key: configured_or_caller\n"));
+        assert!(r.caller_key_in.is_empty());
+        assert_eq!(r.key_locations.len(), 2);
+        assert_eq!(r.upstream.add_headers.len(), 1);
+        // A passthrough route forwards callers' credentials anyway.
+        let r = route(&format!("{OPENAI_UNSET}provider_key: caller\nauth: passthrough\n"));
+        assert!(r.caller_key_in.is_empty());
+    }
+
+    #[test]
+    fn callers_keys_never_share_a_place_with_ours_or_the_operators() {
+        let anthropic = "name: a\nupstream: {url: 'http://127.0.0.1:9'}\npreset: anthropic_messages\nprovider_key: caller\n";
+        assert_eq!(errors(anthropic), ["api_key_in"]);
+        let r = route(&format!("{anthropic}api_key_in: [x-anonymizer-key]\n"));
+        assert_eq!(r.caller_key_in.len(), 2);
+        let set = OPENAI_UNSET.replace("'Bearer '", "'Bearer sk-op'");
+        assert_eq!(
+            errors(&format!("{set}provider_key: caller\n")),
+            ["upstream.add_headers.authorization"]
+        );
+        let no_preset = "name: a\nupstream: {url: 'http://127.0.0.1:9'}\nprovider_key: caller\n";
+        assert_eq!(errors(no_preset), ["provider_key_in"]);
+        let r = route(&format!("{no_preset}provider_key_in: [bearer]\n"));
+        assert_eq!(r.caller_key_in, [KeyLocation::Bearer]);
     }
 
     #[test]

@@ -160,16 +160,24 @@ impl ApiService {
                 session_id: None,
             },
         };
-        // A key of ours on a passthrough route is still never forwarded.
-        let ours: Vec<KeyLocation> = match route.auth {
-            AuthMode::Passthrough => found
+        // A key of ours is never forwarded: not on a passthrough route, and not where a
+        // caller's own provider key is expected (an SDK given ours by mistake).
+        let header = session.req_header();
+        let ours_among = |found: &[(&KeyLocation, std::borrow::Cow<'_, [u8]>)]| {
+            found
                 .iter()
                 .filter(|(_, c)| self.keys.authenticate(Some(c)).is_ok())
                 .map(|(l, _)| (*l).clone())
-                .collect(),
-            AuthMode::ApiKey => Vec::new(),
+                .collect::<Vec<KeyLocation>>()
         };
-        let header = session.req_header();
+        let ours: Vec<KeyLocation> = match route.auth {
+            AuthMode::Passthrough => ours_among(&found),
+            AuthMode::ApiKey => ours_among(&credentials::presented(
+                &route.caller_key_in,
+                &header.headers,
+                header.uri.query(),
+            )),
+        };
         let head = RequestHead {
             method: &header.method,
             uri: &header.uri,

@@ -154,3 +154,81 @@ fn a_bad_key_location_is_a_config_error_with_its_path() {
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("routes[0].api_key_in[1]"), "{text}");
 }
+
+#[test]
+fn callers_bring_their_own_provider_key_and_ours_is_never_forwarded() {
+    let up = Upstream::sink();
+    let yaml = format!(
+        "{}routes:\n  - name: r\n    match: {{path_prefix: /v1}}\n    upstream: {{url: '{}', add_headers: {{authorization: 'Bearer ${{BYOK_TEST_KEY:-}}'}}}}\n    preset: openai_chat\n    provider_key: configured_or_caller\n",
+        crate::support::base_config(),
+        up.url()
+    );
+    let s = TestServer::start_with_env(&yaml, &[("BYOK_TEST_KEY", "")]);
+    let ours_as_bearer = format!("Bearer {KEY}");
+    // The caller's own key goes upstream; ours, in X-API-Key, does not.
+    let r = post(
+        &s,
+        "/v1/chat/completions",
+        &[("x-api-key", KEY), ("authorization", "Bearer sk-caller-own")],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Our key where the caller's should be is taken off, not sent to the provider.
+    let r = post(
+        &s,
+        "/v1/chat/completions",
+        &[("x-api-key", KEY), ("authorization", ours_as_bearer.as_str())],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Our key only as the SDK's bearer is no key of ours here.
+    let r = post(
+        &s,
+        "/v1/chat/completions",
+        &[("authorization", ours_as_bearer.as_str())],
+    );
+    assert_eq!(r.status, 401, "{}", r.text);
+    let got = up.received();
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].header("authorization"), Some("Bearer sk-caller-own"));
+    assert_eq!(got[1].header("authorization"), None);
+    for g in &got {
+        assert_eq!(g.header("x-api-key"), None);
+        assert!(!String::from_utf8_lossy(&g.raw).contains(KEY));
+    }
+
+    // With the variable set, the operator's key replaces whatever the caller sent.
+    let s = TestServer::start_with_env(&yaml, &[("BYOK_TEST_KEY", "sk-operator")]);
+    let r = post(&s, "/v1/chat/completions", &[("authorization", ours_as_bearer.as_str())]);
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        up.received().pop().unwrap().header("authorization"),
+        Some("Bearer sk-operator")
+    );
+}
+
+#[test]
+fn an_unset_provider_key_is_a_config_error_never_a_literal() {
+    let dir = crate::support::scratch_dir();
+    let path = dir.join("unset.yaml");
+    std::fs::write(
+        &path,
+        format!(
+            "{}routes:\n  - name: r\n    upstream: {{url: 'http://127.0.0.1:9', add_headers: {{authorization: 'Bearer ${{BYOK_UNSET_KEY:-}}'}}}}\n    preset: openai_chat\n",
+            crate::support::base_config()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_anonymizer"))
+        .args(["check-config", "--config"])
+        .arg(&path)
+        .env_remove("BYOK_UNSET_KEY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("routes[0].upstream.add_headers.authorization")
+            && text.contains("provider_key"),
+        "{text}"
+    );
+}
