@@ -26,6 +26,14 @@ if [ -f "$req" ] && ! cmp -s "$req" .venv/.installed 2>/dev/null; then
   .venv/bin/pip install -q --disable-pip-version-check -r "$req"
   cp "$req" .venv/.installed
 fi
+# The MCP SDK's 2.x line has the 1.x line's package name: a venv of its own.
+req=tests/clients/requirements-mcp2.txt
+if [ -f "$req" ] && ! cmp -s "$req" .venv-mcp2/.installed 2>/dev/null; then
+  echo "setup: installing the MCP 2.x test client into .venv-mcp2/" >&2
+  python3 -m venv .venv-mcp2
+  .venv-mcp2/bin/pip install -q --disable-pip-version-check -r "$req"
+  cp "$req" .venv-mcp2/.installed
+fi
 
 # mdBook for the documentation build (`mdbook build docs` in scripts/test.sh), pinned, from
 # crates.io; skipped when that version is already on the PATH. Without its file watcher

@@ -360,7 +360,7 @@ fn restore_whole(
     }
     let mut tally = Tally::default();
     let mut restore = |t: &str| {
-        let restored = restorer.restore(t);
+        let restored = restorer.restore_text(t);
         tally.add(t, &restored);
         restored
     };
@@ -394,7 +394,7 @@ impl FieldRestorer for Fields {
 
     fn whole(&self, text: &str, kind: TextKind) -> String {
         let restored = match kind {
-            TextKind::Plain | TextKind::IpAddress => self.restorer.restore(text),
+            TextKind::Plain | TextKind::IpAddress => self.restorer.restore_text(text),
             TextKind::JsonDocument => self.restorer.restore_json_text(text),
         };
         if let Ok(mut tally) = self.tally.lock() {

@@ -30,6 +30,7 @@ use super::encoding::{Coding, Codings};
 use super::fault::Fault;
 use super::headers::{self, HeaderEdits};
 use super::job::{AnonymizeJob, AnonymizedBody, BodyPlan};
+use super::mirrored::{self, Mirrored};
 use super::refusal::{Reason, Refusal};
 use super::route::{AuthMode, CompiledSession, OnUnparsed, RestoreFailure, Route};
 use super::sse::EventPaths;
@@ -99,6 +100,10 @@ pub struct Exchange {
     max_response_bytes: usize,
     /// Where credentials of ours sit in this request: taken off before forwarding.
     ours: Vec<KeyLocation>,
+    /// Headers that mirror body fields, as the client sent them (anonymized with the
+    /// body), then as they go upstream.
+    mirrored: Vec<Mirrored>,
+    mirrored_out: Vec<(http::HeaderName, HeaderValue)>,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -132,6 +137,22 @@ impl Exchange {
             }
         }
         let body = body_plan(&route, head.headers, max_bytes)?;
+        let mirrored =
+            mirrored::collect(&route.mirrored_headers, head.headers).map_err(|name| {
+                Refusal::field(
+                    Reason::Malformed,
+                    format!("headers.{name}"),
+                    "not a value that can be read (UTF-8, or MCP's =?base64?…?= wrapper)",
+                )
+            })?;
+        if !mirrored.is_empty() && body.is_none() {
+            // Nothing would anonymize them: they must not go as they are.
+            return Err(Refusal::field(
+                Reason::Malformed,
+                format!("headers.{}", mirrored[0].name),
+                "mirrors a body field, but the request has no body this route reads",
+            ));
+        }
         let restores = !route.restore.is_empty()
             || !route.restore_stream.is_empty()
             || !route.restore_events.is_empty();
@@ -156,6 +177,8 @@ impl Exchange {
             tally: Arc::default(),
             max_response_bytes: crate::api::Limits::default().max_response_bytes,
             ours,
+            mirrored,
+            mirrored_out: Vec::new(),
         })
     }
 
@@ -215,6 +238,9 @@ impl Exchange {
         for (name, value) in &up.add_headers {
             edits.insert(name.clone(), value.expose().clone());
         }
+        for (name, value) in &self.mirrored_out {
+            edits.insert(name.clone(), value.clone());
+        }
         if self.plan.restores {
             // We must read what comes back: ask for it uncompressed.
             edits.remove_present(headers, "accept-encoding");
@@ -263,6 +289,7 @@ impl Exchange {
             caller: self.caller.clone(),
             body,
             plan,
+            mirrored: std::mem::take(&mut self.mirrored),
         }))
     }
 
@@ -275,6 +302,7 @@ impl Exchange {
         result: Result<AnonymizedBody, Refusal>,
     ) -> Result<Bytes, Refusal> {
         let done = result?;
+        self.mirrored_out = done.headers;
         self.restorer = Arc::new(done.restorer);
         self.entities = done.entities;
         Ok(done.body)

@@ -12,6 +12,7 @@ use super::encoding::Codings;
 use super::encoding::{self, DecodeErrorKind};
 use super::format::{BodyFormat, FormatError};
 use super::jsonpath::JsonPath;
+use super::mirrored::{self, Mirrored};
 use super::refusal::{Reason, Refusal};
 use super::route::{CompiledSession, Route};
 use crate::anonymizer::{AnonymizeError, Anonymizer, RestoreError, Scope};
@@ -39,11 +40,15 @@ pub struct AnonymizeJob {
     pub(super) caller: Caller,
     pub(super) body: Bytes,
     pub(super) plan: BodyPlan,
+    /// Request headers that repeat body fields: anonymized in the same batch.
+    pub(super) mirrored: Vec<Mirrored>,
 }
 
 /// An anonymized body and what restores its answer.
 pub struct AnonymizedBody {
     pub body: Bytes,
+    /// The mirrored headers as they go upstream.
+    pub headers: Vec<(http::HeaderName, http::HeaderValue)>,
     pub restorer: Restorer,
     pub entities: BTreeMap<&'static str, u64>,
 }
@@ -108,11 +113,14 @@ impl AnonymizeJob {
             .format
             .parse_with(&decoded, &route.anonymize, &route.log_fields)
             .map_err(refuse_format)?;
-        let (texts, map, entities) = if parsed.texts().is_empty() {
+        let body_texts = parsed.texts().len();
+        let (mut texts, map, entities) = if body_texts == 0 && self.mirrored.is_empty() {
             (Vec::new(), Vec::new(), BTreeMap::new())
         } else {
+            let mut all = parsed.texts().to_vec();
+            all.extend(self.mirrored.iter().map(|m| m.value.clone()));
             let result = anonymizer
-                .anonymize_typed(&scope, parsed.texts(), parsed.types(), &route.options)
+                .anonymize_typed(&scope, &all, parsed.types(), &route.options)
                 .map_err(|e| match e {
                     AnonymizeError::SessionFull => Refusal::field(
                         Reason::SessionFull,
@@ -134,6 +142,8 @@ impl AnonymizeJob {
             let map = result.restore_map();
             (result.texts, map, entities)
         };
+        let own = texts.split_off(body_texts.min(texts.len()));
+        let headers = mirrored::rewritten(&self.mirrored, parsed.texts(), &texts, &own);
         let written = parsed.write(&texts).map_err(refuse_format)?;
         let body = encoding::encode(&codings, &written).map_err(|_| Refusal::internal())?;
         // With a session, the answer may quote placeholders of earlier turns too: restore
@@ -154,6 +164,7 @@ impl AnonymizeJob {
             })?;
         Ok(AnonymizedBody {
             body: Bytes::from(body),
+            headers,
             restorer,
             entities,
         })

@@ -15,6 +15,7 @@ pub mod format;
 pub mod headers;
 pub mod job;
 pub mod jsonpath;
+pub mod mirrored;
 mod ndjson_stream;
 pub mod presets;
 pub mod refusal;

@@ -31,6 +31,9 @@ pub struct Preset {
     /// bring their own key (`provider_key: caller`) forwards, and where our key is then
     /// never looked for.
     pub provider_key_in: &'static [&'static str],
+    /// Prefixes of request header names whose values mirror body fields (MCP's
+    /// `mcp-param-`): anonymized with the body, so both agree (see `mirrored`).
+    pub mirrored_headers: &'static [&'static str],
 }
 
 impl Preset {
@@ -45,6 +48,7 @@ impl Preset {
         signed: &[],
         api_key_in: OUR_HEADER,
         provider_key_in: &[],
+        mirrored_headers: &[],
     };
 }
 
@@ -165,6 +169,7 @@ pub const OPENAI_RESPONSES: Preset = Preset {
     ],
     api_key_in: OPENAI_KEY,
     provider_key_in: OPENAI_PROVIDER_KEY,
+    mirrored_headers: &[],
 };
 
 /// Text and arguments of a Responses API answer.
@@ -220,6 +225,7 @@ pub const ANTHROPIC_MESSAGES: Preset = Preset {
     ],
     api_key_in: ANTHROPIC_KEY,
     provider_key_in: ANTHROPIC_PROVIDER_KEY,
+    mirrored_headers: &[],
 };
 
 /// Google Gemini's signed field, for its presets: a part's `thoughtSignature` (the
@@ -363,6 +369,61 @@ const OLLAMA_ANSWER: &[&str] = &[
     "$.thinking",
 ];
 
+/// The Model Context Protocol over Streamable HTTP (`POST`, `GET` and `DELETE` on one
+/// endpoint; JSON-RPC 2.0 messages, answered as JSON or as an SSE stream of messages)
+/// and the older HTTP+SSE transport (the same messages). Requests: `tools/call`
+/// arguments and `prompts/get` arguments (objects: every string in them), completion
+/// values, and what a client answers the server's elicitations (accepted form content)
+/// and sampling requests (the model's text). Answers (whole and per event): tool
+/// results' text and embedded resource text, `structuredContent` (every string), read
+/// resources' text, prompt messages' text, completion values, JSON-RPC error messages,
+/// and the text of the server's own requests and notifications to the client
+/// (elicitation messages, sampling prompts, log messages). `initialize`, `tools/list`,
+/// `ping`, resource URIs and every other message pass untouched. The 2026 revision's
+/// `Mcp-Param-*` headers mirror tool arguments: anonymized with them.
+pub const MCP: Preset = Preset {
+    name: "mcp",
+    body: BodyFormat::Json,
+    anonymize: &[
+        "$[?@.method=='tools/call'].params.arguments | json",
+        "$[?@.method=='prompts/get'].params.arguments | json",
+        "$[?@.method=='completion/complete'].params.argument.value",
+        "$[?@.method=='completion/complete'].params.context.arguments | json",
+        "$.result[?@.action=='accept'].content | json",
+        "$.result[?@.role=='assistant'].content.text",
+        "$.result[?@.role=='assistant'].content[*].text",
+    ],
+    restore: MCP_ANSWER,
+    restore_events: MCP_ANSWER,
+    api_key_in: MCP_KEY,
+    provider_key_in: MCP_PROVIDER_KEY,
+    mirrored_headers: &["mcp-param-"],
+    ..Preset::EMPTY
+};
+
+/// What an MCP server sends that can quote what it was given: one list for JSON
+/// answers and for each message of an SSE stream.
+const MCP_ANSWER: &[&str] = &[
+    "$.result.content[*].text",
+    "$.result.content[*].resource.text",
+    "$.result.structuredContent | json",
+    "$.result.contents[*].text",
+    "$.result.messages[*].content.text",
+    "$.result.completion.values",
+    "$.error.message",
+    "$[?@.method=='elicitation/create'].params.message",
+    "$[?@.method=='sampling/createMessage'].params.messages[*].content.text",
+    "$[?@.method=='sampling/createMessage'].params.systemPrompt",
+    "$[?@.method=='notifications/message'].params.data",
+    "$[?@.method=='notifications/progress'].params.message",
+];
+
+/// MCP clients send a server's key (or OAuth token) as a bearer; our own header works
+/// too.
+pub const MCP_KEY: &[&str] = &["bearer", "x-api-key"];
+/// An MCP server's own token (OAuth 2.1 or an API key) comes as a bearer.
+pub const MCP_PROVIDER_KEY: &[&str] = &["bearer"];
+
 /// Grafana Loki `POST /loki/api/v1/push`, protobuf in a snappy block (Promtail, Alloy,
 /// Vector) or JSON: every entry's line; structured metadata values with the route's
 /// `loki: {structured_metadata: true}`. Stream labels never (they are the index).
@@ -477,6 +538,7 @@ pub const PRESETS: &[&Preset] = &[
     &AZURE_OPENAI_COMPLETIONS,
     &GEMINI,
     &OLLAMA,
+    &MCP,
     &LOKI_PUSH,
     &ELASTICSEARCH_BULK,
     &SPLUNK_HEC,

@@ -103,6 +103,9 @@ pub struct RouteConfig {
     /// Where the provider reads its credential; empty = the preset's.
     #[serde(default)]
     pub provider_key_in: Vec<String>,
+    /// Prefixes of request headers that mirror body fields (added to the preset's).
+    #[serde(default)]
+    pub mirrored_headers: Vec<String>,
     /// What an answer that cannot be restored becomes.
     #[serde(default)]
     pub restore_failure: RestoreFailure,
@@ -229,6 +232,8 @@ pub struct Route {
     /// key); empty when the operator's key goes upstream. A key of ours found here is
     /// still taken off.
     pub caller_key_in: Vec<KeyLocation>,
+    /// Lower-case prefixes of request headers whose values mirror body fields.
+    pub mirrored_headers: Vec<String>,
     pub restore_failure: RestoreFailure,
     pub on_unparsed: OnUnparsed,
     pub session: Option<CompiledSession>,
@@ -439,8 +444,11 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
                 ),
             ));
         }
-        for (name, _) in &config.upstream.add_headers {
-            let at_provider_place = provider_places.iter().any(|l| l.header_name().is_some_and(|h| h.as_str().eq_ignore_ascii_case(name)));
+        for name in config.upstream.add_headers.keys() {
+            let at_provider_place = provider_places.iter().any(|l| {
+                l.header_name()
+                    .is_some_and(|h| h.as_str().eq_ignore_ascii_case(name))
+            });
             if at_provider_place && !unset.contains(&name.as_str()) {
                 errors.push((
                     format!("upstream.add_headers.{name}"),
@@ -543,6 +551,20 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             )),
         }
     }
+    let mut mirrored_headers: Vec<String> = preset
+        .map_or(&[][..], |p| p.mirrored_headers)
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+    for (i, prefix) in config.mirrored_headers.iter().enumerate() {
+        if prefix.is_empty() || http::HeaderName::from_bytes(prefix.as_bytes()).is_err() {
+            errors.push((
+                format!("mirrored_headers[{i}]"),
+                "must be the start of a header name".into(),
+            ));
+        }
+        mirrored_headers.push(prefix.to_ascii_lowercase());
+    }
     match upstream {
         Some(upstream) if errors.is_empty() => Ok(Route {
             name: config.name.clone(),
@@ -563,6 +585,7 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             auth: config.auth,
             key_locations,
             caller_key_in,
+            mirrored_headers,
             restore_failure: config.restore_failure,
             on_unparsed: config.on_unparsed,
             session,
@@ -580,7 +603,10 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
 /// scheme with no credential (`Bearer ${OPENAI_API_KEY:-}` with the variable unset).
 fn is_unset(value: &str) -> bool {
     let value = value.trim();
-    value.is_empty() || ["bearer", "basic"].iter().any(|s| value.eq_ignore_ascii_case(s))
+    value.is_empty()
+        || ["bearer", "basic"]
+            .iter()
+            .any(|s| value.eq_ignore_ascii_case(s))
 }
 
 fn parse_upstream(config: &UpstreamConfig) -> Result<Upstream, &'static str> {
@@ -676,11 +702,10 @@ mod tests {
 
     #[test]
     fn an_empty_provider_key_is_an_error_unless_callers_bring_their_own() {
-        assert_eq!(
-            errors(OPENAI_UNSET),
-            ["upstream.add_headers.authorization"]
-        );
-        let r = route(&format!("{OPENAI_UNSET}provider_key: configured_or_caller\n"));
+        assert_eq!(errors(OPENAI_UNSET), ["upstream.add_headers.authorization"]);
+        let r = route(&format!(
+            "{OPENAI_UNSET}provider_key: configured_or_caller\n"
+        ));
         assert_eq!(r.caller_key_in, [KeyLocation::Bearer]);
         // The SDK's bearer is the caller's own key now: ours comes in our header.
         assert_eq!(r.key_locations, [KeyLocation::parse("x-api-key").unwrap()]);
@@ -691,7 +716,9 @@ mod tests {
         assert_eq!(r.key_locations.len(), 2);
         assert_eq!(r.upstream.add_headers.len(), 1);
         // A passthrough route forwards callers' credentials anyway.
-        let r = route(&format!("{OPENAI_UNSET}provider_key: caller\nauth: passthrough\n"));
+        let r = route(&format!(
+            "{OPENAI_UNSET}provider_key: caller\nauth: passthrough\n"
+        ));
         assert!(r.caller_key_in.is_empty());
     }
 

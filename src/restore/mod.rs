@@ -363,6 +363,21 @@ impl Restorer {
         self.step_as(buf, prev, eof, out, Output::Text)
     }
 
+    /// `text` restored as what it is: a text that is itself a JSON object or array (a
+    /// tool's structured result as text, a JSON-mode answer) gets its originals escaped
+    /// as JSON string content, so it stays the valid document it was; any other text
+    /// gets them as they are.
+    pub fn restore_text(&self, text: &str) -> String {
+        let trimmed = text.trim_start();
+        let document = (trimmed.starts_with('{') || trimmed.starts_with('['))
+            && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+        if document {
+            self.restore_json_text(text)
+        } else {
+            self.restore(text)
+        }
+    }
+
     /// `text` with every replacement restored as the inside of a JSON string: for
     /// placeholders inside JSON text (tool-call arguments as a string), so that an
     /// original holding `"` or `\` keeps the document valid.

@@ -252,3 +252,26 @@ proptest! {
 fn an_empty_restorer_returns_texts_unchanged() {
     assert_eq!(Restorer::empty().restore("[PERSON_1]"), "[PERSON_1]");
 }
+
+#[test]
+fn a_text_that_is_a_json_document_gets_its_originals_escaped() {
+    let r = Restorer::with_mode(
+        &[entry(r#"Dr. "Bones" McCoy"#, "[PERSON_1]")],
+        MatchMode::Exact,
+    )
+    .unwrap();
+    assert_eq!(
+        r.restore_text(r#" {"greeting": "Dear [PERSON_1]"}"#),
+        r#" {"greeting": "Dear Dr. \"Bones\" McCoy"}"#
+    );
+    assert_eq!(
+        r.restore_text(r#"["[PERSON_1]"]"#),
+        r#"["Dr. \"Bones\" McCoy"]"#
+    );
+    // Not a document (not JSON, or a bare string): originals as they are.
+    assert_eq!(
+        r.restore_text(r#"{"greeting": "Dear [PERSON_1]""#),
+        r#"{"greeting": "Dear Dr. "Bones" McCoy""#
+    );
+    assert_eq!(r.restore_text(r#""[PERSON_1]""#), r#""Dr. "Bones" McCoy""#);
+}

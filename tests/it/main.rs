@@ -52,6 +52,8 @@ mod sdk_clients;
 mod sdk_fixtures;
 /// google-genai through the Gemini example.
 mod sdk_gemini;
+/// The real `mcp` Python SDKs (1.x and 2.x, client and server) through the MCP example.
+mod sdk_mcp;
 /// The ollama SDK through the Ollama example.
 mod sdk_ollama;
 /// The real `openai` Python SDK through the example configs.

@@ -169,14 +169,20 @@ fn callers_bring_their_own_provider_key_and_ours_is_never_forwarded() {
     let r = post(
         &s,
         "/v1/chat/completions",
-        &[("x-api-key", KEY), ("authorization", "Bearer sk-caller-own")],
+        &[
+            ("x-api-key", KEY),
+            ("authorization", "Bearer sk-caller-own"),
+        ],
     );
     assert_eq!(r.status, 200, "{}", r.text);
     // Our key where the caller's should be is taken off, not sent to the provider.
     let r = post(
         &s,
         "/v1/chat/completions",
-        &[("x-api-key", KEY), ("authorization", ours_as_bearer.as_str())],
+        &[
+            ("x-api-key", KEY),
+            ("authorization", ours_as_bearer.as_str()),
+        ],
     );
     assert_eq!(r.status, 200, "{}", r.text);
     // Our key only as the SDK's bearer is no key of ours here.
@@ -197,7 +203,11 @@ fn callers_bring_their_own_provider_key_and_ours_is_never_forwarded() {
 
     // With the variable set, the operator's key replaces whatever the caller sent.
     let s = TestServer::start_with_env(&yaml, &[("BYOK_TEST_KEY", "sk-operator")]);
-    let r = post(&s, "/v1/chat/completions", &[("authorization", ours_as_bearer.as_str())]);
+    let r = post(
+        &s,
+        "/v1/chat/completions",
+        &[("authorization", ours_as_bearer.as_str())],
+    );
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(
         up.received().pop().unwrap().header("authorization"),

@@ -1,6 +1,8 @@
 //! Every proxy example config in conf/examples/ loads with only ANONYMIZER_UPSTREAM set
-//! and serves its preset end to end: personal data never reaches the upstream. (The
-//! session-store examples are `sessions_topology`'s.)
+//! (and the Anthropic key, which its example requires) and serves its preset end to
+//! end: personal data never reaches the upstream. Without their provider keys the LLM
+//! examples forward each caller's own (bring your own key). (The session-store examples
+//! are `sessions_topology`'s.)
 
 use serde_json::json;
 
@@ -24,6 +26,7 @@ fn cases() -> Vec<(&'static str, &'static str, String)> {
         ("gemini", "/v1beta/models/gemini-2.5-flash:generateContent", json!({"contents": [{"role": "user", "parts": [{"text": EMAIL}]}]}).to_string()),
         ("ollama", "/api/chat", json!({"model": "m", "messages": [{"role": "user", "content": EMAIL}], "stream": false}).to_string()),
         ("otlp_logs", "/v1/logs", json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{"body": {"stringValue": EMAIL}}]}]}]}).to_string()),
+        ("mcp", "/mcp", json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "lookup", "arguments": {"email": EMAIL}}}).to_string()),
     ]
 }
 
@@ -60,7 +63,8 @@ fn every_example_config_serves_its_preset_without_leaking() {
                 "output_text": text,
                 "content": [{"type": "text", "text": text}],
                 "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}}],
-                "message": {"role": "assistant", "content": text}
+                "message": {"role": "assistant", "content": text},
+                "result": {"content": [{"type": "text", "text": text}]}
             }))
         });
         let yaml = std::fs::read_to_string(dir.join(format!("{name}.yaml"))).unwrap();
@@ -73,13 +77,18 @@ fn every_example_config_serves_its_preset_without_leaking() {
                 ("ANTHROPIC_API_KEY", "provider-key"),
             ],
         );
-        // Our key where the example's SDK puts its own.
-        let key_header = match name {
-            "gemini" => "x-goog-api-key",
-            "azure_openai" => "api-key",
-            _ => "x-api-key",
+        // Our key in X-API-Key; the caller's own provider key where its SDK puts it.
+        let own = match name {
+            "gemini" => Some(("x-goog-api-key", "caller-own-key")),
+            "azure_openai" => Some(("api-key", "caller-own-key")),
+            "openai_chat" | "openai_responses" | "openai_embeddings" | "openai_completions" => {
+                Some(("authorization", "Bearer caller-own-key"))
+            }
+            _ => None,
         };
-        let r = s.post_raw(path, &body, &[(key_header, KEY)]);
+        let mut headers = vec![("x-api-key", KEY)];
+        headers.extend(own);
+        let r = s.post_raw(path, &body, &headers);
         assert_eq!(r.status, 200, "{name}: {}", r.text);
         let got = up.received();
         assert_eq!(got.len(), 1, "{name}");
@@ -105,6 +114,9 @@ fn every_example_config_serves_its_preset_without_leaking() {
         if name == "anthropic_messages" {
             assert_eq!(got[0].header("x-api-key"), Some("provider-key"));
         }
+        if let Some((header, value)) = own {
+            assert_eq!(got[0].header(header), Some(value), "{name}");
+        }
         // The answer quotes the anonymized request; the client sees the preset's
         // answer field restored.
         let answer = r.json();
@@ -116,6 +128,7 @@ fn every_example_config_serves_its_preset_without_leaking() {
             "azure_openai" => answer["choices"][0]["message"]["content"].as_str(),
             "gemini" => answer["candidates"][0]["content"]["parts"][0]["text"].as_str(),
             "ollama" => answer["message"]["content"].as_str(),
+            "mcp" => answer["result"]["content"][0]["text"].as_str(),
             _ => None,
         };
         // Embeddings answer vectors: nothing comes back to restore.

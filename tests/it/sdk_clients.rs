@@ -34,6 +34,8 @@ pub fn serve_example(example: &str, upstream: &str) -> TestServer {
             ("ANONYMIZER_API_KEYS", &format!("sdk:{KEY}")),
             ("OPENAI_API_KEY", PROVIDER_KEY),
             ("ANTHROPIC_API_KEY", PROVIDER_KEY),
+            ("AZURE_OPENAI_API_KEY", PROVIDER_KEY),
+            ("GEMINI_API_KEY", PROVIDER_KEY),
         ],
     )
 }

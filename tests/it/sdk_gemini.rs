@@ -8,7 +8,7 @@ use std::time::Duration;
 use regex::Regex;
 use serde_json::{json, Value};
 
-use crate::sdk_clients::{run_client, serve_example};
+use crate::sdk_clients::{run_client, serve_example, PROVIDER_KEY};
 use crate::support::recorded::{record_or_check, replay};
 use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::KEY;
@@ -155,6 +155,10 @@ fn google_genai_works_unchanged_through_the_gemini_example_and_nothing_personal_
     }
     let received = up.received();
     assert_eq!(received.len(), 3);
+    for r in &received {
+        // The example's provider key, never ours.
+        assert_eq!(r.header("x-goog-api-key"), Some(PROVIDER_KEY));
+    }
     assert!(received[1].path.ends_with(":streamGenerateContent?alt=sse"));
     // The history's function call arguments and function response were anonymized too.
     let history = received[2].json();

@@ -224,7 +224,12 @@ fn the_openai_sdk_works_unchanged_on_embeddings_completions_and_azure_and_nothin
     assert_eq!(received[0].header("authorization"), Some(bearer.as_str()));
     assert_eq!(received[3].header("authorization"), Some(bearer.as_str()));
     for azure in &received[4..] {
-        assert!(azure.header("api-key").is_some(), "{}", azure.path);
+        assert_eq!(
+            azure.header("api-key"),
+            Some(PROVIDER_KEY),
+            "{}",
+            azure.path
+        );
         assert_eq!(azure.header("authorization"), None, "{}", azure.path);
     }
 }

@@ -394,7 +394,18 @@ impl From<reqwest::blocking::Response> for Response {
 /// which runs the real SDKs and fuzzers. Missing, it fails the test: a client is tested
 /// for real or the suite does not pass.
 pub fn python() -> PathBuf {
-    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
+    venv_python(".venv")
+}
+
+/// The Python of the MCP SDK's 2.x line (it shares 1.x's package name).
+pub fn python_mcp2() -> PathBuf {
+    venv_python(".venv-mcp2")
+}
+
+fn venv_python(venv: &str) -> PathBuf {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(venv)
+        .join("bin/python");
     assert!(
         python.exists(),
         "{} is missing: run scripts/setup.sh",

@@ -1,0 +1,169 @@
+//! The official `mcp` Python SDKs, unchanged, on both sides of the proxy served with
+//! `conf/examples/mcp.yaml`: their Streamable HTTP client calls tools of their own server
+//! through it. The 1.x line speaks the session-based revision (`initialize`,
+//! `Mcp-Session-Id`, the GET stream, DELETE at the end), answered as SSE or as JSON; the
+//! 2.x line the 2026 stateless revision (`server/discover`, method and tool name in
+//! headers, `Mcp-Param-*` headers mirroring arguments).
+
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::sdk_clients::{serve_example, BONES};
+use crate::support::{free_port, python, python_mcp2, scratch_dir, KEY};
+
+const EMAIL: &str = "grace.hopper@example.com";
+/// The name is the deny list's [`BONES`] (found without the model, quotes and all).
+const NOTE: &str = r#"Call Dr. "Bones" McCoy at +1 415-555-0132 about the invoice."#;
+
+/// An MCP server of `tests/clients/mcp_server.py`, killed when dropped.
+struct McpServer {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+}
+
+impl McpServer {
+    fn start(python: &Path, log: PathBuf, flags: &[&str]) -> McpServer {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let port = free_port();
+        let child = Command::new(python)
+            .arg(root.join("tests/clients/mcp_server.py"))
+            .arg(port.to_string())
+            .arg(&log)
+            .args(flags)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the MCP server");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "the MCP server did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        McpServer { child, port, log }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Each tool call as the server received it.
+    fn calls(&self) -> Vec<Value> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect()
+    }
+}
+
+impl Drop for McpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run_client(python: &Path, args: &[&str]) -> Value {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(python)
+        .arg(root.join("tests/clients/sdk_mcp.py"))
+        .args(args)
+        .output()
+        .expect("run the MCP client");
+    assert!(
+        out.status.success(),
+        "sdk_mcp.py failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the client printed JSON")
+}
+
+/// What the client must get back: every value restored, the tool's own data as it was.
+fn restored(version: &str) -> Value {
+    let lookup = format!("Customer {EMAIL} found; note filed: {NOTE}");
+    json!({
+        "version": version,
+        "tools": ["account_owner", "customer_card", "lookup_customer"],
+        "lookup": {"text": [lookup], "structured": {"result": lookup}, "error": false},
+        "card": {
+            // The structured result as JSON text: the name's quotes escaped in it.
+            "text": ["{\n  \"email\": \"grace.hopper@example.com\",\n  \"greeting\": \"Dear Dr. \\\"Bones\\\" McCoy,\"\n}"],
+            "structured": {"email": EMAIL, "greeting": format!("Dear {BONES},")},
+            "error": false
+        },
+        "owner": {
+            "text": ["The owner is Margaret Hamilton (margaret.hamilton@example.org)."],
+            "structured": {"result": "The owner is Margaret Hamilton (margaret.hamilton@example.org)."},
+            "error": false
+        },
+        "resource": [NOTE]
+    })
+}
+
+/// The tool calls as the server must receive them: placeholders only, the same ones in
+/// every call of the session.
+fn anonymized() -> Vec<Value> {
+    vec![
+        json!({"tool": "lookup_customer", "arguments": {
+            "email": "[EMAIL_ADDRESS_1]",
+            "note": "Call [PERSON_1] at [PHONE_NUMBER_1] about the invoice."}}),
+        json!({"tool": "customer_card", "arguments": {
+            "email": "[EMAIL_ADDRESS_1]", "name": "[PERSON_1]"}}),
+        json!({"tool": "account_owner", "arguments": {"account": "ACC-1"}}),
+    ]
+}
+
+fn without_headers(calls: &[Value]) -> Vec<Value> {
+    calls
+        .iter()
+        .map(|c| json!({"tool": c["tool"], "arguments": c["arguments"]}))
+        .collect()
+}
+
+#[test]
+fn the_mcp_1x_sdk_works_unchanged_through_the_proxy_with_sse_and_json_answers() {
+    for flags in [&[][..], &["--json"][..]] {
+        let dir = scratch_dir();
+        let server = McpServer::start(&python(), dir.join("calls.jsonl"), flags);
+        let proxy = serve_example("mcp", &server.url());
+        let url = format!("http://{}/mcp", proxy.addr);
+        let got = run_client(&python(), &[&url, KEY]);
+        assert_eq!(got, restored("1:2025-11-25"), "{flags:?}");
+        let calls = server.calls();
+        assert_eq!(without_headers(&calls), anonymized(), "{flags:?}");
+        // One MCP session keyed one session of ours: the resource read later, with no
+        // text of its own, was restored from it.
+        let session = calls[0]["headers"]["mcp-session-id"].as_str().unwrap();
+        assert!(calls
+            .iter()
+            .all(|c| c["headers"]["mcp-session-id"] == session));
+        assert!(!std::fs::read_to_string(&server.log)
+            .unwrap()
+            .contains("Bones"));
+    }
+}
+
+#[test]
+fn the_mcp_2x_sdk_speaks_the_stateless_revision_through_the_proxy_and_its_param_headers_agree() {
+    let dir = scratch_dir();
+    let server = McpServer::start(&python_mcp2(), dir.join("calls.jsonl"), &["--stateless"]);
+    let proxy = serve_example("mcp", &server.url());
+    let url = format!("http://{}/mcp", proxy.addr);
+    // No MCP session here: the client names ours.
+    let got = run_client(&python_mcp2(), &[&url, KEY, "agent-conversation-7"]);
+    assert_eq!(got, restored("2:2026-07-28"));
+    let calls = server.calls();
+    assert_eq!(without_headers(&calls), anonymized());
+    // The argument the tool mirrors into a header went anonymized there too, so the
+    // server (which checks that both agree) accepted the call.
+    assert_eq!(
+        calls[0]["headers"],
+        json!({"mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call",
+               "mcp-name": "lookup_customer", "mcp-param-customer": "[EMAIL_ADDRESS_1]"})
+    );
+}
