@@ -315,24 +315,72 @@ impl Anonymizer {
         types: &[TextType],
         options: &Options,
     ) -> Result<Anonymized, AnonymizeError> {
+        // Detection runs before any session lock is taken.
+        let detections = self.detect(texts, options)?;
+        self.replace_detected(scope, texts, types, &detections, texts, options)
+    }
+
+    /// What is detected in `texts` outside `kept[i]` (byte ranges of `texts[i]`): for
+    /// answers, where `kept` are the values a restorer put back.
+    ///
+    /// # Errors
+    /// When detection fails.
+    pub fn detect_besides(
+        &self,
+        texts: &[String],
+        kept: &[Vec<std::ops::Range<usize>>],
+        options: &Options,
+    ) -> Result<Vec<Vec<Detection>>, AnonymizeError> {
+        let mut detections = self.detect(texts, options)?;
+        for (found, kept) in detections.iter_mut().zip(kept) {
+            found.retain(|d| {
+                !kept
+                    .iter()
+                    .any(|k| k.start < d.span.end && d.span.start < k.end)
+            });
+        }
+        Ok(detections)
+    }
+
+    /// Detection over all texts at once, so the model tier batches their windows.
+    fn detect(
+        &self,
+        texts: &[String],
+        options: &Options,
+    ) -> Result<Vec<Vec<Detection>>, AnonymizeError> {
         let labels = options.labels.as_ref().unwrap_or(&self.defaults.labels);
         let threshold = options.threshold.unwrap_or(self.defaults.threshold);
-        let method = options.method.unwrap_or(self.defaults.method);
-        // Detection runs before any session lock is taken, over all texts at once so the
-        // model tier batches their windows.
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let detections: Vec<Vec<Detection>> = self
+        Ok(self
             .engine
             .detect_many(&refs, labels, threshold)
             .inspect_err(|_| {
                 self.detection_failures.fetch_add(1, Ordering::Relaxed);
-            })?;
+            })?)
+    }
+
+    /// Replaces `detections` in `texts`, in the scope's session when there is one;
+    /// nothing found in `seen` (the texts, and for answers the request's replacements)
+    /// is handed out as a replacement.
+    ///
+    /// # Errors
+    /// As [`Anonymizer::anonymize`], less detection.
+    pub fn replace_detected(
+        &self,
+        scope: &Scope<'_>,
+        texts: &[String],
+        types: &[TextType],
+        detections: &[Vec<Detection>],
+        seen: &[String],
+        options: &Options,
+    ) -> Result<Anonymized, AnonymizeError> {
+        let method = options.method.unwrap_or(self.defaults.method);
         let keys = self.keys.tenant(scope.tenant);
-        let replacer = Replacer::new(method, &keys, texts);
+        let replacer = Replacer::new(method, &keys, seen);
         let inputs = Inputs {
             texts,
             types,
-            detections: &detections,
+            detections,
         };
         let replace_all = |memory: &mut Memory| replace_all(&replacer, method, memory, &inputs);
         match (&self.sessions, scope.session_key()) {

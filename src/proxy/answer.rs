@@ -21,6 +21,7 @@ use super::jsonpath::{JsonPath, TextKind};
 use super::ndjson_stream::NdjsonRestorer;
 use super::refusal::Refusal;
 use super::route::RestoreFailure;
+use super::scan::AnswerScan;
 use super::sse::{EventPaths, FieldRestorer, SseRestorer, TextStream};
 use super::tally::Tally;
 use crate::restore::stream::StreamRestorer;
@@ -70,6 +71,8 @@ pub(super) struct Bounds {
     /// `limits.max_response_bytes`.
     pub limit: usize,
     pub policy: RestoreFailure,
+    /// Answer scanning, when the route scans (after restoring).
+    pub scan: Option<Arc<AnswerScan>>,
 }
 
 /// How an answer is framed, from its `Content-Type` and what the route restores.
@@ -144,6 +147,7 @@ impl Answer {
             Box::new(Fields {
                 restorer,
                 tally: Arc::clone(&tally),
+                scan: bounds.scan.clone(),
             }),
         );
         let sse: Box<dyn EventStream> = match framing {
@@ -223,8 +227,11 @@ impl Answer {
                 } else {
                     paths
                 };
-                match restore_whole(*format, &decoded, paths, restorer, tally) {
+                let scan = bounds.scan.as_deref();
+                match restore_whole(*format, &decoded, paths, restorer, tally, scan) {
                     Ok(out) => Ok(Some(Bytes::from(out))),
+                    // What could not be scanned never goes out, whatever the policy.
+                    Err(Fault::Unscanned) => Err(Refusal::unrestorable()),
                     Err(fault) => {
                         count(tally, fault);
                         match bounds.policy {
@@ -353,6 +360,7 @@ fn restore_whole(
     paths: &[JsonPath],
     restorer: &Restorer,
     total: &Mutex<Tally>,
+    scan: Option<&AnswerScan>,
 ) -> Result<Vec<u8>, Fault> {
     if buffer.iter().all(u8::is_ascii_whitespace) {
         // No body (a 4xx without one): nothing to restore.
@@ -364,13 +372,12 @@ fn restore_whole(
         tally.add(t, &restored);
         restored
     };
-    let out = format
-        .parse(buffer, paths)
-        .and_then(|parsed| {
-            let texts: Vec<String> = parsed.texts().iter().map(|t| restore(t)).collect();
-            parsed.write(&texts)
-        })
-        .map_err(|_| Fault::Malformed)?;
+    let parsed = format.parse(buffer, paths).map_err(|_| Fault::Malformed)?;
+    let mut texts: Vec<String> = parsed.texts().iter().map(|t| restore(t)).collect();
+    if let Some(scan) = scan {
+        texts = scan.texts(texts).map_err(|_| Fault::Unscanned)?;
+    }
+    let out = parsed.write(&texts).map_err(|_| Fault::Malformed)?;
     if let Ok(mut t) = total.lock() {
         t.restored += tally.restored;
         t.unresolved += tally.unresolved;
@@ -382,14 +389,19 @@ fn restore_whole(
 struct Fields {
     restorer: Arc<Restorer>,
     tally: Arc<Mutex<Tally>>,
+    scan: Option<Arc<AnswerScan>>,
 }
 
 impl FieldRestorer for Fields {
     fn stream(&self, kind: TextKind) -> Box<dyn TextStream> {
-        Box::new(FieldStream {
+        let restoring = Box::new(FieldStream {
             stream: StreamRestorer::with_output(Arc::clone(&self.restorer), output(kind)),
             tally: Arc::clone(&self.tally),
-        })
+        });
+        match &self.scan {
+            Some(scan) => scan.stream(restoring),
+            None => restoring,
+        }
     }
 
     fn whole(&self, text: &str, kind: TextKind) -> String {
@@ -400,7 +412,14 @@ impl FieldRestorer for Fields {
         if let Ok(mut tally) = self.tally.lock() {
             tally.add(text, &restored);
         }
-        restored
+        let Some(scan) = &self.scan else {
+            return restored;
+        };
+        match scan.texts(vec![restored]) {
+            Ok(mut scanned) => scanned.pop().unwrap_or_default(),
+            // Withheld: what could not be scanned does not go out (counted by the scan).
+            Err(_) => String::new(),
+        }
     }
 }
 
@@ -489,6 +508,7 @@ mod tests {
                 every_string: false,
                 limit: 1 << 20,
                 policy: RestoreFailure::Error,
+                scan: None,
             },
         );
         let mut out = Vec::new();

@@ -33,8 +33,10 @@ use super::job::{AnonymizeJob, AnonymizedBody, BodyPlan};
 use super::mirrored::{self, Mirrored};
 use super::refusal::{Reason, Refusal};
 use super::route::{AuthMode, CompiledSession, OnUnparsed, RestoreFailure, Route};
+use super::scan::{AnswerScan, ScanAnswers};
 use super::sse::EventPaths;
 use super::tally::Tally;
+use crate::anonymizer::Anonymizer;
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::Restorer;
 
@@ -74,6 +76,9 @@ pub struct Report {
     pub entities: BTreeMap<&'static str, u64>,
     /// Placeholders restored and left unresolved in the answer.
     pub tally: Tally,
+    /// Entities the answer introduced, by label, and what was done with them.
+    pub answer_entities: BTreeMap<&'static str, u64>,
+    pub scan: ScanAnswers,
 }
 
 enum RequestState {
@@ -104,6 +109,11 @@ pub struct Exchange {
     /// body), then as they go upstream.
     mirrored: Vec<Mirrored>,
     mirrored_out: Vec<(http::HeaderName, HeaderValue)>,
+    /// What scans answers, on a route that does (see [`Exchange::scanning_with`]).
+    scanner: Option<Arc<Anonymizer>>,
+    scan: Option<Arc<AnswerScan>>,
+    /// The conversation's session, once known (a header, or the body).
+    session: Option<String>,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -166,6 +176,7 @@ impl Exchange {
             AuthMode::ApiKey => route.key_locations.clone(),
             AuthMode::Passthrough => Vec::new(),
         };
+        let session = caller.session_id.clone();
         Ok(Exchange {
             route,
             caller,
@@ -179,7 +190,18 @@ impl Exchange {
             ours,
             mirrored,
             mirrored_out: Vec::new(),
+            scanner: None,
+            scan: None,
+            session,
         })
+    }
+
+    /// Scans answers with `anonymizer` when the route asks for it (`scan_answers`).
+    pub fn scanning_with(mut self, anonymizer: &Arc<Anonymizer>) -> Self {
+        if self.route.scan_answers != ScanAnswers::Off {
+            self.scanner = Some(Arc::clone(anonymizer));
+        }
+        self
     }
 
     /// Bounds what is buffered of the answer (default: `limits.max_response_bytes`'s).
@@ -303,6 +325,7 @@ impl Exchange {
     ) -> Result<Bytes, Refusal> {
         let done = result?;
         self.mirrored_out = done.headers;
+        self.session = done.session;
         self.restorer = Arc::new(done.restorer);
         self.entities = done.entities;
         Ok(done.body)
@@ -364,6 +387,16 @@ impl Exchange {
         }
         edits.remove_present(headers, "content-length");
         edits.remove_present(headers, "content-encoding");
+        self.scan = self.scanner.as_ref().and_then(|anonymizer| {
+            AnswerScan::new(
+                Arc::clone(anonymizer),
+                &self.caller.tenant,
+                self.session.as_deref(),
+                &self.route.options,
+                self.route.scan_answers,
+                Arc::clone(&self.restorer),
+            )
+        });
         self.answer = Answer::framed(
             framing,
             EventPaths {
@@ -377,6 +410,7 @@ impl Exchange {
                 every_string: error,
                 limit: self.max_response_bytes,
                 policy,
+                scan: self.scan.clone(),
             },
         );
         Ok(edits)
@@ -410,9 +444,16 @@ impl Exchange {
     }
 
     pub fn report(&self) -> Report {
+        let mut tally = self.tally.lock().map(|t| *t).unwrap_or_default();
+        let answer_entities = self.scan.as_ref().map(|s| s.found()).unwrap_or_default();
+        if let Some(scan) = &self.scan {
+            tally.faults.add_n(Fault::Unscanned, scan.failures());
+        }
         Report {
             entities: self.entities.clone(),
-            tally: self.tally.lock().map(|t| *t).unwrap_or_default(),
+            tally,
+            answer_entities,
+            scan: self.route.scan_answers,
         }
     }
 }

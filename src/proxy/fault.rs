@@ -12,16 +12,24 @@ pub enum Fault {
     Malformed,
     /// A streamed event that is not UTF-8.
     NotUtf8,
+    /// Answer scanning could not run (detection failed): the text was withheld.
+    Unscanned,
 }
 
 impl Fault {
-    pub const ALL: [Fault; 3] = [Fault::UnreadableEncoding, Fault::Malformed, Fault::NotUtf8];
+    pub const ALL: [Fault; 4] = [
+        Fault::UnreadableEncoding,
+        Fault::Malformed,
+        Fault::NotUtf8,
+        Fault::Unscanned,
+    ];
 
     pub fn as_str(&self) -> &'static str {
         match self {
             Fault::UnreadableEncoding => "unreadable_encoding",
             Fault::Malformed => "malformed",
             Fault::NotUtf8 => "not_utf8",
+            Fault::Unscanned => "unscanned",
         }
     }
 
@@ -36,7 +44,11 @@ pub struct Faults([u64; Fault::ALL.len()]);
 
 impl Faults {
     pub fn add(&mut self, fault: Fault) {
-        self.0[fault.index()] += 1;
+        self.add_n(fault, 1);
+    }
+
+    pub fn add_n(&mut self, fault: Fault, n: u64) {
+        self.0[fault.index()] += n;
     }
 
     pub fn get(&self, fault: Fault) -> u64 {

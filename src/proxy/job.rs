@@ -49,6 +49,8 @@ pub struct AnonymizedBody {
     pub body: Bytes,
     /// The mirrored headers as they go upstream.
     pub headers: Vec<(http::HeaderName, http::HeaderValue)>,
+    /// The session the body was anonymized in (from a header or the body).
+    pub session: Option<String>,
     pub restorer: Restorer,
     pub entities: BTreeMap<&'static str, u64>,
 }
@@ -165,6 +167,7 @@ impl AnonymizeJob {
         Ok(AnonymizedBody {
             body: Bytes::from(body),
             headers,
+            session,
             restorer,
             entities,
         })

@@ -20,6 +20,7 @@ mod ndjson_stream;
 pub mod presets;
 pub mod refusal;
 pub mod route;
+pub mod scan;
 pub mod sse;
 pub mod tally;
 

@@ -12,6 +12,7 @@ use super::format::logs::LogFields;
 use super::format::BodyFormat;
 use super::jsonpath::JsonPath;
 use super::presets;
+use super::scan::ScanAnswers;
 use crate::anonymizer::Options;
 use crate::methods::Method;
 use crate::secret::Secret;
@@ -109,6 +110,10 @@ pub struct RouteConfig {
     /// What an answer that cannot be restored becomes.
     #[serde(default)]
     pub restore_failure: RestoreFailure,
+    /// Personal data an answer introduces (not restored by us): `off`, `anonymize`
+    /// or `monitor`.
+    #[serde(default)]
+    pub scan_answers: ScanAnswers,
     /// Body format (`json`, `ndjson`, `elasticsearch_bulk`, `lines`); default from the
     /// preset, else `json`.
     #[serde(default)]
@@ -235,6 +240,7 @@ pub struct Route {
     /// Lower-case prefixes of request headers whose values mirror body fields.
     pub mirrored_headers: Vec<String>,
     pub restore_failure: RestoreFailure,
+    pub scan_answers: ScanAnswers,
     pub on_unparsed: OnUnparsed,
     pub session: Option<CompiledSession>,
     /// Detection and method options; `None` fields fall back to the service defaults.
@@ -587,6 +593,7 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             caller_key_in,
             mirrored_headers,
             restore_failure: config.restore_failure,
+            scan_answers: config.scan_answers,
             on_unparsed: config.on_unparsed,
             session,
             options,

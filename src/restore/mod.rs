@@ -215,6 +215,8 @@ pub struct Restorer {
     /// Lenient keys: normalised bracketed forms and bare `label_id` words.
     lenient: Option<(Option<Table>, Option<Table>)>,
     prefixes: OnceLock<StreamPrefixes>,
+    /// Finds the originals in restored text (built on first use: answer scanning).
+    finder: OnceLock<Option<AhoCorasick>>,
     opener: Option<Arc<dyn TokenOpener>>,
     failed_tokens: AtomicU64,
 }
@@ -251,6 +253,7 @@ impl Restorer {
             others: None,
             lenient: None,
             prefixes: OnceLock::new(),
+            finder: OnceLock::new(),
             opener: None,
             failed_tokens: AtomicU64::new(0),
         }
@@ -327,6 +330,7 @@ impl Restorer {
             others,
             lenient,
             prefixes: OnceLock::new(),
+            finder: OnceLock::new(),
             opener: None,
             failed_tokens: AtomicU64::new(0),
         })
@@ -361,6 +365,31 @@ impl Restorer {
     /// `"[PERSON_1"`; then `"0] x"` arrives and `"[PERSON_10] x"` restores as a whole.
     pub(crate) fn step(&self, buf: &str, prev: Option<char>, eof: bool, out: &mut String) -> usize {
         self.step_as(buf, prev, eof, out, Output::Text)
+    }
+
+    /// The replacements this restorer knows (the request's, or the session's).
+    pub fn replacements(&self) -> &[String] {
+        &self.patterns
+    }
+
+    /// Where the originals this restorer puts back occur in `text` (leftmost-longest,
+    /// byte ranges): what answer scanning leaves alone, since the caller sent it.
+    pub fn originals_in(&self, text: &str) -> Vec<std::ops::Range<usize>> {
+        let finder = self.finder.get_or_init(|| {
+            let originals: Vec<&str> = self
+                .originals
+                .iter()
+                .map(String::as_str)
+                .filter(|o| !o.is_empty())
+                .collect();
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(originals)
+                .ok()
+        });
+        finder.as_ref().map_or_else(Vec::new, |f| {
+            f.find_iter(text).map(|m| m.start()..m.end()).collect()
+        })
     }
 
     /// `text` restored as what it is: a text that is itself a JSON object or array (a

@@ -30,6 +30,7 @@ use crate::proxy::credentials::{self, KeyLocation};
 use crate::proxy::fault::Fault;
 use crate::proxy::headers::HeaderEdits;
 use crate::proxy::route::{AuthMode, Route};
+use crate::proxy::scan::ScanAnswers;
 use crate::proxy::{Exchange, Reason, Refusal, RequestHead, RequestStep};
 use crate::session::SessionStore;
 use crate::telemetry::metrics;
@@ -198,7 +199,8 @@ impl ApiService {
                     reason: Some(refusal.reason),
                 }
             })?
-            .with_response_limit(limits.max_response_bytes);
+            .with_response_limit(limits.max_response_bytes)
+            .scanning_with(&self.anonymizer);
         for location in ours {
             exchange.strip_credential(location);
         }
@@ -699,6 +701,16 @@ impl ProxyHttp for ApiService {
                     .with_label_values(&[route, label])
                     .inc_by(*count);
             }
+            let action = match report.scan {
+                ScanAnswers::Monitor => "monitored",
+                _ => "anonymized",
+            };
+            for (label, count) in &report.answer_entities {
+                metrics::PROXY_ANSWER_ENTITIES
+                    .with_label_values(&[route, label, action])
+                    .inc_by(*count);
+            }
+            ctx.answer_entities = report.answer_entities.values().sum();
             if let Some(e) = error {
                 if e.esource() == &pingora::ErrorSource::Upstream {
                     metrics::PROXY_UPSTREAM_ERRORS
@@ -778,6 +790,7 @@ impl ProxyHttp for ApiService {
             texts = ctx.texts,
             chars = ctx.chars,
             entities,
+            answer_entities = ctx.answer_entities,
             error = error.map(|e| e.etype().as_str()),
             "request"
         );

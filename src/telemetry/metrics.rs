@@ -100,6 +100,15 @@ pub static PROXY_UPSTREAM_ERRORS: LazyLock<IntCounterVec> = LazyLock::new(|| {
 });
 
 /// `anonymizer_proxy_entities_total{route, label}`.
+pub static PROXY_ANSWER_ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_proxy_answer_entities_total",
+        "Entities proxied answers introduced (not restored by us), by route, label and what was done: anonymized or monitored",
+        &["route", "label", "action"]
+    )
+    .expect("metric registered once")
+});
+
 pub static PROXY_ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
     register_int_counter_vec!(
         "anonymizer_proxy_entities_total",
@@ -358,6 +367,7 @@ pub fn init() {
     LazyLock::force(&UPSTREAM_DURATION);
     LazyLock::force(&PROXY_UPSTREAM_ERRORS);
     LazyLock::force(&PROXY_ENTITIES);
+    LazyLock::force(&PROXY_ANSWER_ENTITIES);
     LazyLock::force(&PROXY_REFUSALS);
     LazyLock::force(&CONNECTIONS_CLOSED);
     LazyLock::force(&PROXY_PLACEHOLDERS);

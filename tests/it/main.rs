@@ -37,6 +37,8 @@ mod proxy_logs;
 // Real shippers' recorded requests replayed through the server.
 /// Answers that cannot be restored: the per-route policy and its metric.
 mod proxy_restore_failure;
+/// Answer scanning: what answers introduce, anonymized or counted, streamed too.
+mod proxy_scan;
 mod proxy_shippers;
 /// Streamed (SSE) answers restored as they stream.
 mod proxy_stream;

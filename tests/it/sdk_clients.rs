@@ -21,9 +21,16 @@ pub const PROVIDER_KEY: &str = "sk-provider-0123456789";
 /// from `ANONYMIZER_UPSTREAM`, our key from `ANONYMIZER_API_KEYS`), rules only, with
 /// [`BONES`] in the deny list so that a quoted name is found without the model.
 pub fn serve_example(example: &str, upstream: &str) -> TestServer {
+    serve_example_with(example, upstream, "")
+}
+
+/// [`serve_example`] with `extra` appended to the example's (last) route, e.g.
+/// `"    scan_answers: anonymize\n"`.
+pub fn serve_example_with(example: &str, upstream: &str, extra: &str) -> TestServer {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let routes = std::fs::read_to_string(root.join(format!("conf/examples/{example}.yaml")))
-        .expect("example config");
+        .expect("example config")
+        + extra;
     let yaml = format!(
         "model:\n  enabled: false\ndetection:\n  deny_list:\n    - {{text: '{BONES}', label: PERSON}}\n{routes}"
     );

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::sdk_clients::{serve_example, BONES};
+use crate::sdk_clients::{serve_example, serve_example_with, BONES};
 use crate::support::{free_port, python, python_mcp2, scratch_dir, KEY};
 
 const EMAIL: &str = "grace.hopper@example.com";
@@ -166,4 +166,19 @@ fn the_mcp_2x_sdk_speaks_the_stateless_revision_through_the_proxy_and_its_param_
         json!({"mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call",
                "mcp-name": "lookup_customer", "mcp-param-customer": "[EMAIL_ADDRESS_1]"})
     );
+}
+
+#[test]
+fn with_answer_scanning_what_a_tool_looks_up_reaches_the_agent_anonymized() {
+    let dir = scratch_dir();
+    let server = McpServer::start(&python(), dir.join("calls.jsonl"), &[]);
+    let proxy = serve_example_with("mcp", &server.url(), "    scan_answers: anonymize\n");
+    let url = format!("http://{}/mcp", proxy.addr);
+    let got = run_client(&python(), &[&url, KEY]);
+    let mut want = restored("1:2025-11-25");
+    // The owner came from the tool, not from the agent: name and address stay out of the
+    // agent's context; what the agent sent comes back restored as before.
+    let owner = "The owner is [PERSON_2] ([EMAIL_ADDRESS_2]).";
+    want["owner"] = json!({"text": [owner], "structured": {"result": owner}, "error": false});
+    assert_eq!(got, want);
 }

@@ -1,0 +1,147 @@
+use std::sync::OnceLock;
+
+use super::*;
+use crate::anonymizer::Defaults;
+use crate::engine::Engine;
+use crate::methods::Method as Replacement;
+use crate::restore::MapEntry;
+
+fn anonymizer() -> Arc<Anonymizer> {
+    static A: OnceLock<Arc<Anonymizer>> = OnceLock::new();
+    Arc::clone(A.get_or_init(|| {
+        let engine = Engine::builtin().expect("built-in engine");
+        let defaults = Defaults {
+            labels: engine.supported_labels().clone(),
+            threshold: 0.5,
+            method: Replacement::Redact,
+        };
+        Arc::new(Anonymizer::new(Arc::new(engine), defaults))
+    }))
+}
+
+/// The request had Ada's address as `[EMAIL_ADDRESS_1]`.
+fn scan(mode: ScanAnswers) -> Arc<AnswerScan> {
+    let restorer = Restorer::new(&[MapEntry {
+        original: "ada@example.com".into(),
+        anonymized: "[EMAIL_ADDRESS_1]".into(),
+    }])
+    .unwrap();
+    AnswerScan::new(
+        anonymizer(),
+        "t",
+        None,
+        &Options::default(),
+        mode,
+        Arc::new(restorer),
+    )
+    .unwrap()
+}
+
+/// As restored: Ada's address is ours, the owner's is new.
+const ANSWER: &str = "Wrote to ada@example.com as asked. The account belongs to someone \
+                      else: margaret.hamilton@example.org, who called from 203.0.113.7 yesterday.";
+const SCANNED: &str = "Wrote to ada@example.com as asked. The account belongs to someone \
+                       else: [EMAIL_ADDRESS_2], who called from [IP_ADDRESS_1] yesterday.";
+
+#[test]
+fn new_values_are_anonymized_and_restored_ones_never() {
+    let s = scan(ScanAnswers::Anonymize);
+    // The request's own placeholder is not handed out again.
+    assert_eq!(s.texts(vec![ANSWER.into()]).unwrap(), [SCANNED]);
+    assert_eq!(
+        s.found(),
+        BTreeMap::from([("EMAIL_ADDRESS", 1), ("IP_ADDRESS", 1)])
+    );
+    assert!(AnswerScan::new(
+        anonymizer(),
+        "t",
+        None,
+        &Options::default(),
+        ScanAnswers::Off,
+        Arc::new(Restorer::empty())
+    )
+    .is_none());
+}
+
+#[test]
+fn monitor_mode_counts_and_changes_nothing() {
+    let s = scan(ScanAnswers::Monitor);
+    assert_eq!(s.texts(vec![ANSWER.into()]).unwrap(), [ANSWER]);
+    let mut stream = s.stream(Box::new(Same));
+    let mut out: String = ANSWER
+        .as_bytes()
+        .chunks(7)
+        .map(|c| stream.push(std::str::from_utf8(c).unwrap()))
+        .collect();
+    out.push_str(&stream.flush());
+    assert_eq!(out, ANSWER);
+    assert_eq!(
+        s.found(),
+        BTreeMap::from([("EMAIL_ADDRESS", 2), ("IP_ADDRESS", 2)])
+    );
+}
+
+/// A restoring stream that has nothing to restore.
+struct Same;
+
+impl TextStream for Same {
+    fn push(&mut self, chunk: &str) -> String {
+        chunk.to_owned()
+    }
+    fn flush(&mut self) -> String {
+        String::new()
+    }
+}
+
+#[test]
+fn a_streamed_answer_is_scanned_as_a_whole_one_and_no_piece_leaks() {
+    for size in [1, 3, 7, 40, 500] {
+        let s = scan(ScanAnswers::Anonymize);
+        let mut stream = s.stream(Box::new(Same));
+        let mut pieces = Vec::new();
+        let mut first = None;
+        let mut fed = 0;
+        for piece in ANSWER.as_bytes().chunks(size) {
+            fed += piece.len();
+            let out = stream.push(std::str::from_utf8(piece).unwrap());
+            if !out.is_empty() && first.is_none() {
+                first = Some(fed);
+            }
+            pieces.push(out);
+        }
+        pieces.push(stream.flush());
+        assert_eq!(pieces.concat(), SCANNED, "pieces of {size}");
+        assert!(
+            pieces
+                .iter()
+                .all(|p| !p.contains("margaret") && !p.contains("203.0")),
+            "pieces of {size}: {pieces:?}"
+        );
+        // Held back no further than the lookback and the first batch (and a piece).
+        if size < 40 {
+            assert!(first.unwrap() <= LOOKBACK + FIRST_BATCH + size, "{first:?}");
+        }
+    }
+}
+
+#[test]
+fn a_cut_never_splits_an_entity_being_written() {
+    let s = scan(ScanAnswers::Anonymize);
+    let mut stream = s.stream(Box::new(Same));
+    // The address arrives across the point where a release would cut.
+    let text = format!(
+        "{} reach me at margaret.hamilton@example.org today",
+        "x".repeat(40)
+    );
+    let mut out = String::new();
+    for c in text.chars() {
+        let piece = stream.push(&c.to_string());
+        assert!(!piece.contains("margaret"), "{piece}");
+        out.push_str(&piece);
+    }
+    out.push_str(&stream.flush());
+    assert_eq!(
+        out,
+        format!("{} reach me at [EMAIL_ADDRESS_2] today", "x".repeat(40))
+    );
+}
