@@ -5,10 +5,14 @@
 //! own and are never touched.
 //!
 //! Whole texts are scanned as one batch. A streamed text is held back only as far as
-//! an entity still being written could reach ([`LOOKBACK`] bytes, moved back to the
-//! start of any entity the cut would split), and released in batches that double from
-//! [`FIRST_BATCH`] so a long answer costs a handful of scans; monitor mode holds
-//! nothing back and scans a copy when the text ends.
+//! an entity still being written could reach: the word being written and the words
+//! before it that could belong to an entity (capitalised, with digits, `@`, `+` or
+//! letters without case), at most [`MAX_HOLD`] bytes, and never through an entity the
+//! scan found. The first words go out as soon as they are safe; after that text is
+//! released once [`BATCH`] bytes are safe, so a long answer costs one scan per batch.
+//! Monitor mode changes nothing and delays nothing: it keeps a copy of the answer's
+//! texts (up to [`MONITOR_LIMIT`] bytes) and scans them when the exchange is reported,
+//! after the answer went out.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -35,15 +39,18 @@ pub enum ScanAnswers {
     Monitor,
 }
 
-/// Bytes held back at the end of a streamed text: an entity still being written.
+/// The most a streamed text is held back while its end could still be an entity
+/// (a long run of capitalised words, or text without spaces): past it, all but the
+/// last [`LOOKBACK`] bytes go.
+pub const MAX_HOLD: usize = 256;
+/// What stays held when [`MAX_HOLD`] forces a release.
 pub const LOOKBACK: usize = 48;
+/// After the first release, text goes once this many bytes are safe to send.
+pub const BATCH: usize = 64;
 /// Bytes of text already sent that a streamed scan sees before the held text.
 const CONTEXT: usize = 64;
-/// The first release of a streamed text waits for this many bytes past the lookback.
-pub const FIRST_BATCH: usize = 16;
-const MAX_BATCH: usize = 1024;
-/// What monitor mode keeps of one streamed text to scan at its end.
-const MONITOR_LIMIT: usize = 64 * 1024;
+/// What monitor mode keeps of an answer's texts to scan once it went out.
+pub const MONITOR_LIMIT: usize = 256 * 1024;
 
 /// The scanner of one exchange's answer.
 pub struct AnswerScan {
@@ -55,6 +62,8 @@ pub struct AnswerScan {
     restorer: Arc<Restorer>,
     found: Mutex<BTreeMap<&'static str, u64>>,
     failures: AtomicU64,
+    /// Monitor mode: texts kept to scan once the answer went out.
+    deferred: Mutex<(Vec<String>, usize)>,
 }
 
 impl std::fmt::Debug for AnswerScan {
@@ -89,6 +98,7 @@ impl AnswerScan {
                 restorer,
                 found: Mutex::default(),
                 failures: AtomicU64::new(0),
+                deferred: Mutex::default(),
             })
         })
     }
@@ -97,9 +107,35 @@ impl AnswerScan {
         self.mode
     }
 
-    /// Entities found in the answer so far, by label (anonymized, or only counted).
+    /// Entities found in the answer, by label (anonymized, or only counted): in monitor
+    /// mode the kept texts are scanned now.
     pub fn found(&self) -> BTreeMap<&'static str, u64> {
+        let kept = self
+            .deferred
+            .lock()
+            .map(|mut d| std::mem::take(&mut d.0))
+            .unwrap_or_default();
+        if !kept.is_empty() {
+            let ours: Vec<Vec<Range<usize>>> =
+                kept.iter().map(|t| self.restorer.originals_in(t)).collect();
+            match self.anonymizer.detect_besides(&kept, &ours, &self.options) {
+                Ok(found) => self.count(found.iter().flatten()),
+                Err(_) => {
+                    self.failures.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
         self.found.lock().map(|f| f.clone()).unwrap_or_default()
+    }
+
+    /// Monitor mode: keeps `text` to scan once the answer went out.
+    fn defer(&self, text: &str) {
+        if let Ok(mut d) = self.deferred.lock() {
+            if d.1 + text.len() <= MONITOR_LIMIT && !text.trim().is_empty() {
+                d.1 += text.len();
+                d.0.push(text.to_owned());
+            }
+        }
     }
 
     /// Texts that could not be scanned (withheld, or failed the answer).
@@ -110,9 +146,16 @@ impl AnswerScan {
     /// Restored texts of one answer, scanned as one batch.
     ///
     /// # Errors
-    /// [`Unscanned`] when detection fails (never in monitor mode, which changes nothing).
+    /// [`Unscanned`] when detection fails (never in monitor mode, which changes nothing
+    /// and scans later, see [`AnswerScan::found`]).
     pub fn texts(&self, texts: Vec<String>) -> Result<Vec<String>, Unscanned> {
         if texts.iter().all(|t| t.trim().is_empty()) {
+            return Ok(texts);
+        }
+        if self.mode == ScanAnswers::Monitor {
+            for text in &texts {
+                self.defer(text);
+            }
             return Ok(texts);
         }
         let kept: Vec<Vec<Range<usize>>> = texts
@@ -121,10 +164,9 @@ impl AnswerScan {
             .collect();
         let detections = match self.anonymizer.detect_besides(&texts, &kept, &self.options) {
             Ok(d) => d,
-            Err(_) => return self.failed(texts),
+            Err(_) => return self.failed(),
         };
-        if self.mode == ScanAnswers::Monitor || detections.iter().all(Vec::is_empty) {
-            self.count(detections.iter().flatten());
+        if detections.iter().all(Vec::is_empty) {
             return Ok(texts);
         }
         self.replace(&texts, &detections)
@@ -170,16 +212,14 @@ impl AnswerScan {
                 self.count(detections.iter().flatten());
                 Ok(done.texts)
             }
-            Err(_) => self.failed(texts.to_vec()),
+            Err(_) => self.failed(),
         }
     }
 
-    fn failed(&self, texts: Vec<String>) -> Result<Vec<String>, Unscanned> {
+    /// Counts a text that could not be scanned: it must not go out.
+    fn failed<T>(&self) -> Result<T, Unscanned> {
         self.failures.fetch_add(1, Ordering::Relaxed);
-        match self.mode {
-            ScanAnswers::Monitor => Ok(texts),
-            _ => Err(Unscanned),
-        }
+        Err(Unscanned)
     }
 
     fn count<'a>(&self, detections: impl Iterator<Item = &'a Detection>) {
@@ -197,13 +237,20 @@ impl AnswerScan {
             scan: Arc::clone(self),
             context: String::new(),
             held: String::new(),
-            batch: FIRST_BATCH,
+            released: false,
         })
     }
 
-    /// Scans `context + held`, releasing `held` up to a cut that splits no entity
-    /// (all of it with `end`). Returns what goes out and the rest still held.
-    fn release(&self, context: &str, held: &str, end: bool) -> Result<(String, usize), Unscanned> {
+    /// Scans `context + held`, releasing `held` up to `safe` bytes (all of it with
+    /// `end`), moved back to the start of any entity the cut would split. Returns what
+    /// goes out and how many bytes of `held` it used.
+    fn release(
+        &self,
+        context: &str,
+        held: &str,
+        safe: usize,
+        end: bool,
+    ) -> Result<(String, usize), Unscanned> {
         let text = format!("{context}{held}");
         let offset = context.len();
         let mut kept = self.restorer.originals_in(&text);
@@ -214,18 +261,10 @@ impl AnswerScan {
             .detect_besides(&texts, &[kept], &self.options)
         {
             Ok(mut d) => d.pop().unwrap_or_default(),
-            Err(_) => return self.failed(Vec::new()).map(|_| (String::new(), held.len())),
+            Err(_) => return self.failed(),
         };
         let [text] = texts;
-        let mut cut = if end {
-            text.len()
-        } else {
-            let limit = text.len().saturating_sub(LOOKBACK);
-            // At a space, so a word being written is not split; never into a char.
-            text[..limit]
-                .rfind(char::is_whitespace)
-                .map_or(offset, |i| i + 1)
-        };
+        let mut cut = if end { text.len() } else { offset + safe };
         // Never through an entity: move the cut to its start.
         while let Some(d) = detections
             .iter()
@@ -237,14 +276,56 @@ impl AnswerScan {
             return Ok((String::new(), 0));
         }
         detections.retain(|d| d.span.end <= cut);
-        if self.mode == ScanAnswers::Monitor || detections.is_empty() {
-            self.count(detections.iter());
+        if detections.is_empty() {
             return Ok((text[offset..cut].to_owned(), cut - offset));
         }
         let out = self.replace(&[text[..cut].to_owned()], &[detections])?;
         let released = out.into_iter().next().unwrap_or_default();
         Ok((released[offset..].to_owned(), cut - offset))
     }
+}
+
+/// How much of `held` (a streamed text's unsent end) cannot be part of an entity still
+/// being written: up to the last space, less the words before it that could belong to
+/// one (see the module doc). Past [`MAX_HOLD`], all but [`LOOKBACK`] bytes.
+pub fn safe_prefix(held: &str) -> usize {
+    let mut cut = held.rfind(char::is_whitespace).map_or(0, |i| {
+        i + held[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    // Walk back over words that could be the start of an entity.
+    loop {
+        let before = held[..cut].trim_end();
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+        let word = &before[start..];
+        if word.is_empty() || !could_be_entity(word) {
+            break;
+        }
+        cut = start;
+    }
+    if cut == 0 && held.len() > MAX_HOLD {
+        let mut at = held.len() - LOOKBACK;
+        while !held.is_char_boundary(at) {
+            at -= 1;
+        }
+        return at;
+    }
+    cut
+}
+
+/// A word that could be part of a name, an address, a number or an identifier. The
+/// pronoun `I` (and `I'm`, `I'll`…) is none: a middle initial has its period.
+fn could_be_entity(word: &str) -> bool {
+    if word == "I" || word.starts_with("I'") || word.starts_with("I\u{2019}") {
+        return false;
+    }
+    word.chars().any(|c| {
+        c.is_uppercase()
+            || c.is_ascii_digit()
+            || matches!(c, '@' | '+' | '#')
+            || (c.is_alphabetic() && !c.is_lowercase() && !c.is_ascii())
+    })
 }
 
 /// One streamed text field, restored by `inner`, then scanned.
@@ -255,12 +336,13 @@ struct ScanStream {
     context: String,
     /// Restored text not sent yet; in monitor mode, a copy of what was sent.
     held: String,
-    batch: usize,
+    /// Whether anything went out yet (the first words go without waiting for a batch).
+    released: bool,
 }
 
 impl ScanStream {
-    fn release(&mut self, end: bool) -> String {
-        let (out, used) = match self.scan.release(&self.context, &self.held, end) {
+    fn release(&mut self, safe: usize, end: bool) -> String {
+        let (out, used) = match self.scan.release(&self.context, &self.held, safe, end) {
             Ok(done) => done,
             // Withheld: what could not be scanned does not go out.
             Err(Unscanned) => (String::new(), self.held.len()),
@@ -274,7 +356,7 @@ impl ScanStream {
             }
             self.context.drain(..from);
         }
-        self.batch = (self.batch * 2).min(MAX_BATCH);
+        self.released |= used > 0;
         out
     }
 }
@@ -283,27 +365,30 @@ impl TextStream for ScanStream {
     fn push(&mut self, chunk: &str) -> String {
         let restored = self.inner.push(chunk);
         if self.scan.mode == ScanAnswers::Monitor {
+            // A copy, scanned once the answer went out.
             if self.held.len() < MONITOR_LIMIT {
                 self.held.push_str(&restored);
             }
             return restored;
         }
         self.held.push_str(&restored);
-        if self.held.len() < LOOKBACK + self.batch {
+        let safe = safe_prefix(&self.held);
+        if safe == 0 || (self.released && safe < BATCH) {
             return String::new();
         }
-        self.release(false)
+        self.release(safe, false)
     }
 
     fn flush(&mut self) -> String {
         let restored = self.inner.flush();
         if self.scan.mode == ScanAnswers::Monitor {
             self.held.push_str(&restored);
-            let _ = self.scan.texts(vec![std::mem::take(&mut self.held)]);
+            self.scan.defer(&std::mem::take(&mut self.held));
             return restored;
         }
         self.held.push_str(&restored);
-        self.release(true)
+        let all = self.held.len();
+        self.release(all, true)
     }
 }
 
