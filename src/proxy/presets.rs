@@ -334,6 +334,31 @@ pub const GEMINI: Preset = Preset {
     ..Preset::EMPTY
 };
 
+/// Vertex AI's keys: a Google OAuth access token as a bearer (google-genai with
+/// `vertexai=True`, `AnthropicVertex`), or an express-mode API key.
+pub const VERTEX_KEY: &[&str] = &["bearer", "x-api-key"];
+pub const VERTEX_PROVIDER_KEY: &[&str] = &["bearer", "x-goog-api-key", "query:key"];
+
+/// Gemini on Vertex AI: `POST /v1/projects/{p}/locations/{l}/publishers/google/models/
+/// {m}:generateContent` and `:streamGenerateContent` (and `/v1beta1/…`, what
+/// google-genai with `vertexai=True` calls): the [`GEMINI`] bodies.
+pub const VERTEX_GEMINI: Preset = Preset {
+    name: "vertex_gemini",
+    api_key_in: VERTEX_KEY,
+    provider_key_in: VERTEX_PROVIDER_KEY,
+    ..GEMINI
+};
+
+/// Claude on Vertex AI: `POST /v1/projects/{p}/locations/{l}/publishers/anthropic/
+/// models/{m}:rawPredict` and `:streamRawPredict`: the [`ANTHROPIC_MESSAGES`] bodies
+/// (with `anthropic_version` and without `model`), answered as the Messages API does.
+pub const VERTEX_ANTHROPIC: Preset = Preset {
+    name: "vertex_anthropic",
+    api_key_in: VERTEX_KEY,
+    provider_key_in: &["bearer"],
+    ..ANTHROPIC_MESSAGES
+};
+
 /// Ollama `POST /api/chat`, `/api/generate` (streamed as NDJSON unless `"stream":
 /// false`), `/api/embed` and the older `/api/embeddings`: message `content`, `thinking`
 /// and tool call `arguments` (an object: every string in it), `prompt`, `suffix`,
@@ -537,6 +562,8 @@ pub const PRESETS: &[&Preset] = &[
     &AZURE_OPENAI_EMBEDDINGS,
     &AZURE_OPENAI_COMPLETIONS,
     &GEMINI,
+    &VERTEX_GEMINI,
+    &VERTEX_ANTHROPIC,
     &OLLAMA,
     &MCP,
     &LOKI_PUSH,

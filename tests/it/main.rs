@@ -62,6 +62,8 @@ mod sdk_ollama;
 mod sdk_openai;
 /// The openai SDK on embeddings, completions and Azure OpenAI.
 mod sdk_openai_more;
+/// google-genai (vertexai=True) and AnthropicVertex through the Vertex AI example.
+mod sdk_vertex;
 /// Secrets never print: logs, errors, metrics, check-config.
 mod secrets;
 /// Many writers on one shared session over two replicas: waiting, never an error.

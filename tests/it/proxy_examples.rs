@@ -26,6 +26,7 @@ fn cases() -> Vec<(&'static str, &'static str, String)> {
         ("gemini", "/v1beta/models/gemini-2.5-flash:generateContent", json!({"contents": [{"role": "user", "parts": [{"text": EMAIL}]}]}).to_string()),
         ("ollama", "/api/chat", json!({"model": "m", "messages": [{"role": "user", "content": EMAIL}], "stream": false}).to_string()),
         ("otlp_logs", "/v1/logs", json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{"body": {"stringValue": EMAIL}}]}]}]}).to_string()),
+        ("vertex", "/v1/projects/p1/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent", json!({"contents": [{"role": "user", "parts": [{"text": EMAIL}]}]}).to_string()),
         ("mcp", "/mcp", json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "lookup", "arguments": {"email": EMAIL}}}).to_string()),
     ]
 }
@@ -80,6 +81,7 @@ fn every_example_config_serves_its_preset_without_leaking() {
         // Our key in X-API-Key; the caller's own provider key where its SDK puts it.
         let own = match name {
             "gemini" => Some(("x-goog-api-key", "caller-own-key")),
+            "vertex" => Some(("authorization", "Bearer caller-own-token")),
             "azure_openai" => Some(("api-key", "caller-own-key")),
             "openai_chat" | "openai_responses" | "openai_embeddings" | "openai_completions" => {
                 Some(("authorization", "Bearer caller-own-key"))
@@ -126,7 +128,7 @@ fn every_example_config_serves_its_preset_without_leaking() {
             "anthropic_messages" => answer["content"][0]["text"].as_str(),
             "openai_completions" => answer["choices"][0]["text"].as_str(),
             "azure_openai" => answer["choices"][0]["message"]["content"].as_str(),
-            "gemini" => answer["candidates"][0]["content"]["parts"][0]["text"].as_str(),
+            "gemini" | "vertex" => answer["candidates"][0]["content"]["parts"][0]["text"].as_str(),
             "ollama" => answer["message"]["content"].as_str(),
             "mcp" => answer["result"]["content"][0]["text"].as_str(),
             _ => None,

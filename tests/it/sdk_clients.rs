@@ -24,9 +24,23 @@ pub fn serve_example(example: &str, upstream: &str) -> TestServer {
     serve_example_with(example, upstream, "")
 }
 
+/// [`serve_example`] with more environment (set last, so it wins).
+pub fn serve_example_env(example: &str, upstream: &str, env: &[(&str, &str)]) -> TestServer {
+    serve_example_full(example, upstream, "", env)
+}
+
 /// [`serve_example`] with `extra` appended to the example's (last) route, e.g.
 /// `"    scan_answers: anonymize\n"`.
 pub fn serve_example_with(example: &str, upstream: &str, extra: &str) -> TestServer {
+    serve_example_full(example, upstream, extra, &[])
+}
+
+fn serve_example_full(
+    example: &str,
+    upstream: &str,
+    extra: &str,
+    more_env: &[(&str, &str)],
+) -> TestServer {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let routes = std::fs::read_to_string(root.join(format!("conf/examples/{example}.yaml")))
         .expect("example config")
@@ -34,17 +48,17 @@ pub fn serve_example_with(example: &str, upstream: &str, extra: &str) -> TestSer
     let yaml = format!(
         "model:\n  enabled: false\ndetection:\n  deny_list:\n    - {{text: '{BONES}', label: PERSON}}\n{routes}"
     );
-    TestServer::start_with_env(
-        &yaml,
-        &[
-            ("ANONYMIZER_UPSTREAM", upstream),
-            ("ANONYMIZER_API_KEYS", &format!("sdk:{KEY}")),
-            ("OPENAI_API_KEY", PROVIDER_KEY),
-            ("ANTHROPIC_API_KEY", PROVIDER_KEY),
-            ("AZURE_OPENAI_API_KEY", PROVIDER_KEY),
-            ("GEMINI_API_KEY", PROVIDER_KEY),
-        ],
-    )
+    let keys = format!("sdk:{KEY}");
+    let mut env = vec![
+        ("ANONYMIZER_UPSTREAM", upstream),
+        ("ANONYMIZER_API_KEYS", keys.as_str()),
+        ("OPENAI_API_KEY", PROVIDER_KEY),
+        ("ANTHROPIC_API_KEY", PROVIDER_KEY),
+        ("AZURE_OPENAI_API_KEY", PROVIDER_KEY),
+        ("GEMINI_API_KEY", PROVIDER_KEY),
+    ];
+    env.extend_from_slice(more_env);
+    TestServer::start_with_env(&yaml, &env)
 }
 
 /// Runs `tests/clients/<script>` with `args`; returns the JSON it prints. Fails the

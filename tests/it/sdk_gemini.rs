@@ -73,7 +73,7 @@ fn chunks(req: &Received) -> Vec<Value> {
 
 /// Gemini's wire format: one object whole; SSE with `alt=sse` (`\r\n\r\n` between
 /// events, no `[DONE]`); otherwise one pretty-printed JSON array, sent in 7-byte pieces.
-fn gemini(req: &Received) -> Reply {
+pub(crate) fn gemini(req: &Received) -> Reply {
     let chunks = chunks(req);
     if !req.path.contains(":streamGenerateContent") {
         // The whole answer: every chunk's parts in one candidate.

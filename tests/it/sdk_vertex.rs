@@ -1,0 +1,166 @@
+//! Vertex AI through `conf/examples/vertex.yaml`: google-genai with `vertexai=True` and
+//! anthropic's `AnthropicVertex`, unchanged, against a local upstream that answers as
+//! Gemini and as Claude on Vertex do (JSON, and SSE streams). With the callers' own
+//! Google tokens (the example's default) and with the operator's.
+
+use std::time::Duration;
+
+use regex::Regex;
+use serde_json::{json, Value};
+
+use crate::sdk_clients::serve_example_env;
+use crate::sdk_gemini::gemini;
+use crate::support::python;
+use crate::support::upstream::{Received, Reply, Upstream};
+use crate::support::KEY;
+
+const USER: &str = "ada.lovelace@example.com";
+const SYSTEM: &str = "alan.turing@example.org";
+
+/// Claude on Vertex: the Messages API's answer, naming what it was given.
+fn claude(req: &Received) -> Reply {
+    let body = req.json();
+    let find = |text: &str| {
+        let re = Regex::new(r"\[[A-Z_]+_\d+\]|[\w.]+@[\w.]+\w").unwrap();
+        re.find(text).map_or("?", |m| m.as_str()).to_owned()
+    };
+    let user = find(body["messages"][0]["content"].as_str().unwrap_or(""));
+    let system = find(body["system"].as_str().unwrap_or(""));
+    let text = format!("Sure, I will write to {user}; cc {system}.");
+    let message = |content: Value| {
+        json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4",
+               "content": content, "stop_reason": "end_turn", "stop_sequence": null,
+               "usage": {"input_tokens": 9, "output_tokens": 9}})
+    };
+    if body["stream"] != true {
+        return Reply::json(&message(json!([{"type": "text", "text": text}])));
+    }
+    let (a, b) = text.split_at("Sure, I will write to ".len() + 5);
+    let events = [
+        (
+            "message_start",
+            json!({"type": "message_start", "message": message(json!([]))}),
+        ),
+        (
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": a}}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": b}}),
+        ),
+        (
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": 0}),
+        ),
+        (
+            "message_delta",
+            json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": {"output_tokens": 9}}),
+        ),
+        ("message_stop", json!({"type": "message_stop"})),
+    ];
+    let pieces = events
+        .iter()
+        .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n").into_bytes())
+        .collect();
+    Reply::sse(pieces, Duration::from_millis(1))
+}
+
+fn vertex(req: &Received) -> Reply {
+    if req.path.contains("/publishers/anthropic/") {
+        claude(req)
+    } else {
+        gemini(req)
+    }
+}
+
+fn run(base: &str, args: &[&str]) -> Value {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(python())
+        .arg(root.join("tests/clients/sdk_vertex.py"))
+        .arg(base)
+        .args(args)
+        .output()
+        .expect("run sdk_vertex.py");
+    assert!(
+        out.status.success(),
+        "sdk_vertex.py failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn restored() -> Value {
+    let text = format!("Sure, I will write to {USER}; cc {SYSTEM}.");
+    json!({"gemini": text, "gemini_stream": text, "claude": text, "claude_stream": text})
+}
+
+fn assert_anonymized(received: &[Received]) {
+    assert_eq!(received.len(), 4);
+    let paths: Vec<&str> = received.iter().map(|r| r.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/v1beta1/projects/proj-1/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
+            "/v1beta1/projects/proj-1/locations/us-central1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+            "/v1/projects/proj-1/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict",
+            "/v1/projects/proj-1/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:streamRawPredict",
+        ]
+    );
+    for r in received {
+        let raw = String::from_utf8_lossy(&r.raw);
+        for secret in [USER, SYSTEM, KEY] {
+            assert!(!raw.contains(secret), "{secret} reached Vertex:\n{raw}");
+        }
+        assert_eq!(r.header("x-api-key"), None);
+    }
+    assert_eq!(
+        received[0].json()["contents"][0]["parts"][0]["text"],
+        "Write to [EMAIL_ADDRESS_1] please."
+    );
+    // Anthropic bodies are read system first.
+    assert_eq!(
+        received[2].json()["system"],
+        "The user is [EMAIL_ADDRESS_1]."
+    );
+}
+
+#[test]
+fn vertex_sdks_with_the_callers_own_google_tokens_work_unchanged_and_leak_nothing() {
+    let up = Upstream::start(vertex);
+    let s = serve_example_env("vertex", &up.url(), &[("VERTEX_ACCESS_TOKEN", "")]);
+    let got = run(
+        &format!("http://{}", s.addr),
+        &["ya29.caller-own-token", KEY],
+    );
+    assert_eq!(got, restored());
+    let received = up.received();
+    assert_anonymized(&received);
+    for r in &received {
+        assert_eq!(
+            r.header("authorization"),
+            Some("Bearer ya29.caller-own-token")
+        );
+    }
+}
+
+#[test]
+fn vertex_sdks_with_the_operators_google_token_send_ours_as_theirs() {
+    let up = Upstream::start(vertex);
+    let s = serve_example_env(
+        "vertex",
+        &up.url(),
+        &[("VERTEX_ACCESS_TOKEN", "ya29.operator")],
+    );
+    let got = run(&format!("http://{}", s.addr), &[KEY]);
+    assert_eq!(got, restored());
+    let received = up.received();
+    assert_anonymized(&received);
+    for r in &received {
+        assert_eq!(r.header("authorization"), Some("Bearer ya29.operator"));
+    }
+}
