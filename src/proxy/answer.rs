@@ -15,6 +15,7 @@ use bytes::{Bytes, BytesMut};
 use super::array_stream::ArrayRestorer;
 use super::doc_stream::{DocRestorer, EventStream};
 use super::encoding::{self, Codings, DecodeErrorKind};
+use super::eventstream::EventStreamRestorer;
 use super::fault::Fault;
 use super::format::BodyFormat;
 use super::jsonpath::{JsonPath, TextKind};
@@ -79,6 +80,8 @@ pub(super) struct Bounds {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Framing {
     Sse,
+    /// AWS event-stream messages (Bedrock's streams).
+    EventStream,
     Ndjson,
     /// NDJSON restored whole (a route with `restore` paths only).
     NdjsonWhole,
@@ -89,7 +92,7 @@ pub(super) enum Framing {
 impl Framing {
     /// Whether the answer goes out event by event (never decoded on the way).
     pub(super) fn is_streamed(self) -> bool {
-        matches!(self, Framing::Sse | Framing::Ndjson)
+        matches!(self, Framing::Sse | Framing::EventStream | Framing::Ndjson)
     }
 
     /// `whole`: the route has `restore` paths; `stream`: `restore_stream` or
@@ -97,6 +100,8 @@ impl Framing {
     pub(super) fn of(content_type: &str, whole: bool, stream: bool) -> Option<Framing> {
         if content_type.contains("text/event-stream") {
             stream.then_some(Framing::Sse)
+        } else if content_type.contains("application/vnd.amazon.eventstream") {
+            stream.then_some(Framing::EventStream)
         } else if content_type.contains("ndjson") {
             if stream {
                 Some(Framing::Ndjson)
@@ -152,6 +157,7 @@ impl Answer {
         );
         let sse: Box<dyn EventStream> = match framing {
             Framing::Sse => Box::new(events),
+            Framing::EventStream => Box::new(EventStreamRestorer::new(DocRestorer::new(events))),
             Framing::Ndjson => Box::new(NdjsonRestorer::new(DocRestorer::new(events))),
             Framing::NdjsonWhole => return Answer::whole(BodyFormat::Ndjson, bounds),
             Framing::Json => {

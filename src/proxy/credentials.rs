@@ -22,6 +22,10 @@ pub enum KeyLocation {
     Header(HeaderName),
     /// A query parameter holding the key (percent-encoded on the wire).
     Query(String),
+    /// An AWS SigV4 signature (`Authorization: AWS4-HMAC-SHA256 …`) whose access key id
+    /// is a tenant and whose secret is one of its keys: checked over the whole request
+    /// once its body is read (`sigv4`), never a value compared here.
+    SigV4,
 }
 
 impl KeyLocation {
@@ -31,6 +35,9 @@ impl KeyLocation {
         let text = text.trim();
         if text.eq_ignore_ascii_case("bearer") {
             return Ok(KeyLocation::Bearer);
+        }
+        if text.eq_ignore_ascii_case("sigv4") {
+            return Ok(KeyLocation::SigV4);
         }
         if let Some(name) = text.strip_prefix("query:") {
             let ok = !name.is_empty()
@@ -67,6 +74,8 @@ impl KeyLocation {
                     .then(|| Cow::Borrowed(token.trim_ascii()))
             }
             KeyLocation::Header(name) => headers.get(name).map(|v| Cow::Borrowed(v.as_bytes())),
+            // Not a value: see `sigv4`.
+            KeyLocation::SigV4 => None,
             KeyLocation::Query(name) => query?
                 .split('&')
                 .filter_map(|pair| pair.split_once('=').or(Some((pair, ""))))
@@ -78,7 +87,7 @@ impl KeyLocation {
     /// The header this location reads (`Authorization` for a bearer), if a header.
     pub fn header_name(&self) -> Option<HeaderName> {
         match self {
-            KeyLocation::Bearer => Some(http::header::AUTHORIZATION),
+            KeyLocation::Bearer | KeyLocation::SigV4 => Some(http::header::AUTHORIZATION),
             KeyLocation::Header(name) => Some(name.clone()),
             KeyLocation::Query(_) => None,
         }
@@ -88,7 +97,9 @@ impl KeyLocation {
     /// scheme: `Authorization: Basic …` counts for `bearer`).
     fn present(&self, headers: &HeaderMap, query: Option<&str>) -> bool {
         match self {
-            KeyLocation::Bearer => headers.contains_key(http::header::AUTHORIZATION),
+            KeyLocation::Bearer | KeyLocation::SigV4 => {
+                headers.contains_key(http::header::AUTHORIZATION)
+            }
             KeyLocation::Header(name) => headers.contains_key(name),
             KeyLocation::Query(_) => self.find(headers, query).is_some(),
         }
@@ -99,6 +110,7 @@ impl fmt::Display for KeyLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             KeyLocation::Bearer => f.write_str("bearer"),
+            KeyLocation::SigV4 => f.write_str("sigv4"),
             KeyLocation::Header(name) => f.write_str(name.as_str()),
             KeyLocation::Query(name) => write!(f, "query:{name}"),
         }

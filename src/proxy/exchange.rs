@@ -34,6 +34,7 @@ use super::mirrored::{self, Mirrored};
 use super::refusal::{Reason, Refusal};
 use super::route::{AuthMode, CompiledSession, OnUnparsed, RestoreFailure, Route};
 use super::scan::{AnswerScan, ScanAnswers};
+use super::sigv4;
 use super::sse::EventPaths;
 use super::tally::Tally;
 use crate::anonymizer::Anonymizer;
@@ -114,6 +115,16 @@ pub struct Exchange {
     scan: Option<Arc<AnswerScan>>,
     /// The conversation's session, once known (a header, or the body).
     session: Option<String>,
+    /// A caller's SigV4 signature, checked once the body is read.
+    signature: Option<SignatureCheck>,
+    /// The request's method (what an AWS signature covers).
+    method: http::Method,
+}
+
+/// A SigV4 signature to check, with the secrets of the tenant it names.
+pub struct SignatureCheck {
+    pub presented: sigv4::Presented,
+    pub secrets: Vec<crate::secret::Secret<String>>,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -193,6 +204,8 @@ impl Exchange {
             scanner: None,
             scan: None,
             session,
+            signature: None,
+            method: head.method.clone(),
         })
     }
 
@@ -202,6 +215,52 @@ impl Exchange {
             self.scanner = Some(Arc::clone(anonymizer));
         }
         self
+    }
+
+    /// Checks `check` over the whole request once its body is read
+    /// ([`Exchange::check_signature`]).
+    pub fn expect_signature(&mut self, check: SignatureCheck) {
+        self.signature = Some(check);
+    }
+
+    /// The caller's SigV4 signature over the request as it came (`raw` is its body as
+    /// sent), when one is expected: valid with one of the tenant's keys, or refused.
+    ///
+    /// # Errors
+    /// 401 `invalid_api_key`: the signature does not verify (nothing is forwarded).
+    pub fn check_signature(
+        &self,
+        head: &RequestHead<'_>,
+        raw: &[u8],
+        now: std::time::SystemTime,
+    ) -> Result<(), Refusal> {
+        let Some(check) = &self.signature else {
+            return Ok(());
+        };
+        let path = head.uri.path_and_query().map_or("/", |p| p.as_str());
+        let valid = check.secrets.iter().any(|secret| {
+            sigv4::verify(
+                &check.presented,
+                secret.expose(),
+                head.method.as_str(),
+                path,
+                head.headers,
+                raw,
+                now,
+            )
+            .is_ok()
+        });
+        if valid {
+            Ok(())
+        } else {
+            Err(Refusal::new(
+                Reason::BadSignature,
+                ApiError::new(ErrorCode::InvalidApiKey).with_message(
+                    "the request's AWS signature does not verify: sign with a tenant as the \
+                     access key id and one of its keys as the secret",
+                ),
+            ))
+        }
     }
 
     /// Bounds what is buffered of the answer (default: `limits.max_response_bytes`'s).
@@ -234,6 +293,7 @@ impl Exchange {
         &self,
         uri: &Uri,
         headers: &HeaderMap,
+        body: &[u8],
     ) -> Result<(Uri, HeaderEdits), Refusal> {
         let path = uri.path_and_query().map_or("/", |p| p.as_str());
         let path = credentials::strip_query(path, &self.ours);
@@ -270,6 +330,38 @@ impl Exchange {
         if self.plan.body.is_some() {
             // The rewritten body has another length; the server frames it.
             edits.remove_present(headers, "content-length");
+        }
+        if let Some(aws) = &self.route.aws {
+            // The caller's signature covered the body as it came: ours covers this one.
+            for name in [
+                "authorization",
+                "x-amz-date",
+                "x-amz-security-token",
+                "x-amz-content-sha256",
+            ] {
+                edits.remove_present(headers, name);
+            }
+            let mut forwarded = headers.clone();
+            edits.apply(&mut forwarded);
+            let path = upstream_uri.path_and_query().map_or("/", |p| p.as_str());
+            let host = forwarded
+                .get(http::header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or_default()
+                .to_owned();
+            let request = sigv4::Outgoing {
+                method: self.method.as_str(),
+                path_and_query: path,
+                host: &host,
+                headers: &forwarded,
+                body,
+            };
+            let now = std::time::SystemTime::now();
+            for (name, value) in
+                sigv4::sign(&aws.credentials, &aws.region, &aws.service, &request, now)
+            {
+                edits.insert(name, value);
+            }
         }
         Ok((upstream_uri, edits))
     }

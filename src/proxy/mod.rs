@@ -9,6 +9,7 @@ mod array_stream;
 pub mod credentials;
 mod doc_stream;
 pub mod encoding;
+pub mod eventstream;
 pub mod exchange;
 pub mod fault;
 pub mod format;
@@ -21,6 +22,7 @@ pub mod presets;
 pub mod refusal;
 pub mod route;
 pub mod scan;
+pub mod sigv4;
 pub mod sse;
 pub mod tally;
 

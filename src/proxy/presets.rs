@@ -449,6 +449,54 @@ pub const MCP_KEY: &[&str] = &["bearer", "x-api-key"];
 /// An MCP server's own token (OAuth 2.1 or an API key) comes as a bearer.
 pub const MCP_PROVIDER_KEY: &[&str] = &["bearer"];
 
+/// Bedrock callers sign with SigV4 (an unmodified boto3 client: a tenant as its access
+/// key id, one of its keys as its secret), or send our key in `X-API-Key`. The provider
+/// credential is the route's `aws` signature, never a header of the caller's.
+pub const BEDROCK_KEY: &[&str] = &["sigv4", "x-api-key"];
+
+/// Amazon Bedrock Runtime `POST /model/{modelId}/converse` and `/converse-stream`:
+/// `system` and message text blocks, `toolUse.input` (every string) and `toolResult`
+/// content (text, and JSON: every string); answers' text and `toolUse.input`, whole or
+/// in an event stream (`contentBlockDelta` text and tool input fragments, kept valid
+/// JSON). `reasoningContent` carries a signature: never touched.
+pub const BEDROCK_CONVERSE: Preset = Preset {
+    name: "bedrock_converse",
+    body: BodyFormat::Json,
+    anonymize: &[
+        "$.system[*].text",
+        "$.messages[*].content[*].text",
+        "$.messages[*].content[*].toolUse.input | json",
+        "$.messages[*].content[*].toolResult.content[*].text",
+        "$.messages[*].content[*].toolResult.content[*].json | json",
+    ],
+    restore: &[
+        "$.output.message.content[*].text",
+        "$.output.message.content[*].toolUse.input | json",
+    ],
+    restore_stream: &["$.delta.text", "$.delta.toolUse.input | json"],
+    signed: &[
+        "$.messages[*].content[*].reasoningContent",
+        "$.output.message.content[*].reasoningContent",
+        "$.delta.reasoningContent",
+    ],
+    api_key_in: BEDROCK_KEY,
+    ..Preset::EMPTY
+};
+
+/// Amazon Bedrock Runtime `POST /model/{modelId}/invoke` and
+/// `/invoke-with-response-stream` for Anthropic models: the Messages API's bodies
+/// ([`ANTHROPIC_MESSAGES`], with `anthropic_version` and without `model`); the stream's
+/// `chunk` events carry Anthropic's events in base64, restored inside it.
+pub const BEDROCK_INVOKE: Preset = Preset {
+    name: "bedrock_invoke",
+    // boto3's `invoke_model` sends no `Content-Type` unless told (Bedrock reads JSON):
+    // read as (one) JSON document whatever the type, as Ollama's bodies are.
+    body: BodyFormat::Ndjson,
+    api_key_in: BEDROCK_KEY,
+    provider_key_in: &[],
+    ..ANTHROPIC_MESSAGES
+};
+
 /// Grafana Loki `POST /loki/api/v1/push`, protobuf in a snappy block (Promtail, Alloy,
 /// Vector) or JSON: every entry's line; structured metadata values with the route's
 /// `loki: {structured_metadata: true}`. Stream labels never (they are the index).
@@ -564,6 +612,8 @@ pub const PRESETS: &[&Preset] = &[
     &GEMINI,
     &VERTEX_GEMINI,
     &VERTEX_ANTHROPIC,
+    &BEDROCK_CONVERSE,
+    &BEDROCK_INVOKE,
     &OLLAMA,
     &MCP,
     &LOKI_PUSH,

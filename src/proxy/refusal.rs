@@ -32,6 +32,8 @@ pub enum Reason {
     UnreadableResponse,
     /// A response we must restore is over `limits.max_response_bytes`.
     ResponseTooLarge,
+    /// An AWS signature (SigV4) that does not verify.
+    BadSignature,
     /// A bug.
     Internal,
 }
@@ -50,6 +52,7 @@ impl Reason {
         Reason::SessionStoreUnavailable,
         Reason::UnreadableResponse,
         Reason::ResponseTooLarge,
+        Reason::BadSignature,
         Reason::Internal,
     ];
 
@@ -67,6 +70,7 @@ impl Reason {
             Reason::SessionStoreUnavailable => "session_store_unavailable",
             Reason::UnreadableResponse => "unreadable_response",
             Reason::ResponseTooLarge => "response_too_large",
+            Reason::BadSignature => "bad_signature",
             Reason::Internal => "internal",
         }
     }

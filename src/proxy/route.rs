@@ -141,6 +141,36 @@ pub struct RouteConfig {
     /// Loki push routes: `structured_metadata` values too (off by default).
     #[serde(default)]
     pub loki: LokiFields,
+    /// AWS routes (Bedrock): the credentials, region and service the forwarded
+    /// request is signed with (SigV4), after its body was rewritten.
+    #[serde(default)]
+    pub aws: Option<AwsConfig>,
+}
+
+/// How a route signs what it forwards to AWS.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AwsConfig {
+    pub region: String,
+    #[serde(default = "default_aws_service")]
+    pub service: String,
+    pub access_key_id: String,
+    pub secret_access_key: Secret<String>,
+    /// Temporary credentials' token; empty = none.
+    #[serde(default)]
+    pub session_token: Option<Secret<String>>,
+}
+
+fn default_aws_service() -> String {
+    "bedrock".into()
+}
+
+/// A compiled [`AwsConfig`].
+#[derive(Debug, Clone)]
+pub struct AwsSigning {
+    pub region: String,
+    pub service: String,
+    pub credentials: super::sigv4::Credentials,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Default)]
@@ -247,6 +277,8 @@ pub struct Route {
     pub options: Options,
     /// Which texts of log messages (OTLP, Loki) are anonymized.
     pub log_fields: LogFields,
+    /// Signs forwarded requests (AWS routes).
+    pub aws: Option<AwsSigning>,
 }
 
 #[derive(Debug, Clone)]
@@ -571,6 +603,33 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
         }
         mirrored_headers.push(prefix.to_ascii_lowercase());
     }
+    let aws = config.aws.as_ref().map(|aws| {
+        for (field, value) in [
+            ("aws.region", aws.region.as_str()),
+            ("aws.service", aws.service.as_str()),
+            ("aws.access_key_id", aws.access_key_id.as_str()),
+            (
+                "aws.secret_access_key",
+                aws.secret_access_key.expose().as_str(),
+            ),
+        ] {
+            if value.trim().is_empty() {
+                errors.push((field.into(), "is empty (is its variable set?)".into()));
+            }
+        }
+        AwsSigning {
+            region: aws.region.clone(),
+            service: aws.service.clone(),
+            credentials: super::sigv4::Credentials {
+                access_key_id: aws.access_key_id.clone(),
+                secret_access_key: aws.secret_access_key.clone(),
+                session_token: aws
+                    .session_token
+                    .clone()
+                    .filter(|t| !t.expose().trim().is_empty()),
+            },
+        }
+    });
     match upstream {
         Some(upstream) if errors.is_empty() => Ok(Route {
             name: config.name.clone(),
@@ -601,6 +660,7 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
                 otlp: config.otlp,
                 loki: config.loki,
             },
+            aws,
         }),
         _ => Err(errors),
     }

@@ -5,12 +5,16 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::config::ApiKey;
+use crate::secret::Secret;
 
 /// Index of a configured key (for per-key rate limiting).
 pub type KeyId = usize;
 
 pub struct KeyRing {
     keys: Vec<([u8; 32], String)>,
+    /// The keys themselves, beside their digests: an AWS signature (SigV4) is checked
+    /// by signing again with the secret, as AWS does, so it must be at hand.
+    secrets: Vec<Secret<String>>,
 }
 
 /// Why a request is not authenticated.
@@ -27,7 +31,19 @@ impl KeyRing {
                 .iter()
                 .map(|k| (digest(k.key.expose().as_bytes()), k.tenant.clone()))
                 .collect(),
+            secrets: keys.iter().map(|k| k.key.clone()).collect(),
         }
+    }
+
+    /// The keys of `tenant` with their ids (for SigV4: a tenant is an access key id).
+    pub fn tenant_keys(&self, tenant: &str) -> Vec<(KeyId, Secret<String>)> {
+        self.keys
+            .iter()
+            .zip(&self.secrets)
+            .enumerate()
+            .filter(|(_, ((_, t), _))| t == tenant)
+            .map(|(id, (_, secret))| (id, secret.clone()))
+            .collect()
     }
 
     /// The key id and tenant for an `X-API-Key` header value.

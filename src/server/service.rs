@@ -27,10 +27,12 @@ use crate::anonymizer::Anonymizer;
 use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
 use crate::methods::Memory;
 use crate::proxy::credentials::{self, KeyLocation};
+use crate::proxy::exchange::SignatureCheck;
 use crate::proxy::fault::Fault;
 use crate::proxy::headers::HeaderEdits;
 use crate::proxy::route::{AuthMode, Route};
 use crate::proxy::scan::ScanAnswers;
+use crate::proxy::sigv4;
 use crate::proxy::{Exchange, Reason, Refusal, RequestHead, RequestStep};
 use crate::session::SessionStore;
 use crate::telemetry::metrics;
@@ -149,13 +151,36 @@ impl ApiService {
         // Credentials where the route's SDK puts its key (`api_key_in`).
         let found =
             credentials::presented(&route.key_locations, &header.headers, header.uri.query());
-        let caller = match route.auth {
-            AuthMode::ApiKey => {
+        // An AWS signature names its tenant; it is checked once the body is read.
+        let signature = match route.auth {
+            AuthMode::ApiKey if route.key_locations.contains(&KeyLocation::SigV4) => header
+                .headers
+                .get(http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(sigv4::Presented::parse),
+            _ => None,
+        };
+        let mut check = None;
+        let caller = match (route.auth, signature) {
+            (AuthMode::ApiKey, Some(presented)) => {
+                let keys = self.keys.tenant_keys(&presented.access_key_id);
+                let key = match keys.first() {
+                    Some((id, _)) => Ok((*id, presented.access_key_id.as_str())),
+                    None => Err(AuthError::Invalid),
+                };
+                let caller = self.authorize(session, ctx, key)?;
+                check = Some(SignatureCheck {
+                    secrets: keys.into_iter().map(|(_, s)| s).collect(),
+                    presented,
+                });
+                caller
+            }
+            (AuthMode::ApiKey, None) => {
                 let presented: Vec<&[u8]> = found.iter().map(|(_, c)| c.as_ref()).collect();
                 let key = self.keys.authenticate_any(&presented);
                 self.authorize(session, ctx, key)?
             }
-            AuthMode::Passthrough => Caller {
+            (AuthMode::Passthrough, _) => Caller {
                 // Callers without our key share one scope per route.
                 tenant: format!("route:{}", route.name),
                 session_id: None,
@@ -203,6 +228,9 @@ impl ApiService {
             .scanning_with(&self.anonymizer);
         for location in ours {
             exchange.strip_credential(location);
+        }
+        if let Some(check) = check {
+            exchange.expect_signature(check);
         }
         ctx.exchange = Some(Box::new(exchange));
         Ok(Handled::Forward)
@@ -260,6 +288,15 @@ impl ApiService {
                 return answer_failure(session, ctx, failure).await;
             }
         };
+        let header = session.req_header();
+        let head = RequestHead {
+            method: &header.method,
+            uri: &header.uri,
+            headers: &header.headers,
+        };
+        if let Err(refusal) = exchange.check_signature(&head, &raw, std::time::SystemTime::now()) {
+            return refuse(session, ctx, refusal, false).await;
+        }
         let body = match exchange.request_body(Some(&raw), true) {
             Ok(RequestStep::Pass) => raw,
             Ok(RequestStep::Anonymize(job)) => {
@@ -583,7 +620,7 @@ fn upstream_request(
     body: &bytes::Bytes,
 ) -> std::result::Result<pingora::http::RequestHeader, Refusal> {
     let mut request = session.req_header().clone();
-    let (uri, edits) = exchange.upstream_request(&request.uri, &request.headers)?;
+    let (uri, edits) = exchange.upstream_request(&request.uri, &request.headers, body)?;
     request.set_uri(uri);
     let framed = request.headers.contains_key("content-length")
         || request.headers.contains_key("transfer-encoding");

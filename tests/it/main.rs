@@ -48,6 +48,8 @@ mod regression;
 mod robustness;
 /// The real `anthropic` Python SDK through the example config.
 mod sdk_anthropic;
+/// boto3's bedrock-runtime client through the Bedrock example, SigV4 both ways.
+mod sdk_bedrock;
 /// Shared by the SDK tests: example configs, client scripts, SSE framing.
 mod sdk_clients;
 /// The SDKs' recorded requests replayed through the example configs.

@@ -1,5 +1,5 @@
 //! Every proxy example config in conf/examples/ loads with only ANONYMIZER_UPSTREAM set
-//! (and the Anthropic key, which its example requires) and serves its preset end to
+//! (and the Anthropic key and AWS credentials, which their examples require) and serves its preset end to
 //! end: personal data never reaches the upstream. Without their provider keys the LLM
 //! examples forward each caller's own (bring your own key). (The session-store examples
 //! are `sessions_topology`'s.)
@@ -27,6 +27,7 @@ fn cases() -> Vec<(&'static str, &'static str, String)> {
         ("ollama", "/api/chat", json!({"model": "m", "messages": [{"role": "user", "content": EMAIL}], "stream": false}).to_string()),
         ("otlp_logs", "/v1/logs", json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{"body": {"stringValue": EMAIL}}]}]}]}).to_string()),
         ("vertex", "/v1/projects/p1/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent", json!({"contents": [{"role": "user", "parts": [{"text": EMAIL}]}]}).to_string()),
+        ("bedrock", "/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse", json!({"messages": [{"role": "user", "content": [{"text": EMAIL}]}]}).to_string()),
         ("mcp", "/mcp", json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "lookup", "arguments": {"email": EMAIL}}}).to_string()),
     ]
 }
@@ -65,7 +66,8 @@ fn every_example_config_serves_its_preset_without_leaking() {
                 "content": [{"type": "text", "text": text}],
                 "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}}],
                 "message": {"role": "assistant", "content": text},
-                "result": {"content": [{"type": "text", "text": text}]}
+                "result": {"content": [{"type": "text", "text": text}]},
+                "output": {"message": {"role": "assistant", "content": [{"text": text}]}}
             }))
         });
         let yaml = std::fs::read_to_string(dir.join(format!("{name}.yaml"))).unwrap();
@@ -76,6 +78,9 @@ fn every_example_config_serves_its_preset_without_leaking() {
                 ("ANONYMIZER_UPSTREAM", upstream_url.as_str()),
                 ("ANONYMIZER_API_KEYS", KEY),
                 ("ANTHROPIC_API_KEY", "provider-key"),
+                ("AWS_REGION", "us-east-1"),
+                ("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE"),
+                ("AWS_SECRET_ACCESS_KEY", "aws-secret"),
             ],
         );
         // Our key in X-API-Key; the caller's own provider key where its SDK puts it.
@@ -131,6 +136,7 @@ fn every_example_config_serves_its_preset_without_leaking() {
             "gemini" | "vertex" => answer["candidates"][0]["content"]["parts"][0]["text"].as_str(),
             "ollama" => answer["message"]["content"].as_str(),
             "mcp" => answer["result"]["content"][0]["text"].as_str(),
+            "bedrock" => answer["output"]["message"]["content"][0]["text"].as_str(),
             _ => None,
         };
         // Embeddings answer vectors: nothing comes back to restore.

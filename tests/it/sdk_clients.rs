@@ -29,8 +29,9 @@ pub fn serve_example_env(example: &str, upstream: &str, env: &[(&str, &str)]) ->
     serve_example_full(example, upstream, "", env)
 }
 
-/// [`serve_example`] with `extra` appended to the example's (last) route, e.g.
-/// `"    scan_answers: anonymize\n"`.
+/// [`serve_example`] with the route lines of `extra` (e.g. `"    scan_answers:
+/// anonymize\n"`) in place of the example's lines of the same key, or appended to its
+/// (last) route.
 pub fn serve_example_with(example: &str, upstream: &str, extra: &str) -> TestServer {
     serve_example_full(example, upstream, extra, &[])
 }
@@ -42,9 +43,18 @@ fn serve_example_full(
     more_env: &[(&str, &str)],
 ) -> TestServer {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let routes = std::fs::read_to_string(root.join(format!("conf/examples/{example}.yaml")))
-        .expect("example config")
-        + extra;
+    let mut routes = std::fs::read_to_string(root.join(format!("conf/examples/{example}.yaml")))
+        .expect("example config");
+    for line in extra.lines() {
+        let key = line.split(':').next().unwrap_or(line);
+        let found = routes
+            .lines()
+            .find(|l| l.starts_with(key) && l[key.len()..].starts_with(':'));
+        match found.map(str::to_owned) {
+            Some(old) => routes = routes.replacen(&old, line, 1),
+            None => routes = format!("{routes}{line}\n"),
+        }
+    }
     let yaml = format!(
         "model:\n  enabled: false\ndetection:\n  deny_list:\n    - {{text: '{BONES}', label: PERSON}}\n{routes}"
     );

@@ -184,7 +184,7 @@ fn the_upstream_request_drops_our_key_hop_headers_and_the_stale_length() {
         ("authorization", "Bearer theirs"),
     ]);
     let uri: Uri = "/v1/chat/completions?x=1".parse().unwrap();
-    let (up, edits) = x.upstream_request(&uri, &client).unwrap();
+    let (up, edits) = x.upstream_request(&uri, &client, &[]).unwrap();
     assert_eq!(up, "/base/v1/chat/completions?x=1");
     let mut forwarded = client.clone();
     edits.apply(&mut forwarded);
@@ -400,7 +400,7 @@ fn an_api_key_route_takes_our_key_off_wherever_it_sits_and_the_provider_key_repl
         ("x-api-key", "not-a-listed-place"),
     ]);
     let uri: Uri = "/v1/x?alt=sse&key=ours-0123456789abcdef".parse().unwrap();
-    let (up, edits) = x.upstream_request(&uri, &client).unwrap();
+    let (up, edits) = x.upstream_request(&uri, &client, &[]).unwrap();
     assert_eq!(up, "/v1/x?alt=sse");
     let mut forwarded = client.clone();
     edits.apply(&mut forwarded);
