@@ -74,6 +74,19 @@ pub(super) struct Bounds {
     pub policy: RestoreFailure,
     /// Answer scanning, when the route scans (after restoring).
     pub scan: Option<Arc<AnswerScan>>,
+    /// The session's restorer as it is now, for answers whose request brought no map
+    /// (a stream opened with `GET` that carries answers to later requests).
+    pub live: Option<Live>,
+}
+
+/// Reads a session's restorer again: its map grows while a long stream is open.
+#[derive(Clone)]
+pub struct Live(pub Arc<dyn Fn() -> Option<Restorer> + Send + Sync>);
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Live")
+    }
 }
 
 /// How an answer is framed, from its `Content-Type` and what the route restores.
@@ -150,9 +163,10 @@ impl Answer {
         let events = SseRestorer::new(
             paths,
             Box::new(Fields {
-                restorer,
+                restorer: Mutex::new(restorer),
                 tally: Arc::clone(&tally),
                 scan: bounds.scan.clone(),
+                live: bounds.live.clone(),
             }),
         );
         let sse: Box<dyn EventStream> = match framing {
@@ -393,15 +407,32 @@ fn restore_whole(
 
 /// Restores event fields with the exchange's restorer, counting what it does.
 struct Fields {
-    restorer: Arc<Restorer>,
+    restorer: Mutex<Arc<Restorer>>,
     tally: Arc<Mutex<Tally>>,
     scan: Option<Arc<AnswerScan>>,
+    live: Option<Live>,
+}
+
+impl Fields {
+    fn restorer(&self) -> Arc<Restorer> {
+        self.restorer
+            .lock()
+            .map(|r| Arc::clone(&r))
+            .unwrap_or_else(|_| Arc::new(Restorer::empty()))
+    }
+
+    fn restore(restorer: &Restorer, text: &str, kind: TextKind) -> String {
+        match kind {
+            TextKind::Plain | TextKind::IpAddress => restorer.restore_text(text),
+            TextKind::JsonDocument => restorer.restore_json_text(text),
+        }
+    }
 }
 
 impl FieldRestorer for Fields {
     fn stream(&self, kind: TextKind) -> Box<dyn TextStream> {
         let restoring = Box::new(FieldStream {
-            stream: StreamRestorer::with_output(Arc::clone(&self.restorer), output(kind)),
+            stream: StreamRestorer::with_output(self.restorer(), output(kind)),
             tally: Arc::clone(&self.tally),
         });
         match &self.scan {
@@ -411,10 +442,23 @@ impl FieldRestorer for Fields {
     }
 
     fn whole(&self, text: &str, kind: TextKind) -> String {
-        let restored = match kind {
-            TextKind::Plain | TextKind::IpAddress => self.restorer.restore_text(text),
-            TextKind::JsonDocument => self.restorer.restore_json_text(text),
-        };
+        let mut restored = Self::restore(&self.restorer(), text, kind);
+        if let Some(Live(read)) = &self.live {
+            // A placeholder of a request made after the stream opened: read the
+            // session's map again.
+            if super::tally::tokens(&restored) > 0 {
+                if let Some(fresh) = read() {
+                    let fresh = Arc::new(fresh);
+                    restored = Self::restore(&fresh, text, kind);
+                    if let Some(scan) = &self.scan {
+                        scan.set_restorer(Arc::clone(&fresh));
+                    }
+                    if let Ok(mut r) = self.restorer.lock() {
+                        *r = fresh;
+                    }
+                }
+            }
+        }
         if let Ok(mut tally) = self.tally.lock() {
             tally.add(text, &restored);
         }
@@ -515,6 +559,7 @@ mod tests {
                 limit: 1 << 20,
                 policy: RestoreFailure::Error,
                 scan: None,
+                live: None,
             },
         );
         let mut out = Vec::new();

@@ -24,7 +24,7 @@ use bytes::{Bytes, BytesMut};
 use http::header::{HeaderMap, HeaderValue};
 use http::{StatusCode, Uri};
 
-use super::answer::{Answer, Bounds, Framing};
+use super::answer::{Answer, Bounds, Framing, Live};
 use super::credentials::{self, KeyLocation};
 use super::encoding::{Coding, Codings};
 use super::fault::Fault;
@@ -110,8 +110,8 @@ pub struct Exchange {
     /// body), then as they go upstream.
     mirrored: Vec<Mirrored>,
     mirrored_out: Vec<(http::HeaderName, HeaderValue)>,
-    /// What scans answers, on a route that does (see [`Exchange::scanning_with`]).
-    scanner: Option<Arc<Anonymizer>>,
+    /// What scans answers and reads sessions (see [`Exchange::with_anonymizer`]).
+    anonymizer: Option<Arc<Anonymizer>>,
     scan: Option<Arc<AnswerScan>>,
     /// The conversation's session, once known (a header, or the body).
     session: Option<String>,
@@ -201,7 +201,7 @@ impl Exchange {
             ours,
             mirrored,
             mirrored_out: Vec::new(),
-            scanner: None,
+            anonymizer: None,
             scan: None,
             session,
             signature: None,
@@ -209,12 +209,38 @@ impl Exchange {
         })
     }
 
-    /// Scans answers with `anonymizer` when the route asks for it (`scan_answers`).
-    pub fn scanning_with(mut self, anonymizer: &Arc<Anonymizer>) -> Self {
-        if self.route.scan_answers != ScanAnswers::Off {
-            self.scanner = Some(Arc::clone(anonymizer));
-        }
+    /// Scans answers with `anonymizer` when the route asks for it (`scan_answers`), and
+    /// reads the session's map for answers whose request brought none (a stream opened
+    /// with `GET`).
+    pub fn with_anonymizer(mut self, anonymizer: &Arc<Anonymizer>) -> Self {
+        self.anonymizer = Some(Arc::clone(anonymizer));
         self
+    }
+
+    /// The session's restorer, read again whenever an answer's event holds a
+    /// placeholder the last one did not know: for answers to a request without a body
+    /// to anonymize (which would have brought the map), in a session.
+    fn live_restorer(&self) -> Option<Live> {
+        if self.request_anonymized() {
+            return None;
+        }
+        let anonymizer = Arc::clone(self.anonymizer.as_ref()?);
+        let session = self.session.clone()?;
+        let tenant = self.caller.tenant.clone();
+        Some(Live(Arc::new(move || {
+            let scope = crate::anonymizer::Scope {
+                tenant: &tenant,
+                session: Some(&session),
+            };
+            anonymizer
+                .restorer(&scope, None, crate::restore::MatchMode::Exact)
+                .ok()
+        })))
+    }
+
+    /// Whether the request's body went through the anonymizer (which set the restorer).
+    fn request_anonymized(&self) -> bool {
+        matches!(self.request, RequestState::Done)
     }
 
     /// Checks `check` over the whole request once its body is read
@@ -479,7 +505,11 @@ impl Exchange {
         }
         edits.remove_present(headers, "content-length");
         edits.remove_present(headers, "content-encoding");
-        self.scan = self.scanner.as_ref().and_then(|anonymizer| {
+        let scanning = self
+            .anonymizer
+            .as_ref()
+            .filter(|_| self.route.scan_answers != ScanAnswers::Off);
+        self.scan = scanning.and_then(|anonymizer| {
             AnswerScan::new(
                 Arc::clone(anonymizer),
                 &self.caller.tenant,
@@ -503,6 +533,7 @@ impl Exchange {
                 limit: self.max_response_bytes,
                 policy,
                 scan: self.scan.clone(),
+                live: self.live_restorer(),
             },
         );
         Ok(edits)

@@ -59,7 +59,8 @@ pub struct AnswerScan {
     session: Option<String>,
     options: Options,
     mode: ScanAnswers,
-    restorer: Arc<Restorer>,
+    /// What restores this answer: its originals are left alone.
+    restorer: Mutex<Arc<Restorer>>,
     found: Mutex<BTreeMap<&'static str, u64>>,
     failures: AtomicU64,
     /// Monitor mode: texts kept to scan once the answer went out.
@@ -95,7 +96,7 @@ impl AnswerScan {
                 session: session.map(str::to_owned),
                 options: options.clone(),
                 mode,
-                restorer,
+                restorer: Mutex::new(restorer),
                 found: Mutex::default(),
                 failures: AtomicU64::new(0),
                 deferred: Mutex::default(),
@@ -107,6 +108,20 @@ impl AnswerScan {
         self.mode
     }
 
+    /// The answer's restorer was read again (a session's map grew while it streamed).
+    pub fn set_restorer(&self, restorer: Arc<Restorer>) {
+        if let Ok(mut r) = self.restorer.lock() {
+            *r = restorer;
+        }
+    }
+
+    fn restorer(&self) -> Arc<Restorer> {
+        self.restorer
+            .lock()
+            .map(|r| Arc::clone(&r))
+            .unwrap_or_else(|_| Arc::new(Restorer::empty()))
+    }
+
     /// Entities found in the answer, by label (anonymized, or only counted): in monitor
     /// mode the kept texts are scanned now.
     pub fn found(&self) -> BTreeMap<&'static str, u64> {
@@ -116,8 +131,10 @@ impl AnswerScan {
             .map(|mut d| std::mem::take(&mut d.0))
             .unwrap_or_default();
         if !kept.is_empty() {
-            let ours: Vec<Vec<Range<usize>>> =
-                kept.iter().map(|t| self.restorer.originals_in(t)).collect();
+            let ours: Vec<Vec<Range<usize>>> = kept
+                .iter()
+                .map(|t| self.restorer().originals_in(t))
+                .collect();
             match self.anonymizer.detect_besides(&kept, &ours, &self.options) {
                 Ok(found) => self.count(found.iter().flatten()),
                 Err(_) => {
@@ -160,7 +177,7 @@ impl AnswerScan {
         }
         let kept: Vec<Vec<Range<usize>>> = texts
             .iter()
-            .map(|t| self.restorer.originals_in(t))
+            .map(|t| self.restorer().originals_in(t))
             .collect();
         let detections = match self.anonymizer.detect_besides(&texts, &kept, &self.options) {
             Ok(d) => d,
@@ -182,7 +199,7 @@ impl AnswerScan {
         // are in no memory: they must not be handed out again.
         let with_taken = || {
             let mut seen = texts.to_vec();
-            seen.extend_from_slice(self.restorer.replacements());
+            seen.extend_from_slice(self.restorer().replacements());
             seen
         };
         let tenant_only = Scope::tenant(&self.tenant);
@@ -253,7 +270,7 @@ impl AnswerScan {
     ) -> Result<(String, usize), Unscanned> {
         let text = format!("{context}{held}");
         let offset = context.len();
-        let mut kept = self.restorer.originals_in(&text);
+        let mut kept = self.restorer().originals_in(&text);
         kept.push(0..offset);
         let texts = [text];
         let mut detections = match self

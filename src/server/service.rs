@@ -225,7 +225,7 @@ impl ApiService {
                 }
             })?
             .with_response_limit(limits.max_response_bytes)
-            .scanning_with(&self.anonymizer);
+            .with_anonymizer(&self.anonymizer);
         for location in ours {
             exchange.strip_credential(location);
         }

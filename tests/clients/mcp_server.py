@@ -1,7 +1,8 @@
 """An MCP server of the official `mcp` SDK (1.x FastMCP or 2.x MCPServer, whichever is
 installed), served over Streamable HTTP at /mcp:
-    mcp_server.py PORT LOG [--json] [--stateless]
-`--json` answers POSTs with application/json instead of an SSE stream. Every tool call
+    mcp_server.py PORT LOG [--json] [--stateless] [--sse]
+`--json` answers POSTs with application/json instead of an SSE stream; `--sse` serves
+the older HTTP+SSE transport instead (GET /sse, POST /messages/; 1.x only). Every tool call
 appends to LOG one JSON line: the tool, the arguments as the server received them, and
 the request's Mcp-* headers. tests/it/sdk_mcp.rs starts it behind the proxy.
 """
@@ -13,7 +14,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 PORT, LOG = int(sys.argv[1]), sys.argv[2]
-JSON, STATELESS = "--json" in sys.argv, "--stateless" in sys.argv
+JSON, STATELESS, SSE = "--json" in sys.argv, "--stateless" in sys.argv, "--sse" in sys.argv
 
 try:  # mcp 2.x: the transport's options go to the app
     from mcp.server.mcpserver import Context
@@ -82,5 +83,5 @@ def last_note() -> str:
 if __name__ == "__main__":
     import uvicorn
 
-    app = server.streamable_http_app(**OPTIONS)
+    app = server.sse_app() if SSE else server.streamable_http_app(**OPTIONS)
     uvicorn.run(app, host="127.0.0.1", port=PORT, log_level="warning")

@@ -1,8 +1,9 @@
 """The official `mcp` SDK's Streamable HTTP client (1.x or 2.x, whichever is installed),
 unchanged, calling tools and reading a resource through the proxy:
-    sdk_mcp.py URL KEY [SESSION]
+    sdk_mcp.py URL KEY [SESSION] [--sse]
 Our key goes as a bearer token (what MCP clients send for a server's OAuth or API key);
-SESSION, when given, as X-Session-Id. Prints one JSON object: what the SDK made of each
+SESSION, when given, as X-Session-Id. `--sse`: the older HTTP+SSE transport (URL is the
+GET stream's; 1.x only). Prints one JSON object: what the SDK made of each
 answer. tests/it/sdk_mcp.rs runs it.
 """
 
@@ -10,10 +11,12 @@ import asyncio
 import json
 import sys
 
-URL, KEY = sys.argv[1], sys.argv[2]
+SSE = "--sse" in sys.argv
+ARGS = [a for a in sys.argv[1:] if a != "--sse"]
+URL, KEY = ARGS[0], ARGS[1]
 HEADERS = {"Authorization": f"Bearer {KEY}"}
-if len(sys.argv) > 3:
-    HEADERS["X-Session-Id"] = sys.argv[3]
+if len(ARGS) > 2:
+    HEADERS["X-Session-Id"] = ARGS[2]
 
 EMAIL = "grace.hopper@example.com"
 NAME = 'Dr. "Bones" McCoy'
@@ -51,8 +54,14 @@ async def main():
                 return await calls(client, f"2:{client.protocol_version}")
     except ImportError:  # mcp 1.x: initialize, Mcp-Session-Id, GET stream, DELETE
         from mcp import ClientSession
+        from mcp.client.sse import sse_client
         from mcp.client.streamable_http import streamablehttp_client
 
+        if SSE:  # answers come on the GET stream, not in the POSTs' answers
+            async with sse_client(URL, headers=HEADERS) as (read, write):
+                async with ClientSession(read, write) as session:
+                    init = await session.initialize()
+                    return await calls(session, f"1:{init.protocolVersion}")
         async with streamablehttp_client(URL, headers=HEADERS) as (read, write, _):
             async with ClientSession(read, write) as session:
                 init = await session.initialize()

@@ -182,3 +182,16 @@ fn with_answer_scanning_what_a_tool_looks_up_reaches_the_agent_anonymized() {
     want["owner"] = json!({"text": [owner], "structured": {"result": owner}, "error": false});
     assert_eq!(got, want);
 }
+
+#[test]
+fn the_older_http_sse_transport_gets_its_answers_restored_on_the_get_stream() {
+    let dir = scratch_dir();
+    let server = McpServer::start(&python(), dir.join("calls.jsonl"), &["--sse"]);
+    let proxy = serve_example("mcp", &server.url());
+    let url = format!("http://{}/sse", proxy.addr);
+    // The answers to the POSTs come on the GET stream: restored from the session the
+    // client names, whose map grew after the stream opened.
+    let got = run_client(&python(), &[&url, KEY, "agent-conversation-9", "--sse"]);
+    assert_eq!(got, restored("1:2025-11-25"));
+    assert_eq!(without_headers(&server.calls()), anonymized());
+}
