@@ -9,7 +9,10 @@
 //! before it that could belong to an entity (capitalised, with digits, `@`, `+` or
 //! letters without case), at most [`MAX_HOLD`] bytes, and never through an entity the
 //! scan found. The first words go out as soon as they are safe; after that text is
-//! released once [`BATCH`] bytes are safe, so a long answer costs one scan per batch.
+//! released once a batch is safe: [`BATCH`] bytes while the stream is slow (a reader
+//! waits for each word), doubling up to [`MAX_BATCH`] while releases follow each other
+//! within [`QUICK`] (text arrives faster than it is read, and each scan costs a model
+//! pass), so a long answer costs a handful of scans.
 //! Monitor mode changes nothing and delays nothing: it keeps a copy of the answer's
 //! texts (up to [`MONITOR_LIMIT`] bytes) and scans them when the exchange is reported,
 //! after the answer went out.
@@ -45,8 +48,11 @@ pub enum ScanAnswers {
 pub const MAX_HOLD: usize = 256;
 /// What stays held when [`MAX_HOLD`] forces a release.
 pub const LOOKBACK: usize = 48;
-/// After the first release, text goes once this many bytes are safe to send.
+/// After the first release, text goes once this many bytes are safe to send…
 pub const BATCH: usize = 64;
+/// …or up to this many, doubling, while releases come quicker than [`QUICK`].
+pub const MAX_BATCH: usize = 1024;
+pub const QUICK: std::time::Duration = std::time::Duration::from_millis(50);
 /// Bytes of text already sent that a streamed scan sees before the held text.
 const CONTEXT: usize = 64;
 /// What monitor mode keeps of an answer's texts to scan once it went out.
@@ -254,7 +260,8 @@ impl AnswerScan {
             scan: Arc::clone(self),
             context: String::new(),
             held: String::new(),
-            released: false,
+            released: None,
+            batch: BATCH,
         })
     }
 
@@ -353,8 +360,10 @@ struct ScanStream {
     context: String,
     /// Restored text not sent yet; in monitor mode, a copy of what was sent.
     held: String,
-    /// Whether anything went out yet (the first words go without waiting for a batch).
-    released: bool,
+    /// When text last went out (the first words go without waiting for a batch).
+    released: Option<std::time::Instant>,
+    /// Bytes that must be safe before the next release.
+    batch: usize,
 }
 
 impl ScanStream {
@@ -373,7 +382,16 @@ impl ScanStream {
             }
             self.context.drain(..from);
         }
-        self.released |= used > 0;
+        if used > 0 {
+            let now = std::time::Instant::now();
+            let quick = self.released.is_some_and(|t| now.duration_since(t) < QUICK);
+            self.batch = if quick {
+                (self.batch * 2).min(MAX_BATCH)
+            } else {
+                BATCH
+            };
+            self.released = Some(now);
+        }
         out
     }
 }
@@ -390,7 +408,7 @@ impl TextStream for ScanStream {
         }
         self.held.push_str(&restored);
         let safe = safe_prefix(&self.held);
-        if safe == 0 || (self.released && safe < BATCH) {
+        if safe == 0 || (self.released.is_some() && safe < self.batch) {
             return String::new();
         }
         self.release(safe, false)
