@@ -99,9 +99,23 @@ fn boto3_signs_as_for_aws_and_bedrock_gets_anonymized_requests_signed_again() {
                "invoke_stream": text, "wrong_secret": 401})
     );
 
-    let requests = bedrock.requests();
+    // An unsigned client with our key in X-API-Key: signed by the proxy all the same.
+    let body = json!({"system": [{"text": format!("The user is {SYSTEM}.")}],
+                      "messages": [{"role": "user", "content": [{"text": format!("Write to {USER} please.")}]}]});
+    let r = s.post_raw(
+        "/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse",
+        &body.to_string(),
+        &[("x-api-key", KEY)],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["output"]["message"]["content"][0]["text"], text);
+
+    let mut requests = bedrock.requests();
     // The wrong secret's request never reached Bedrock.
-    assert_eq!(requests.len(), 4);
+    assert_eq!(requests.len(), 5);
+    let unsigned = requests.pop().unwrap();
+    assert_eq!(unsigned["signature_ok"], true);
+    assert!(!unsigned["body"].to_string().contains(USER));
     let model = "/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0";
     for (r, op) in requests.iter().zip([
         "converse",
