@@ -421,83 +421,7 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
     };
     let (anonymize, restore) = (exclude(anonymize), exclude(restore));
     let (restore_stream, restore_events) = (exclude(restore_stream), exclude(restore_events));
-    let provider_places = if config.provider_key_in.is_empty() {
-        credentials::parse_all(preset.map_or(&[][..], |p| p.provider_key_in)).unwrap_or_default()
-    } else {
-        credentials::parse_all(&config.provider_key_in).unwrap_or_else(|(i, message)| {
-            errors.push((format!("provider_key_in[{i}]"), message.to_owned()));
-            Vec::new()
-        })
-    };
-    let unset: Vec<&str> = config
-        .upstream
-        .add_headers
-        .iter()
-        .filter(|(_, value)| is_unset(value.expose()))
-        .map(|(name, _)| name.as_str())
-        .collect();
-    let callers_bring_keys = config.auth == AuthMode::ApiKey
-        && match config.provider_key {
-            ProviderKey::Configured => {
-                for name in &unset {
-                    errors.push((
-                        format!("upstream.add_headers.{name}"),
-                        "is empty: set the variable it reads, or let callers bring their own \
-                         key (`provider_key: caller` or `configured_or_caller`)"
-                            .into(),
-                    ));
-                }
-                false
-            }
-            ProviderKey::Caller => true,
-            ProviderKey::ConfiguredOrCaller => !unset.is_empty(),
-        };
-    let key_locations = if config.api_key_in.is_empty() {
-        let default = match (preset, callers_bring_keys) {
-            // The SDK's key is the caller's own here: ours comes in our header.
-            (_, true) => presets::OUR_HEADER,
-            (Some(p), false) => p.api_key_in,
-            (None, false) => presets::OUR_HEADER,
-        };
-        credentials::parse_all(default).unwrap_or_default()
-    } else {
-        credentials::parse_all(&config.api_key_in).unwrap_or_else(|(i, message)| {
-            errors.push((format!("api_key_in[{i}]"), message.to_owned()));
-            Vec::new()
-        })
-    };
-    let caller_key_in = if callers_bring_keys {
-        if provider_places.is_empty() {
-            errors.push((
-                "provider_key_in".into(),
-                "name where the provider reads its key: callers bring their own here".into(),
-            ));
-        }
-        if let Some(shared) = key_locations.iter().find(|l| provider_places.contains(l)) {
-            errors.push((
-                "api_key_in".into(),
-                format!(
-                    "{shared} is where the provider reads the caller's own key; name another \
-                     place for ours (e.g. x-anonymizer-key)"
-                ),
-            ));
-        }
-        for name in config.upstream.add_headers.keys() {
-            let at_provider_place = provider_places.iter().any(|l| {
-                l.header_name()
-                    .is_some_and(|h| h.as_str().eq_ignore_ascii_case(name))
-            });
-            if at_provider_place && !unset.contains(&name.as_str()) {
-                errors.push((
-                    format!("upstream.add_headers.{name}"),
-                    "would replace the caller's own key: leave it out (or empty) here".into(),
-                ));
-            }
-        }
-        provider_places
-    } else {
-        Vec::new()
-    };
+    let (key_locations, caller_key_in) = compile_keys(config, preset, &mut errors);
     let session = match &config.session {
         None => None,
         Some(SessionSource {
@@ -589,47 +513,8 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             )),
         }
     }
-    let mut mirrored_headers: Vec<String> = preset
-        .map_or(&[][..], |p| p.mirrored_headers)
-        .iter()
-        .map(|p| (*p).to_owned())
-        .collect();
-    for (i, prefix) in config.mirrored_headers.iter().enumerate() {
-        if prefix.is_empty() || http::HeaderName::from_bytes(prefix.as_bytes()).is_err() {
-            errors.push((
-                format!("mirrored_headers[{i}]"),
-                "must be the start of a header name".into(),
-            ));
-        }
-        mirrored_headers.push(prefix.to_ascii_lowercase());
-    }
-    let aws = config.aws.as_ref().map(|aws| {
-        for (field, value) in [
-            ("aws.region", aws.region.as_str()),
-            ("aws.service", aws.service.as_str()),
-            ("aws.access_key_id", aws.access_key_id.as_str()),
-            (
-                "aws.secret_access_key",
-                aws.secret_access_key.expose().as_str(),
-            ),
-        ] {
-            if value.trim().is_empty() {
-                errors.push((field.into(), "is empty (is its variable set?)".into()));
-            }
-        }
-        AwsSigning {
-            region: aws.region.clone(),
-            service: aws.service.clone(),
-            credentials: super::sigv4::Credentials {
-                access_key_id: aws.access_key_id.clone(),
-                secret_access_key: aws.secret_access_key.clone(),
-                session_token: aws
-                    .session_token
-                    .clone()
-                    .filter(|t| !t.expose().trim().is_empty()),
-            },
-        }
-    });
+    let mirrored_headers = compile_mirrored(config, preset, &mut errors);
+    let aws = compile_aws(config, &mut errors);
     match upstream {
         Some(upstream) if errors.is_empty() => Ok(Route {
             name: config.name.clone(),
@@ -664,6 +549,147 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
         }),
         _ => Err(errors),
     }
+}
+
+/// Where our key is read (`api_key_in`) and, when callers bring their own provider
+/// key, where theirs is forwarded from (`provider_key`, `provider_key_in`).
+fn compile_keys(
+    config: &RouteConfig,
+    preset: Option<&presets::Preset>,
+    errors: &mut Vec<(String, String)>,
+) -> (Vec<KeyLocation>, Vec<KeyLocation>) {
+    let provider_places = if config.provider_key_in.is_empty() {
+        credentials::parse_all(preset.map_or(&[][..], |p| p.provider_key_in)).unwrap_or_default()
+    } else {
+        credentials::parse_all(&config.provider_key_in).unwrap_or_else(|(i, message)| {
+            errors.push((format!("provider_key_in[{i}]"), message.to_owned()));
+            Vec::new()
+        })
+    };
+    let unset: Vec<&str> = config
+        .upstream
+        .add_headers
+        .iter()
+        .filter(|(_, value)| is_unset(value.expose()))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let callers_bring_keys = config.auth == AuthMode::ApiKey
+        && match config.provider_key {
+            ProviderKey::Configured => {
+                for name in &unset {
+                    errors.push((
+                        format!("upstream.add_headers.{name}"),
+                        "is empty: set the variable it reads, or let callers bring their own \
+                         key (`provider_key: caller` or `configured_or_caller`)"
+                            .into(),
+                    ));
+                }
+                false
+            }
+            ProviderKey::Caller => true,
+            ProviderKey::ConfiguredOrCaller => !unset.is_empty(),
+        };
+    let key_locations = if config.api_key_in.is_empty() {
+        let default = match (preset, callers_bring_keys) {
+            // The SDK's key is the caller's own here: ours comes in our header.
+            (_, true) => presets::OUR_HEADER,
+            (Some(p), false) => p.api_key_in,
+            (None, false) => presets::OUR_HEADER,
+        };
+        credentials::parse_all(default).unwrap_or_default()
+    } else {
+        credentials::parse_all(&config.api_key_in).unwrap_or_else(|(i, message)| {
+            errors.push((format!("api_key_in[{i}]"), message.to_owned()));
+            Vec::new()
+        })
+    };
+    let caller_key_in = if callers_bring_keys {
+        if provider_places.is_empty() {
+            errors.push((
+                "provider_key_in".into(),
+                "name where the provider reads its key: callers bring their own here".into(),
+            ));
+        }
+        if let Some(shared) = key_locations.iter().find(|l| provider_places.contains(l)) {
+            errors.push((
+                "api_key_in".into(),
+                format!(
+                    "{shared} is where the provider reads the caller's own key; name another \
+                     place for ours (e.g. x-anonymizer-key)"
+                ),
+            ));
+        }
+        for name in config.upstream.add_headers.keys() {
+            let at_provider_place = provider_places.iter().any(|l| {
+                l.header_name()
+                    .is_some_and(|h| h.as_str().eq_ignore_ascii_case(name))
+            });
+            if at_provider_place && !unset.contains(&name.as_str()) {
+                errors.push((
+                    format!("upstream.add_headers.{name}"),
+                    "would replace the caller's own key: leave it out (or empty) here".into(),
+                ));
+            }
+        }
+        provider_places
+    } else {
+        Vec::new()
+    };
+    (key_locations, caller_key_in)
+}
+
+/// The header prefixes whose values repeat body fields: the preset's and the route's.
+fn compile_mirrored(
+    config: &RouteConfig,
+    preset: Option<&presets::Preset>,
+    errors: &mut Vec<(String, String)>,
+) -> Vec<String> {
+    let mut mirrored_headers: Vec<String> = preset
+        .map_or(&[][..], |p| p.mirrored_headers)
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+    for (i, prefix) in config.mirrored_headers.iter().enumerate() {
+        if prefix.is_empty() || http::HeaderName::from_bytes(prefix.as_bytes()).is_err() {
+            errors.push((
+                format!("mirrored_headers[{i}]"),
+                "must be the start of a header name".into(),
+            ));
+        }
+        mirrored_headers.push(prefix.to_ascii_lowercase());
+    }
+    mirrored_headers
+}
+
+/// The AWS signing of an AWS route (Bedrock), its fields checked.
+fn compile_aws(config: &RouteConfig, errors: &mut Vec<(String, String)>) -> Option<AwsSigning> {
+    config.aws.as_ref().map(|aws| {
+        for (field, value) in [
+            ("aws.region", aws.region.as_str()),
+            ("aws.service", aws.service.as_str()),
+            ("aws.access_key_id", aws.access_key_id.as_str()),
+            (
+                "aws.secret_access_key",
+                aws.secret_access_key.expose().as_str(),
+            ),
+        ] {
+            if value.trim().is_empty() {
+                errors.push((field.into(), "is empty (is its variable set?)".into()));
+            }
+        }
+        AwsSigning {
+            region: aws.region.clone(),
+            service: aws.service.clone(),
+            credentials: super::sigv4::Credentials {
+                access_key_id: aws.access_key_id.clone(),
+                secret_access_key: aws.secret_access_key.clone(),
+                session_token: aws
+                    .session_token
+                    .clone()
+                    .filter(|t| !t.expose().trim().is_empty()),
+            },
+        }
+    })
 }
 
 /// Whether an `add_headers` value came out empty: nothing, or an `Authorization`
