@@ -116,15 +116,9 @@ pub struct Exchange {
     /// The conversation's session, once known (a header, or the body).
     session: Option<String>,
     /// A caller's SigV4 signature, checked once the body is read.
-    signature: Option<SignatureCheck>,
+    signature: Option<sigv4::SignatureCheck>,
     /// The request's method (what an AWS signature covers).
     method: http::Method,
-}
-
-/// A SigV4 signature to check, with the secrets of the tenant it names.
-pub struct SignatureCheck {
-    pub presented: sigv4::Presented,
-    pub secrets: Vec<crate::secret::Secret<String>>,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -245,7 +239,7 @@ impl Exchange {
 
     /// Checks `check` over the whole request once its body is read
     /// ([`Exchange::check_signature`]).
-    pub fn expect_signature(&mut self, check: SignatureCheck) {
+    pub fn expect_signature(&mut self, check: sigv4::SignatureCheck) {
         self.signature = Some(check);
     }
 
@@ -264,19 +258,7 @@ impl Exchange {
             return Ok(());
         };
         let path = head.uri.path_and_query().map_or("/", |p| p.as_str());
-        let valid = check.secrets.iter().any(|secret| {
-            sigv4::verify(
-                &check.presented,
-                secret.expose(),
-                head.method.as_str(),
-                path,
-                head.headers,
-                raw,
-                now,
-            )
-            .is_ok()
-        });
-        if valid {
+        if check.verifies(head.method.as_str(), path, head.headers, raw, now) {
             Ok(())
         } else {
             Err(Refusal::new(

@@ -148,6 +148,37 @@ pub fn verify(
     }
 }
 
+/// A caller's signature to check, with the secrets of the tenant it names.
+pub struct SignatureCheck {
+    pub presented: Presented,
+    pub secrets: Vec<crate::secret::Secret<String>>,
+}
+
+impl SignatureCheck {
+    /// Whether one of the secrets gives the presented signature for this request.
+    pub fn verifies(
+        &self,
+        method: &str,
+        path_and_query: &str,
+        headers: &HeaderMap,
+        body: &[u8],
+        now: SystemTime,
+    ) -> bool {
+        self.secrets.iter().any(|secret| {
+            verify(
+                &self.presented,
+                secret.expose(),
+                method,
+                path_and_query,
+                headers,
+                body,
+                now,
+            )
+            .is_ok()
+        })
+    }
+}
+
 /// AWS credentials the proxy signs with.
 #[derive(Clone)]
 pub struct Credentials {
