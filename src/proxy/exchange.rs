@@ -4,10 +4,12 @@
 //!
 //! ```text
 //! Exchange::start(route, caller, head, max)   request headers in → a Plan, or a Refusal
-//! .upstream_request(uri, headers)            → upstream URI + header edits
+//! .check_signature(head, raw, now)           a caller's AWS signature, once the body is in
 //! .request_body(chunk, end)                  → Pass | Hold | Anonymize(job)
 //!     job.run(&anonymizer)                   CPU-bound: on whichever thread the server likes
 //! .anonymized(result)                        → the anonymized body, or a Refusal
+//! .upstream_request(uri, headers, body)      → upstream URI + header edits (mirrored
+//!                                              headers anonymized, AWS signed again)
 //! .response_head(status, headers)            → header edits, or a Refusal
 //! .response_body(chunk, end)                 → restored bytes, or a Refusal
 //! .report()                                  → entities and placeholders, for metrics

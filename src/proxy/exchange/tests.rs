@@ -408,3 +408,83 @@ fn an_api_key_route_takes_our_key_off_wherever_it_sits_and_the_provider_key_repl
     assert_eq!(forwarded.get("x-goog-api-key"), None);
     assert_eq!(forwarded["x-api-key"], "not-a-listed-place");
 }
+
+#[test]
+fn a_mirrored_header_goes_anonymized_with_the_argument_it_repeats_or_not_at_all() {
+    let mcp = route("mcp", "");
+    let client = headers(&[
+        ("content-type", "application/json"),
+        ("content-length", "10"),
+        ("mcp-param-customer", "ada@example.com"),
+        ("mcp-name", "lookup"),
+    ]);
+    let mut x = plan(Arc::clone(&mcp), &client).unwrap();
+    let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup","arguments":{"email":"ada@example.com"}}}"#;
+    let out = send(&mut x, body, 3).unwrap();
+    assert!(
+        text(&out).contains(r#""email":"[EMAIL_ADDRESS_1]""#),
+        "{}",
+        text(&out)
+    );
+    let uri: Uri = "/mcp".parse().unwrap();
+    let (_, edits) = x.upstream_request(&uri, &client, &out).unwrap();
+    let mut forwarded = client.clone();
+    edits.apply(&mut forwarded);
+    assert_eq!(forwarded["mcp-param-customer"], "[EMAIL_ADDRESS_1]");
+    assert_eq!(forwarded["mcp-name"], "lookup");
+    // Without a body to anonymize them with, they do not go.
+    let bodiless = headers(&[("mcp-param-customer", "ada@example.com")]);
+    let refusal = plan(Arc::clone(&mcp), &bodiless).unwrap_err();
+    assert_eq!(refusal.error.status(), 422);
+    // Nor when they cannot be read.
+    let mut unreadable = client.clone();
+    unreadable.insert(
+        "mcp-param-customer",
+        HeaderValue::from_static("=?base64?!!?="),
+    );
+    assert_eq!(plan(mcp, &unreadable).unwrap_err().error.status(), 422);
+}
+
+#[test]
+fn an_aws_route_signs_what_it_forwards_and_drops_the_callers_signature() {
+    let bedrock = route(
+        "bedrock_converse",
+        "aws: {region: eu-west-1, access_key_id: AKIDPROXY, secret_access_key: s3cr3t, session_token: tok}\n",
+    );
+    let client = headers(&[
+        ("content-type", "application/json"),
+        ("content-length", "10"),
+        ("authorization", "AWS4-HMAC-SHA256 Credential=team/20261127/us-east-1/bedrock/aws4_request, SignedHeaders=host;x-amz-date, Signature=00"),
+        ("x-amz-date", "20261127T080000Z"),
+        ("x-amz-security-token", "the-callers"),
+        ("x-amzn-bedrock-trace", "ENABLED"),
+    ]);
+    let x = plan(bedrock, &client).unwrap();
+    let uri: Uri = "/model/m%3A0/converse".parse().unwrap();
+    let body = br#"{"messages":[]}"#;
+    let (up, edits) = x.upstream_request(&uri, &client, body).unwrap();
+    let mut forwarded = client.clone();
+    edits.apply(&mut forwarded);
+    assert_eq!(forwarded["x-amz-security-token"], "tok");
+    let auth = forwarded["authorization"].to_str().unwrap().to_owned();
+    assert!(forwarded["authorization"].is_sensitive());
+    let p = super::sigv4::Presented::parse(&auth).unwrap();
+    assert_eq!(
+        (p.access_key_id.as_str(), p.region.as_str()),
+        ("AKIDPROXY", "eu-west-1")
+    );
+    assert_eq!(
+        p.signed_headers,
+        [
+            "content-type",
+            "host",
+            "x-amz-date",
+            "x-amz-security-token",
+            "x-amzn-bedrock-trace"
+        ]
+    );
+    let path = up.path_and_query().unwrap().as_str();
+    let now = std::time::SystemTime::now();
+    let verified = super::sigv4::verify(&p, "s3cr3t", "POST", path, &forwarded, body, now);
+    assert_eq!(verified, Ok(()));
+}
