@@ -1,7 +1,8 @@
 //! Secrets never print. A config holds a distinct secret in every place one can live —
 //! API keys (file and `ANONYMIZER_API_KEYS`), the master secret (file and
 //! `ANONYMIZER_SECRET`), a route's `add_headers` (literal and `${VAR}`), the Redis URL's
-//! password (file and `ANONYMIZER_REDIS_URL`) — and the real binary, logging at debug
+//! password (file and `ANONYMIZER_REDIS_URL`), an AWS route's secret access key and
+//! session token — and the real binary, logging at debug
 //! level, is driven through every path that could show one: served and refused
 //! requests, an unreachable Redis, the proxy injecting the provider key, `/readyz`,
 //! `/metrics`, shutdown, and `check-config` on a good and on a bad config.
@@ -24,6 +25,8 @@ const FILE_REDIS_PASSWORD: &str = "file-redis-pass-7777gggg";
 const ENV_REDIS_PASSWORD: &str = "env-redis-pass-8888hhhh";
 /// Not configured: a caller's own provider key, forwarded on a passthrough route.
 const CALLER_KEY: &str = "caller-provider-key-9999iiii";
+const AWS_SECRET: &str = "aws-secret-access-key-aaaa1111";
+const AWS_TOKEN: &str = "aws-session-token-bbbb2222";
 
 const ALL: &[&str] = &[
     FILE_KEY,
@@ -35,6 +38,8 @@ const ALL: &[&str] = &[
     FILE_REDIS_PASSWORD,
     ENV_REDIS_PASSWORD,
     CALLER_KEY,
+    AWS_SECRET,
+    AWS_TOKEN,
 ];
 
 fn assert_hides_all(what: &str, text: &str) {
@@ -61,7 +66,10 @@ fn config(upstream: &str, dead_redis_port: u16) -> String {
          upstream:\n      url: '{upstream}'\n      add_headers:\n        authorization: Bearer {HEADER_VALUE}\n        \
          x-provider-key: ${{PROVIDER_KEY}}\n  \
          - name: pass\n    match: {{path_prefix: /v2/chat/completions}}\n    preset: openai_chat\n    \
-         auth: passthrough\n    upstream: {{url: '{upstream}'}}\n"
+         auth: passthrough\n    upstream: {{url: '{upstream}'}}\n  \
+         - name: aws\n    match: {{path_prefix: /model}}\n    preset: bedrock_converse\n    \
+         upstream: {{url: '{upstream}'}}\n    \
+         aws: {{region: us-east-1, access_key_id: AKIDSECRETS, secret_access_key: {AWS_SECRET}, session_token: {AWS_TOKEN}}}\n"
     )
 }
 
@@ -177,6 +185,23 @@ fn no_log_line_error_metric_or_check_config_output_shows_a_secret() {
         got[1].header("authorization"),
         Some(format!("Bearer {CALLER_KEY}").as_str())
     );
+
+    // An AWS route signs what it forwards: the token goes up, the secret only signs.
+    let converse =
+        json!({"messages": [{"role": "user", "content": [{"text": "I am Alice Smith"}]}]});
+    let r = server.post_raw(
+        "/model/m%3A0/converse",
+        &converse.to_string(),
+        &[("x-api-key", ENV_KEY)],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    record("aws", &r);
+    let got = upstream.received();
+    assert_eq!(got[2].header("x-amz-security-token"), Some(AWS_TOKEN));
+    assert!(got[2]
+        .header("authorization")
+        .is_some_and(|a| a.starts_with("AWS4-HMAC-SHA256 Credential=AKIDSECRETS/")));
+    assert!(!String::from_utf8_lossy(&got[2].raw).contains(AWS_SECRET));
 
     // Give the Redis health pings time to fail and be logged.
     std::thread::sleep(Duration::from_millis(1500));
