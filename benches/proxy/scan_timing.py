@@ -1,5 +1,6 @@
-"""Time to the first streamed text (the first event whose delta has content) and to the
-end of a streamed (chunked) Chat Completions answer, its last chunk, over N sequential requests; also checks the
+"""Time to the answer's first body byte (its first event: the role, no text yet), to the
+first streamed text (the first event whose delta has content) and to the end of a
+streamed (chunked) Chat Completions answer, its last chunk, over N sequential requests; also checks the
 text that came. Usage: scan_timing.py HOST PORT PATH N [EXPECT_NEW]
 EXPECT_NEW: `gone` when the answer's own addresses must not be in the text, `kept`
 when they must be."""
@@ -25,18 +26,20 @@ def texts(buf):
     return out
 
 
-first, total = [], []
+first_byte, first, total = [], [], []
 for _ in range(n):
     s = socket.create_connection((host, port))
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     t0 = time.perf_counter()
     s.sendall(req)
-    buf, t_first, t_end = b"", None, None
+    buf, t_byte, t_first, t_end = b"", None, None, None
     while True:
         chunk = s.recv(65536)
         if not chunk:
             break
         buf += chunk
+        if t_byte is None and b"data:" in buf:
+            t_byte = time.perf_counter()
         if t_first is None and any(texts(buf.split(b"\r\n\r\n", 1)[-1])):
             t_first = time.perf_counter()
         if t_end is None and buf.endswith(b"\r\n0\r\n\r\n"):
@@ -52,7 +55,9 @@ for _ in range(n):
         sys.exit("the answer's own address went out")
     if expect == "kept" and "margaret.hamilton@" not in text:
         sys.exit("the answer changed")
+    first_byte.append((t_byte - t0) * 1000)
     first.append((t_first - t0) * 1000)
     total.append((t_end - t0) * 1000)
-print(f"first text p50={statistics.median(first):.2f}ms p90={sorted(first)[int(n * 0.9) - 1]:.2f}ms; "
+print(f"first byte p50={statistics.median(first_byte):.2f}ms; "
+      f"first text p50={statistics.median(first):.2f}ms p90={sorted(first)[int(n * 0.9) - 1]:.2f}ms; "
       f"total p50={statistics.median(total):.1f}ms p90={sorted(total)[int(n * 0.9) - 1]:.1f}ms")

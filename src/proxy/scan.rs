@@ -110,10 +110,6 @@ impl AnswerScan {
         })
     }
 
-    pub fn mode(&self) -> ScanAnswers {
-        self.mode
-    }
-
     /// The answer's restorer was read again (a session's map grew while it streamed).
     pub fn set_restorer(&self, restorer: Arc<Restorer>) {
         if let Ok(mut r) = self.restorer.lock() {
