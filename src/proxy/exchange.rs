@@ -121,6 +121,8 @@ pub struct Exchange {
     signature: Option<sigv4::SignatureCheck>,
     /// The request's method (what an AWS signature covers).
     method: http::Method,
+    /// The route's own upstream token (Google), fetched for this request.
+    provider_token: Option<crate::secret::Secret<String>>,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -202,6 +204,7 @@ impl Exchange {
             session,
             signature: None,
             method: head.method.clone(),
+            provider_token: None,
         })
     }
 
@@ -237,6 +240,11 @@ impl Exchange {
     /// Whether the request's body went through the anonymizer (which set the restorer).
     fn request_anonymized(&self) -> bool {
         matches!(self.request, RequestState::Done)
+    }
+
+    /// Sends `token` as the bearer upstream (the route's `google_credentials`).
+    pub fn use_provider_token(&mut self, token: crate::secret::Secret<String>) {
+        self.provider_token = Some(token);
     }
 
     /// Checks `check` over the whole request once its body is read
@@ -332,6 +340,12 @@ impl Exchange {
         }
         for (name, value) in &self.mirrored_out {
             edits.insert(name.clone(), value.clone());
+        }
+        if let Some(token) = &self.provider_token {
+            let mut value = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
+                .map_err(|_| Refusal::no_credential())?;
+            value.set_sensitive(true);
+            edits.insert(http::header::AUTHORIZATION, value);
         }
         if self.plan.restores {
             // We must read what comes back: ask for it uncompressed.

@@ -13,6 +13,7 @@ pub mod eventstream;
 pub mod exchange;
 pub mod fault;
 pub mod format;
+pub mod google_token;
 pub mod headers;
 pub mod job;
 pub mod jsonpath;

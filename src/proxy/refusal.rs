@@ -34,6 +34,8 @@ pub enum Reason {
     ResponseTooLarge,
     /// An AWS signature (SigV4) that does not verify.
     BadSignature,
+    /// The route's own upstream credential could not be had (a Google token).
+    NoCredential,
     /// A bug.
     Internal,
 }
@@ -53,6 +55,7 @@ impl Reason {
         Reason::UnreadableResponse,
         Reason::ResponseTooLarge,
         Reason::BadSignature,
+        Reason::NoCredential,
         Reason::Internal,
     ];
 
@@ -71,6 +74,7 @@ impl Reason {
             Reason::UnreadableResponse => "unreadable_response",
             Reason::ResponseTooLarge => "response_too_large",
             Reason::BadSignature => "bad_signature",
+            Reason::NoCredential => "no_credential",
             Reason::Internal => "internal",
         }
     }
@@ -128,6 +132,16 @@ impl Refusal {
     }
 
     /// The upstream's answer is not in the coding its headers announce.
+    /// The route's upstream credential could not be had (the metadata server).
+    pub fn no_credential() -> Self {
+        Self::new(
+            Reason::NoCredential,
+            ApiError::new(ErrorCode::BadGateway).with_message(
+                "no access token for the upstream could be had; nothing was forwarded",
+            ),
+        )
+    }
+
     pub fn unreadable_response() -> Self {
         Self::new(
             Reason::UnreadableResponse,

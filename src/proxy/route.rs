@@ -145,6 +145,17 @@ pub struct RouteConfig {
     /// request is signed with (SigV4), after its body was rewritten.
     #[serde(default)]
     pub aws: Option<AwsConfig>,
+    /// Vertex AI routes: the operator's Google access token, from the metadata server.
+    #[serde(default)]
+    pub google_credentials: Option<GoogleCredentials>,
+}
+
+/// Where a route's Google access token comes from.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GoogleCredentials {
+    /// The metadata server, `host[:port]` (`metadata.google.internal` on Google Cloud).
+    pub metadata_host: String,
 }
 
 /// How a route signs what it forwards to AWS.
@@ -279,6 +290,8 @@ pub struct Route {
     pub log_fields: LogFields,
     /// Signs forwarded requests (AWS routes).
     pub aws: Option<AwsSigning>,
+    /// The operator's Google access token, sent as the bearer (Vertex AI routes).
+    pub google: Option<std::sync::Arc<super::google_token::MetadataToken>>,
 }
 
 #[derive(Debug, Clone)]
@@ -515,6 +528,23 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
     }
     let mirrored_headers = compile_mirrored(config, preset, &mut errors);
     let aws = compile_aws(config, &mut errors);
+    let google = config.google_credentials.as_ref().map(|g| {
+        if g.metadata_host.trim().is_empty() {
+            errors.push((
+                "google_credentials.metadata_host".into(),
+                "is empty (is its variable set?)".into(),
+            ));
+        }
+        if !caller_key_in.is_empty() || config.upstream.add_headers.contains_key("authorization") {
+            errors.push((
+                "google_credentials".into(),
+                "the operator's token is the bearer: no `provider_key: caller` and no \
+                 `authorization` in add_headers beside it"
+                    .into(),
+            ));
+        }
+        super::google_token::MetadataToken::shared(&g.metadata_host)
+    });
     match upstream {
         Some(upstream) if errors.is_empty() => Ok(Route {
             name: config.name.clone(),
@@ -546,6 +576,7 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
                 loki: config.loki,
             },
             aws,
+            google,
         }),
         _ => Err(errors),
     }

@@ -330,6 +330,12 @@ impl ApiService {
         exchange: &mut Exchange,
         body: bytes::Bytes,
     ) -> Result<()> {
+        if let Some(google) = exchange.route().google.clone() {
+            match google.token().await {
+                Ok(token) => exchange.use_provider_token(token),
+                Err(_) => return refuse(session, ctx, Refusal::no_credential(), false).await,
+            }
+        }
         let request = match upstream_request(session, exchange, &body) {
             Ok(request) => request,
             Err(refusal) => return refuse(session, ctx, refusal, false).await,

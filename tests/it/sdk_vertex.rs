@@ -164,3 +164,54 @@ fn vertex_sdks_with_the_operators_google_token_send_ours_as_theirs() {
         assert_eq!(r.header("authorization"), Some("Bearer ya29.operator"));
     }
 }
+
+#[test]
+fn vertex_routes_on_google_cloud_take_the_workloads_token_from_the_metadata_server() {
+    let metadata = Upstream::start(|_: &Received| {
+        Reply::json(
+            &json!({"access_token": "ya29.from-metadata", "expires_in": 3599, "token_type": "Bearer"}),
+        )
+    });
+    let up = Upstream::start(vertex);
+    let host = metadata.url().trim_start_matches("http://").to_owned();
+    let route = |name: &str, publisher: &str, preset: &str| {
+        format!(
+            "  - name: {name}\n    match: {{paths: [/v1/projects/*/locations/*/publishers/{publisher}/models/*, /v1beta1/projects/*/locations/*/publishers/{publisher}/models/*]}}\n    upstream: {{url: '{}'}}\n    preset: {preset}\n    google_credentials: {{metadata_host: '{host}'}}\n",
+            up.url()
+        )
+    };
+    let yaml = format!(
+        "{}routes:\n{}{}",
+        crate::support::base_config(),
+        route("g", "google", "vertex_gemini"),
+        route("a", "anthropic", "vertex_anthropic")
+    );
+    let s = crate::support::TestServer::start(&yaml);
+    // The SDKs' token is our key; the workload's goes upstream.
+    let got = run(&format!("http://{}", s.addr), &[KEY]);
+    assert_eq!(got, restored());
+    let received = up.received();
+    assert_anonymized(&received);
+    for r in &received {
+        assert_eq!(r.header("authorization"), Some("Bearer ya29.from-metadata"));
+    }
+    // Fetched once, as Google's libraries ask for it, and kept while it is valid.
+    let asked = metadata.received();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].header("metadata-flavor"), Some("Google"));
+    assert_eq!(
+        asked[0].path,
+        "/computeMetadata/v1/instance/service-accounts/default/token"
+    );
+    // Without a metadata server nothing is forwarded.
+    let dead = crate::support::free_port();
+    let yaml = yaml.replace(&host, &format!("127.0.0.1:{dead}"));
+    let s = crate::support::TestServer::start(&yaml);
+    let r = s.post_raw(
+        "/v1/projects/p/locations/l/publishers/google/models/m:generateContent",
+        &json!({"contents": [{"role": "user", "parts": [{"text": USER}]}]}).to_string(),
+        &[("authorization", &format!("Bearer {KEY}"))],
+    );
+    r.assert_error(502, "bad_gateway");
+    assert_eq!(up.received().len(), 4);
+}
