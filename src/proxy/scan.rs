@@ -300,8 +300,12 @@ impl AnswerScan {
             return Ok((text[offset..cut].to_owned(), cut - offset));
         }
         let out = self.replace(&[text[..cut].to_owned()], &[detections])?;
+        // Nothing was replaced in the context (it was kept), so it is still a prefix.
         let released = out.into_iter().next().unwrap_or_default();
-        Ok((released[offset..].to_owned(), cut - offset))
+        match released.get(offset..) {
+            Some(new) => Ok((new.to_owned(), cut - offset)),
+            None => self.failed(),
+        }
     }
 }
 
