@@ -15,6 +15,8 @@ use http::header::{HeaderMap, HeaderName, HeaderValue};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
+use crate::methods::fake::date::{civil_from_days, days_from_civil};
+
 const ALGORITHM: &str = "AWS4-HMAC-SHA256";
 /// How far a request's `X-Amz-Date` may be from our clock (AWS allows 15 minutes).
 pub const MAX_SKEW: Duration = Duration::from_secs(15 * 60);
@@ -413,36 +415,6 @@ fn format_amz_date(t: SystemTime) -> String {
         rem / 3600,
         rem % 3600 / 60,
         rem % 60
-    )
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (
-        if m <= 2 {
-            yoe + era * 400 + 1
-        } else {
-            yoe + era * 400
-        },
-        m,
-        d,
     )
 }
 
