@@ -230,10 +230,7 @@ impl ArrayRestorer {
         docs: Result<Vec<Vec<u8>>, DocFault>,
         out: &mut Vec<u8>,
     ) -> Result<(), super::fault::Fault> {
-        let (docs, failed) = match docs {
-            Ok(docs) => (docs, None),
-            Err(DocFault { fault, before }) => (before, Some(fault)),
-        };
+        let (docs, failed) = DocFault::settle(docs);
         for doc in docs {
             self.emit(&doc, out);
         }

@@ -45,6 +45,33 @@ pub struct DocFault {
     pub before: Vec<Vec<u8>>,
 }
 
+impl DocFault {
+    /// The documents that go out, and the fault after them if a document failed.
+    pub fn settle(docs: Result<Vec<Vec<u8>>, DocFault>) -> (Vec<Vec<u8>>, Option<Fault>) {
+        match docs {
+            Ok(docs) => (docs, None),
+            Err(DocFault { fault, before }) => (before, Some(fault)),
+        }
+    }
+
+    /// A framing's event fault: what went out before (`out`, taken) and the event's
+    /// bytes as they came.
+    pub fn into_event(
+        fault: Option<Fault>,
+        out: &mut Vec<u8>,
+        raw: &[u8],
+    ) -> Result<(), EventFault> {
+        match fault {
+            None => Ok(()),
+            Some(fault) => Err(EventFault {
+                fault,
+                out: std::mem::take(out),
+                raw: raw.to_vec(),
+            }),
+        }
+    }
+}
+
 /// Restores documents in stream order.
 pub struct DocRestorer {
     events: SseRestorer,

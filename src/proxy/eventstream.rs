@@ -146,11 +146,7 @@ impl EventStreamRestorer {
             Some(found) => found,
             None => (message.payload.clone(), Envelope::Plain),
         };
-        let docs = self.docs.document(&doc);
-        let (docs, failed) = match docs {
-            Ok(docs) => (docs, None),
-            Err(DocFault { fault, before }) => (before, Some(fault)),
-        };
+        let (docs, failed) = DocFault::settle(self.docs.document(&doc));
         let count = docs.len();
         for (i, doc) in docs.into_iter().enumerate() {
             let current = i + 1 == count && failed.is_none();
@@ -161,14 +157,7 @@ impl EventStreamRestorer {
             out.extend(encode(&headers, &wrap_envelope(&doc, &envelope)));
         }
         self.last = Some((message.headers, envelope));
-        match failed {
-            None => Ok(()),
-            Some(fault) => Err(EventFault {
-                fault,
-                out: std::mem::take(out),
-                raw: raw.to_vec(),
-            }),
-        }
+        DocFault::into_event(failed, out, raw)
     }
 }
 

@@ -41,22 +41,12 @@ fn fault(
     out: &mut Vec<u8>,
     raw: &[u8],
 ) -> Result<(), EventFault> {
-    let (docs, failed) = match docs {
-        Ok(docs) => (docs, None),
-        Err(DocFault { fault, before }) => (before, Some(fault)),
-    };
+    let (docs, failed) = DocFault::settle(docs);
     for doc in docs {
         out.extend_from_slice(&doc);
         out.push(b'\n');
     }
-    match failed {
-        None => Ok(()),
-        Some(fault) => Err(EventFault {
-            fault,
-            out: std::mem::take(out),
-            raw: raw.to_vec(),
-        }),
-    }
+    DocFault::into_event(failed, out, raw)
 }
 
 impl EventStream for NdjsonRestorer {
