@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
+use crate::proxy_stream::{openai_event, openai_text, placeholder};
 use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::TestServer;
 
@@ -16,17 +17,6 @@ fn config(upstream: &str, mode: &str) -> String {
         "{}routes:\n  - name: scan\n    match: {{path_prefix: /v1}}\n    upstream: {{url: '{upstream}'}}\n    preset: openai_chat\n    auth: passthrough\n    scan_answers: {mode}\n",
         crate::support::base_config()
     )
-}
-
-/// The placeholder the upstream got for [`EMAIL`].
-fn placeholder(req: &Received) -> String {
-    let content = req.json()["messages"][0]["content"]
-        .as_str()
-        .unwrap_or("")
-        .to_owned();
-    let start = content.find('[').unwrap_or(0);
-    let end = content.find(']').map_or(content.len(), |e| e + 1);
-    content[start..end].to_owned()
 }
 
 /// The model's answer: our placeholder, and an address of its own cut across deltas.
@@ -47,16 +37,7 @@ fn answer(req: &Received) -> Reply {
             &json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": parts.concat()}}]}),
         );
     }
-    let mut events: Vec<Vec<u8>> = parts
-        .iter()
-        .map(|d| {
-            format!(
-                "data: {}\n\n",
-                json!({"choices": [{"index": 0, "delta": {"content": d}}]})
-            )
-            .into_bytes()
-        })
-        .collect();
+    let mut events: Vec<Vec<u8>> = parts.iter().map(|d| openai_event(d).into_bytes()).collect();
     events.push(b"data: [DONE]\n\n".to_vec());
     Reply::sse(events, Duration::from_millis(2))
 }
@@ -65,18 +46,6 @@ fn ask(s: &TestServer, stream: bool) -> crate::support::Response {
     let body = json!({"model": "m", "stream": stream,
                       "messages": [{"role": "user", "content": format!("Write to {EMAIL}")}]});
     s.post_raw("/v1/chat/completions", &body.to_string(), &[])
-}
-
-fn streamed_text(body: &str) -> String {
-    body.split("\n\n")
-        .filter_map(|e| e.trim().strip_prefix("data: "))
-        .filter_map(|d| serde_json::from_str::<Value>(d).ok())
-        .filter_map(|v| {
-            v["choices"][0]["delta"]["content"]
-                .as_str()
-                .map(str::to_owned)
-        })
-        .collect()
 }
 
 const SCANNED: &str = "Sure, I wrote to ada.lovelace@example.com and copied [EMAIL_ADDRESS_2] as well, since she owns the account.";
@@ -91,7 +60,7 @@ fn an_address_the_model_introduces_is_anonymized_whole_and_streamed() {
 
     let streamed = ask(&s, true);
     assert_eq!(streamed.status, 200, "{}", streamed.text);
-    assert_eq!(streamed_text(&streamed.text), SCANNED);
+    assert_eq!(openai_text(&streamed.text), SCANNED);
     // Not one piece of the new address went out, in any event.
     for piece in ["margaret", "hamilton@", "ilton@example", "example.org"] {
         assert!(!streamed.text.contains(piece), "{piece}: {}", streamed.text);
@@ -114,7 +83,7 @@ fn monitor_mode_counts_what_an_answer_introduces_and_changes_no_byte() {
     assert_eq!(text, SCANNED.replace("[EMAIL_ADDRESS_2]", NEW));
     let streamed = ask(&s, true);
     assert_eq!(
-        streamed_text(&streamed.text),
+        openai_text(&streamed.text),
         SCANNED.replace("[EMAIL_ADDRESS_2]", NEW)
     );
     let line = "anonymizer_proxy_answer_entities_total{action=\"monitored\",label=\"EMAIL_ADDRESS\",route=\"scan\"} 2";

@@ -19,7 +19,7 @@ fn config(preset: &str, prefix: &str, upstream: &str) -> String {
     )
 }
 
-fn openai_event(content: &str) -> String {
+pub(crate) fn openai_event(content: &str) -> String {
     format!(
         "data: {}\n\n",
         json!({"id": "c1", "object": "chat.completion.chunk",
@@ -28,7 +28,7 @@ fn openai_event(content: &str) -> String {
 }
 
 /// The placeholder the upstream received in the last user message.
-fn placeholder(req: &Received) -> String {
+pub(crate) fn placeholder(req: &Received) -> String {
     let content = req.json()["messages"][0]["content"]
         .as_str()
         .unwrap_or("")
@@ -39,7 +39,7 @@ fn placeholder(req: &Received) -> String {
 }
 
 /// Concatenated `delta.content` of an OpenAI stream.
-fn openai_text(body: &str) -> String {
+pub(crate) fn openai_text(body: &str) -> String {
     body.split("\n\n")
         .filter_map(|e| e.trim().strip_prefix("data: "))
         .filter_map(|d| serde_json::from_str::<Value>(d).ok())
