@@ -3,76 +3,32 @@
 //! request's SigV4 signature with botocore's own signer and answers in Bedrock's wire
 //! format: Converse JSON, InvokeModel JSON, and binary event streams cut every 11 bytes.
 
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use serde_json::json;
 
-use serde_json::{json, Value};
-
-use crate::sdk_clients::serve_example_env;
-use crate::support::{free_port, python, scratch_dir, KEY};
+use crate::sdk_clients::{json_lines, run_client, serve_example_env, ScriptServer};
+use crate::support::{python, scratch_dir, KEY};
 
 const USER: &str = "ada.lovelace@example.com";
 const SYSTEM: &str = "alan.turing@example.org";
 
-struct Bedrock {
-    child: Child,
-    port: u16,
-    log: PathBuf,
-}
-
-impl Bedrock {
-    fn start(log: PathBuf) -> Bedrock {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let port = free_port();
-        let child = Command::new(python())
-            .arg(root.join("tests/clients/bedrock_upstream.py"))
-            .args([&port.to_string(), log.to_str().unwrap()])
-            .args([
-                "AKIDUPSTREAM",
-                "upstream-secret-key",
-                "session-token/1+",
-                "eu-west-1",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the Bedrock upstream");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "the Bedrock upstream did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Bedrock { child, port, log }
-    }
-
-    fn requests(&self) -> Vec<Value> {
-        std::fs::read_to_string(&self.log)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    }
-}
-
-impl Drop for Bedrock {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn boto3_signs_as_for_aws_and_bedrock_gets_anonymized_requests_signed_again() {
     let dir = scratch_dir();
-    let bedrock = Bedrock::start(dir.join("requests.jsonl"));
+    let log = dir.join("requests.jsonl");
+    let bedrock = ScriptServer::start(
+        &python(),
+        "bedrock_upstream.py",
+        &[
+            log.to_str().expect("a UTF-8 path"),
+            "AKIDUPSTREAM",
+            "upstream-secret-key",
+            "session-token/1+",
+            "eu-west-1",
+        ],
+    );
     let s = serve_example_env(
         "bedrock",
-        &format!("http://127.0.0.1:{}", bedrock.port),
+        &bedrock.url(),
         &[
             ("AWS_REGION", "eu-west-1"),
             ("AWS_ACCESS_KEY_ID", "AKIDUPSTREAM"),
@@ -80,18 +36,10 @@ fn boto3_signs_as_for_aws_and_bedrock_gets_anonymized_requests_signed_again() {
             ("AWS_SESSION_TOKEN", "session-token/1+"),
         ],
     );
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(python())
-        .arg(root.join("tests/clients/sdk_bedrock.py"))
-        .args([&format!("http://{}", s.addr), "sdk", KEY])
-        .output()
-        .expect("run sdk_bedrock.py");
-    assert!(
-        out.status.success(),
-        "sdk_bedrock.py failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let got = run_client(
+        "sdk_bedrock.py",
+        &[&format!("http://{}", s.addr), "sdk", KEY],
     );
-    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
     let text = format!("Sure, I will write to {USER}; cc {SYSTEM}.");
     assert_eq!(
         got,
@@ -110,7 +58,7 @@ fn boto3_signs_as_for_aws_and_bedrock_gets_anonymized_requests_signed_again() {
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json()["output"]["message"]["content"][0]["text"], text);
 
-    let mut requests = bedrock.requests();
+    let mut requests = json_lines(&log);
     // The wrong secret's request never reached Bedrock.
     assert_eq!(requests.len(), 5);
     let unsigned = requests.pop().unwrap();

@@ -1,14 +1,15 @@
 //! What the SDK tests share: the example config a test serves, running a client script
 //! of `tests/clients/` with the `.venv` Python, and SSE framing for the mock upstreams.
 
-use std::path::PathBuf;
-use std::process::Command;
-use std::time::Duration;
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::support::upstream::Reply;
-use crate::support::{python, TestServer, KEY};
+use crate::support::{free_port, python, TestServer, KEY};
 
 pub const EMAIL: &str = "grace.hopper@example.com";
 pub const PHONE: &str = "+1 415-555-0132";
@@ -74,8 +75,13 @@ fn serve_example_full(
 /// Runs `tests/clients/<script>` with `args`; returns the JSON it prints. Fails the
 /// test, with the script's stderr, when it does not succeed.
 pub fn run_client(script: &str, args: &[&str]) -> Value {
+    run_client_with(&python(), script, args)
+}
+
+/// [`run_client`] with another Python (another SDK line's venv).
+pub fn run_client_with(python: &Path, script: &str, args: &[&str]) -> Value {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(python())
+    let out = Command::new(python)
         .arg(root.join("tests/clients").join(script))
         .args(args)
         .output()
@@ -124,4 +130,53 @@ pub fn assert_nothing_personal(raw: &str) {
             "{secret:?} reached the upstream:\n{raw}"
         );
     }
+}
+
+/// A server script of `tests/clients/` (a real SDK's server, or a provider's stand-in)
+/// listening on a free loopback port, its first argument; killed when dropped.
+pub struct ScriptServer {
+    child: Child,
+    pub port: u16,
+}
+
+impl ScriptServer {
+    /// Starts `python tests/clients/<script> PORT args…` and waits until it listens.
+    pub fn start(python: &Path, script: &str, args: &[&str]) -> ScriptServer {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let port = free_port();
+        let child = Command::new(python)
+            .arg(root.join("tests/clients").join(script))
+            .arg(port.to_string())
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start {script}: {e}"));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "{script} did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        ScriptServer { child, port }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for ScriptServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The JSON lines a script server appended to `log`.
+pub fn json_lines(log: &Path) -> Vec<Value> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
 }

@@ -5,82 +5,45 @@
 //! 2.x line the 2026 stateless revision (`server/discover`, method and tool name in
 //! headers, `Mcp-Param-*` headers mirroring arguments).
 
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::sdk_clients::{serve_example, serve_example_with, BONES};
-use crate::support::{free_port, python, python_mcp2, scratch_dir, KEY};
+use crate::sdk_clients::{
+    json_lines, run_client_with, serve_example, serve_example_with, ScriptServer, BONES,
+};
+use crate::support::{python, python_mcp2, scratch_dir, KEY};
 
 const EMAIL: &str = "grace.hopper@example.com";
 /// The name is the deny list's [`BONES`] (found without the model, quotes and all).
 const NOTE: &str = r#"Call Dr. "Bones" McCoy at +1 415-555-0132 about the invoice."#;
 
-/// An MCP server of `tests/clients/mcp_server.py`, killed when dropped.
+/// An MCP server of `tests/clients/mcp_server.py`, logging each tool call to `log`.
 struct McpServer {
-    child: Child,
-    port: u16,
+    server: ScriptServer,
     log: PathBuf,
 }
 
 impl McpServer {
     fn start(python: &Path, log: PathBuf, flags: &[&str]) -> McpServer {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let port = free_port();
-        let child = Command::new(python)
-            .arg(root.join("tests/clients/mcp_server.py"))
-            .arg(port.to_string())
-            .arg(&log)
-            .args(flags)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the MCP server");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "the MCP server did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        McpServer { child, port, log }
+        let mut args = vec![log.to_str().expect("a UTF-8 path")];
+        args.extend_from_slice(flags);
+        let server = ScriptServer::start(python, "mcp_server.py", &args);
+        McpServer { server, log }
     }
 
     fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        self.server.url()
     }
 
     /// Each tool call as the server received it.
     fn calls(&self) -> Vec<Value> {
-        std::fs::read_to_string(&self.log)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("a JSON line"))
-            .collect()
-    }
-}
-
-impl Drop for McpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        json_lines(&self.log)
     }
 }
 
 fn run_client(python: &Path, args: &[&str]) -> Value {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(python)
-        .arg(root.join("tests/clients/sdk_mcp.py"))
-        .args(args)
-        .output()
-        .expect("run the MCP client");
-    assert!(
-        out.status.success(),
-        "sdk_mcp.py failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the client printed JSON")
+    run_client_with(python, "sdk_mcp.py", args)
 }
 
 /// What the client must get back: every value restored, the tool's own data as it was.

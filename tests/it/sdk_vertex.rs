@@ -8,9 +8,8 @@ use std::time::Duration;
 use regex::Regex;
 use serde_json::{json, Value};
 
-use crate::sdk_clients::serve_example_env;
+use crate::sdk_clients::{run_client, serve_example_env};
 use crate::sdk_gemini::gemini;
-use crate::support::python;
 use crate::support::upstream::{Received, Reply, Upstream};
 use crate::support::KEY;
 
@@ -79,19 +78,9 @@ fn vertex(req: &Received) -> Reply {
 }
 
 fn run(base: &str, args: &[&str]) -> Value {
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = std::process::Command::new(python())
-        .arg(root.join("tests/clients/sdk_vertex.py"))
-        .arg(base)
-        .args(args)
-        .output()
-        .expect("run sdk_vertex.py");
-    assert!(
-        out.status.success(),
-        "sdk_vertex.py failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    let mut all = vec![base];
+    all.extend_from_slice(args);
+    run_client("sdk_vertex.py", &all)
 }
 
 fn restored() -> Value {
