@@ -3,9 +3,10 @@
 never had) cut into one event per word, as models stream tokens; the first event
 (role only) goes out at once, then one word every PACE_MS milliseconds.
 Usage: scan_upstream.py PORT PACE_MS"""
-import asyncio
 import json
 import sys
+
+from sse_upstream import serve
 
 SENTENCES = [
     "Sure, I looked the account up for you.",
@@ -34,39 +35,8 @@ def event(delta):
     return ("data: " + json.dumps({"choices": [{"index": 0, "delta": delta}]}) + "\n\n").encode()
 
 
-async def handle(reader, writer, pace):
-    try:
-        while True:
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            if length:
-                await reader.readexactly(length)
-            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
-            events = [event({"role": "assistant", "content": ""})] + [event({"content": w}) for w in WORDS]
-            events.append(b"data: [DONE]\n\n")
-            for i, data in enumerate(events):
-                if i and pace:
-                    await asyncio.sleep(pace)
-                writer.write(b"%x\r\n%s\r\n" % (len(data), data))
-                await writer.drain()
-            writer.write(b"0\r\n\r\n")
-            await writer.drain()
-            if b"connection: close" in head.lower():
-                break
-    except (asyncio.IncompleteReadError, ConnectionError):
-        pass
-    finally:
-        writer.close()
-
-
-async def main(port, pace):
-    server = await asyncio.start_server(lambda r, w: handle(r, w, pace), "127.0.0.1", port)
-    async with server:
-        await server.serve_forever()
-
+EVENTS = ([event({"role": "assistant", "content": ""})] + [event({"content": w}) for w in WORDS]
+          + [b"data: [DONE]\n\n"])
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]), float(sys.argv[2]) / 1000))
+    serve(int(sys.argv[1]), EVENTS, float(sys.argv[2]) / 1000)
