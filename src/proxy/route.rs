@@ -621,11 +621,10 @@ fn compile_keys(
             ProviderKey::ConfiguredOrCaller => !unset.is_empty(),
         };
     let key_locations = if config.api_key_in.is_empty() {
-        let default = match (preset, callers_bring_keys) {
-            // The SDK's key is the caller's own here: ours comes in our header.
-            (_, true) => presets::OUR_HEADER,
-            (Some(p), false) => p.api_key_in,
-            (None, false) => presets::OUR_HEADER,
+        // When callers bring their own, the SDK's key is theirs: ours comes in our header.
+        let default = match preset {
+            Some(p) if !callers_bring_keys => p.api_key_in,
+            _ => presets::OUR_HEADER,
         };
         credentials::parse_all(default).unwrap_or_default()
     } else {

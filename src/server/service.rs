@@ -204,11 +204,7 @@ impl ApiService {
                 header.uri.query(),
             )),
         };
-        let head = RequestHead {
-            method: &header.method,
-            uri: &header.uri,
-            headers: &header.headers,
-        };
+        let head = request_head(header);
         let limits = self.api.limits();
         let mut exchange = Exchange::start(Arc::clone(route), caller, &head, limits.max_body_bytes)
             .map_err(|refusal| {
@@ -289,11 +285,7 @@ impl ApiService {
             }
         };
         let header = session.req_header();
-        let head = RequestHead {
-            method: &header.method,
-            uri: &header.uri,
-            headers: &header.headers,
-        };
+        let head = request_head(header);
         if let Err(refusal) = exchange.check_signature(&head, &raw, std::time::SystemTime::now()) {
             return refuse(session, ctx, refusal, false).await;
         }
@@ -520,6 +512,15 @@ impl ApiService {
         tokio::task::spawn_blocking(work)
             .await
             .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)))
+    }
+}
+
+/// The request line and headers as the exchange reads them.
+fn request_head(header: &pingora::http::RequestHeader) -> RequestHead<'_> {
+    RequestHead {
+        method: &header.method,
+        uri: &header.uri,
+        headers: &header.headers,
     }
 }
 
