@@ -19,8 +19,8 @@ const P: [[u8; 10]; 8] = [
     [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
     [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
     [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-    [9, 4, 5, 3, 1, 2, 8, 7, 6, 0],
-    [4, 3, 2, 8, 6, 7, 9, 5, 0, 1],
+    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
     [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
     [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
 ];
@@ -53,11 +53,30 @@ pub fn ng_nin(s: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The table as published is the generator's powers, `P[i][n] = P[1][P[i-1][n]]`:
+    /// a wrong digit in a row rejects valid numbers wherever it is used.
+    #[test]
+    fn the_permutation_table_is_the_generators_powers() {
+        for (i, row) in P.iter().enumerate() {
+            for (d, want) in row.iter().enumerate() {
+                let mut x = d as u8;
+                for _ in 0..i {
+                    x = [1, 5, 7, 6, 2, 8, 3, 0, 9, 4][usize::from(x)];
+                }
+                assert_eq!(x, *want, "P[{i}][{d}]");
+            }
+        }
+    }
+
     #[test]
     fn checks_verhoeff_and_aadhaar() {
         assert!(is_valid("2363"));
         assert!(!is_valid("2364"));
         assert!(aadhaar("2345 6789 0124"));
+        // Digits in every position of the permutation table: Presidio's own Aadhaar
+        // test number and the check digits of the published algorithm.
+        assert!(aadhaar("312345678909"));
+        assert!(!aadhaar("312345678908"));
         assert!(!aadhaar("2345 6789 0123"));
         assert!(!aadhaar("1345 6789 0124"));
         assert!(!aadhaar("2345 6789 012"));
