@@ -10,15 +10,19 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::engine::{DetectError, Detection, Engine};
-use crate::methods::{encrypt, KeyRing, Memory, MemoryFull, Method, Replacer, TenantKeys};
+use crate::engine::{DetectError, Detection, Engine, Explanation, Extra};
+use crate::methods::{
+    encrypt, KeyRing, Memory, MemoryFull, Method, Operator, Operators, Replacer, TenantKeys,
+};
 use crate::restore::{MapEntry, MapError, MatchMode, Restorer, TokenOpener};
 use crate::session::{SessionKey, SessionState, SessionStore, StoreHealth, StoreUnavailable};
 use crate::text::{CharIndex, CharSpan, Label, LabelSet};
 
+mod action;
 mod json_slot;
 mod typed_slot;
 
+pub use action::{Action, Actions, Blocked};
 pub use typed_slot::TextType;
 
 /// Defaults applied when a request leaves an option out (from config).
@@ -30,11 +34,49 @@ pub struct Defaults {
 }
 
 /// Options of one anonymize call; `None` means "use the default".
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Options {
     pub labels: Option<LabelSet>,
     pub threshold: Option<f32>,
     pub method: Option<Method>,
+    /// Operators of single labels, over `method`.
+    pub operators: Vec<(Label, Operator)>,
+    /// The operator of every other label, over `method` (`DEFAULT` in a request).
+    pub default_operator: Option<Operator>,
+    /// What to do with what is found, per label and for the rest.
+    pub actions: Actions,
+    /// The call's own recognizers, allow list, context words and thresholds.
+    pub extra: Option<Arc<Extra>>,
+    /// Attach a decision trace to each entity.
+    pub explain: bool,
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("labels", &self.labels)
+            .field("threshold", &self.threshold)
+            .field("method", &self.method)
+            .field("operators", &self.operators)
+            .field("default_operator", &self.default_operator)
+            .field("actions", &self.actions)
+            .field("extra", &self.extra.is_some())
+            .field("explain", &self.explain)
+            .finish()
+    }
+}
+
+impl Options {
+    /// The operators of this call, `method` being the default's method when neither
+    /// the call nor a default operator names one.
+    fn operators(&self, method: Method) -> Operators {
+        Operators {
+            default: self
+                .default_operator
+                .unwrap_or_else(|| Operator::new(self.method.unwrap_or(method))),
+            by_label: self.operators.clone(),
+        }
+    }
 }
 
 /// Who a call is for: the tenant (keys, sessions) and the optional session id.
@@ -67,6 +109,12 @@ pub struct Entity {
     pub confidence: f32,
     pub alternative: Option<(Label, f32)>,
     pub replacement: String,
+    /// How it was replaced (`KEEP`: it was not).
+    pub method: Method,
+    /// What the call's policy did with it: `Monitor` leaves it in place.
+    pub action: Action,
+    /// Why it was detected, when the call asked.
+    pub explanation: Option<Explanation>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -74,8 +122,6 @@ pub struct Anonymized {
     pub texts: Vec<String>,
     /// Ordered by `(text_index, span.start)`.
     pub entities: Vec<Entity>,
-    /// The method the replacements were made with.
-    pub method: Method,
 }
 
 impl Anonymized {
@@ -85,13 +131,10 @@ impl Anonymized {
     /// restorer rightly refuses as ambiguous; `HASH` keeps the first text of a (48-bit)
     /// collision, as the memory does.
     pub fn restore_map(&self) -> Vec<MapEntry> {
-        if !self.method.is_reversible() {
-            return Vec::new();
-        }
         let mut seen = std::collections::HashSet::new();
         self.entities
             .iter()
-            .filter(|e| seen.insert(e.replacement.as_str()))
+            .filter(|e| e.method.is_reversible() && seen.insert(e.replacement.as_str()))
             .map(|e| MapEntry {
                 original: e.text.clone(),
                 anonymized: e.replacement.clone(),
@@ -111,6 +154,8 @@ pub struct Deanonymized {
 /// texts may be passed on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnonymizeError {
+    /// The policy blocks calls carrying these labels; nothing was replaced or stored.
+    Blocked(Blocked),
     /// The session's map holds its maximum number of entries.
     SessionFull,
     /// A detection tier failed (the model errored or timed out).
@@ -122,6 +167,7 @@ pub enum AnonymizeError {
 impl fmt::Display for AnonymizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            AnonymizeError::Blocked(b) => b.fmt(f),
             AnonymizeError::SessionFull => {
                 f.write_str("the session holds its maximum number of entries")
             }
@@ -317,7 +363,19 @@ impl Anonymizer {
     ) -> Result<Anonymized, AnonymizeError> {
         // Detection runs before any session lock is taken.
         let detections = self.detect(texts, options)?;
-        self.replace_detected(scope, texts, types, &detections, texts, options)
+        options.actions.check(&detections)?;
+        let mut result = self.replace_detected(scope, texts, types, &detections, texts, options)?;
+        if options.explain {
+            let extra = options.extra.as_deref();
+            let found = texts
+                .iter()
+                .zip(&detections)
+                .flat_map(|(text, found)| found.iter().map(move |d| (text.as_str(), d)));
+            for (entity, (text, d)) in result.entities.iter_mut().zip(found) {
+                entity.explanation = Some(self.engine.explain(text, d, extra));
+            }
+        }
+        Ok(result)
     }
 
     /// What is detected in `texts` outside `kept[i]` (byte ranges of `texts[i]`): for
@@ -351,9 +409,19 @@ impl Anonymizer {
         let labels = options.labels.as_ref().unwrap_or(&self.defaults.labels);
         let threshold = options.threshold.unwrap_or(self.defaults.threshold);
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let extra = options.extra.as_deref();
+        // A call's own recognizers are asked for whatever its label set.
+        let with_own;
+        let labels = match extra {
+            Some(extra) if extra.labels().any(|l| !labels.contains(l)) => {
+                with_own = LabelSet::new(labels.iter().chain(extra.labels()).collect());
+                &with_own
+            }
+            _ => labels,
+        };
         Ok(self
             .engine
-            .detect_many(&refs, labels, threshold)
+            .detect_with(&refs, labels, threshold, extra)
             .inspect_err(|_| {
                 self.detection_failures.fetch_add(1, Ordering::Relaxed);
             })?)
@@ -374,17 +442,18 @@ impl Anonymizer {
         seen: &[String],
         options: &Options,
     ) -> Result<Anonymized, AnonymizeError> {
-        let method = options.method.unwrap_or(self.defaults.method);
+        let operators = options.operators(self.defaults.method);
         let keys = self.keys.tenant(scope.tenant);
-        let replacer = Replacer::new(method, &keys, seen);
+        let replacer = Replacer::new(&operators, &keys, seen);
         let inputs = Inputs {
             texts,
             types,
             detections,
+            actions: &options.actions,
         };
-        let replace_all = |memory: &mut Memory| replace_all(&replacer, method, memory, &inputs);
+        let replace_all = |memory: &mut Memory| replace_all(&replacer, memory, &inputs);
         match (&self.sessions, scope.session_key()) {
-            (Some(store), Some(key)) if method.is_remembered() => {
+            (Some(store), Some(key)) if operators.any_remembered() => {
                 let mut result = Err(AnonymizeError::SessionFull);
                 store.update(&key, &mut |memory| result = replace_all(memory))?;
                 result
@@ -459,26 +528,30 @@ const PSEUDONYM_ATTEMPTS: usize = 8;
 /// new fakes are dropped and drawn again.
 fn replace_all(
     replacer: &Replacer<'_>,
-    method: Method,
     memory: &mut Memory,
     inputs: &Inputs<'_>,
 ) -> Result<Anonymized, AnonymizeError> {
     replacer.prepare(memory);
     for _ in 1..PSEUDONYM_ATTEMPTS {
-        let result = replace_once(replacer, method, memory, inputs)?;
-        if method != Method::Pseudonymize || restores_exactly(memory, inputs.texts, &result.texts) {
+        let result = replace_once(replacer, memory, inputs)?;
+        let faked = result
+            .entities
+            .iter()
+            .any(|e| e.method == Method::Pseudonymize);
+        if !faked || restores_exactly(memory, inputs.texts, &result.texts) {
             return Ok(result);
         }
         replacer.reject_fresh(memory);
     }
-    replace_once(replacer, method, memory, inputs)
+    replace_once(replacer, memory, inputs)
 }
 
-/// One call's texts, what each is, and what was detected in each.
+/// One call's texts, what each is, what was detected in each, and what to do with it.
 struct Inputs<'a> {
     texts: &'a [String],
     types: &'a [TextType],
     detections: &'a [Vec<Detection>],
+    actions: &'a Actions,
 }
 
 fn restores_exactly(memory: &Memory, inputs: &[String], outputs: &[String]) -> bool {
@@ -497,7 +570,6 @@ fn restores_exactly(memory: &Memory, inputs: &[String], outputs: &[String]) -> b
 
 fn replace_once(
     replacer: &Replacer<'_>,
-    method: Method,
     memory: &mut Memory,
     inputs: &Inputs<'_>,
 ) -> Result<Anonymized, AnonymizeError> {
@@ -511,14 +583,22 @@ fn replace_once(
         let mut cursor = 0;
         for d in found {
             let original = &text[d.span.start..d.span.end];
-            let address = if typed_slot::keeps_address(text, d.span, d.label, typed) {
+            let action = inputs.actions.of(d.label);
+            let method = match action {
+                Action::Monitor => Method::Keep,
+                Action::Anonymize | Action::Block => replacer.operator(d.label).method,
+            };
+            let address = if method != Method::Keep
+                && typed_slot::keeps_address(text, d.span, d.label, typed)
+            {
                 replacer.replace_ip(memory, d.label, original)?
             } else {
                 None
             };
-            let replacement = match address {
-                Some(address) => address,
-                None => replacer.replace(memory, d.label, original)?,
+            let (replacement, method) = match (address, method) {
+                (Some(address), _) => (address, Method::Pseudonymize),
+                (None, Method::Keep) => (original.to_owned(), Method::Keep),
+                (None, method) => (replacer.replace(memory, d.label, original)?, method),
             };
             out.push_str(&text[cursor..d.span.start]);
             match json_slot::fit(text, d.span, &replacement) {
@@ -534,6 +614,9 @@ fn replace_once(
                 confidence: d.score,
                 alternative: d.alternative,
                 replacement,
+                method,
+                action,
+                explanation: None,
             });
         }
         out.push_str(&text[cursor..]);
@@ -542,7 +625,6 @@ fn replace_once(
     Ok(Anonymized {
         texts: out_texts,
         entities,
-        method,
     })
 }
 

@@ -80,7 +80,10 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
             .with_keys(keys)
             .with_sessions(Arc::clone(&sessions)),
     );
-    let api = Arc::new(Api::new(Arc::clone(&anonymizer), settings.limits.clone()));
+    let api = Arc::new(
+        Api::new(Arc::clone(&anonymizer), settings.limits.clone())
+            .with_policies(Arc::new(settings.policies.clone())),
+    );
 
     let mut keys = settings.api_keys.clone();
     let generated_key = if keys.is_empty() {
@@ -96,6 +99,20 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
     let rate_limiter = settings
         .rate_limit
         .map(|limit| RateLimiter::new(limit, keys.len()));
+    let presidio = settings.presidio.as_ref().map(|(listen, header)| {
+        let service = ApiService::new(
+            Arc::clone(&api),
+            Arc::clone(&anonymizer),
+            Arc::clone(&sessions),
+            Vec::new(),
+            KeyRing::new(&keys),
+            settings
+                .rate_limit
+                .map(|limit| RateLimiter::new(limit, keys.len())),
+        )
+        .presidio(header.clone());
+        (listen.clone(), service)
+    });
     let service = ApiService::new(
         api,
         anonymizer,
@@ -122,6 +139,12 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
     let mut listener = Service::new("anonymizer".into(), Guard::new(proxy, limits));
     listener.add_tcp(&settings.listen);
     server.add_service(listener);
+    if let Some((listen, service)) = presidio {
+        let proxy = pingora::proxy::http_proxy(&server.configuration, service);
+        let mut listener = Service::new("presidio-api".into(), Guard::new(proxy, limits));
+        listener.add_tcp(&listen);
+        server.add_service(listener);
+    }
 
     metrics::init();
     let mut prometheus = pingora_prometheus::prometheus_http_service();

@@ -3,9 +3,16 @@
 //! We validate `serde_json::Value` by hand rather than deriving `Deserialize` because
 //! serde's messages quote the offending input, and we promise never to echo it.
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::error::Detail;
+/// One problem with one field: `field` is a path such as `text[3]` or
+/// `anonymization_config.threshold`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Detail {
+    pub field: String,
+    pub reason: String,
+}
 
 /// Collects [`Detail`]s while walking a request.
 #[derive(Default)]

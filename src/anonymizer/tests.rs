@@ -433,7 +433,12 @@ fn a_typed_address_becomes_an_address_of_its_family_whatever_the_method() {
         TextType::IpAddress,
         TextType::IpAddress,
     ];
-    for &method in Method::ALL {
+    // A kept address stays in place, typed or not.
+    let kept = a
+        .anonymize_typed(&A, &texts, &types, &opts(Method::Keep))
+        .unwrap();
+    assert_eq!(kept.texts, texts);
+    for &method in Method::ALL.iter().filter(|m| **m != Method::Keep) {
         let r = a
             .anonymize_typed(&A, &texts, &types, &opts(method))
             .unwrap();
@@ -460,6 +465,7 @@ fn a_typed_address_becomes_an_address_of_its_family_whatever_the_method() {
                 format!("from {v4}"),
                 format!("{v4}, {}", &r.texts[4][v4.to_string().len() + 2..]),
             ),
+            Method::Keep => unreachable!("kept apart above"),
             Method::Hash | Method::Encrypt => {
                 assert!(r.texts[1].starts_with("from [IP_ADDRESS"), "{}", r.texts[1]);
                 assert!(r.texts[4].starts_with("[IP_ADDRESS"), "{}", r.texts[4]);
@@ -478,4 +484,42 @@ fn a_typed_address_becomes_an_address_of_its_family_whatever_the_method() {
             assert_eq!(back.texts, texts, "{method:?}");
         }
     }
+}
+
+#[test]
+fn a_blocked_label_refuses_the_call_and_a_monitored_one_stays_in_place() {
+    use crate::anonymizer::{Action, Actions, Blocked};
+    let a = anonymizer(false);
+    let texts = strings(&["SSN 123-45-6789 in 東京"]);
+    let ssn = Label::builtin("US_SSN");
+    let block = Options {
+        actions: Actions {
+            default: Action::Anonymize,
+            by_label: vec![(ssn, Action::Block)],
+        },
+        ..Options::default()
+    };
+    assert_eq!(
+        a.anonymize(&A, &texts, &block).unwrap_err(),
+        AnonymizeError::Blocked(Blocked(vec![(ssn, 1)]))
+    );
+    let monitor = Options {
+        actions: Actions {
+            default: Action::Anonymize,
+            by_label: vec![(ssn, Action::Monitor)],
+        },
+        ..Options::default()
+    };
+    let r = a.anonymize(&A, &texts, &monitor).unwrap();
+    assert_eq!(r.texts, ["SSN 123-45-6789 in [LOCATION_1]"]);
+    assert_eq!(
+        (
+            r.entities[0].action,
+            r.entities[0].method,
+            r.entities[0].replacement.as_str()
+        ),
+        (Action::Monitor, Method::Keep, "123-45-6789")
+    );
+    // What is left in place needs no restoring.
+    assert_eq!(r.restore_map().len(), 1);
 }

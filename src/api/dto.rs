@@ -2,11 +2,12 @@
 
 use serde::Serialize;
 
-use crate::anonymizer::Entity;
+use crate::anonymizer::{Action, Entity};
 use crate::engine::tiers::ner::ModelIdentity;
+use crate::engine::Explanation;
 
 /// Confidences are rounded to 4 decimals so `0.95f32` prints as `0.95`.
-fn round(score: f32) -> f64 {
+pub(crate) fn round(score: f32) -> f64 {
     (f64::from(score) * 10_000.0).round() / 10_000.0
 }
 
@@ -37,6 +38,41 @@ pub struct EntityDto<'a> {
     pub alternatives: Option<AlternativeDto>,
     pub anonymized_text: &'a str,
     pub text_index: usize,
+    /// What the policy did, when it did not replace it (`monitor`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<ExplanationDto<'a>>,
+}
+
+/// Why an entity was detected (`return_decision_process`).
+#[derive(Serialize)]
+pub struct ExplanationDto<'a> {
+    pub tier: &'static str,
+    pub recognizer: &'static str,
+    pub rules: &'a [&'static str],
+    pub original_score: f64,
+    pub score: f64,
+    pub score_context_improvement: f64,
+    pub supportive_context_word: Option<&'a str>,
+    pub validation: &'static str,
+    pub named_evidence: bool,
+}
+
+impl<'a> From<&'a Explanation> for ExplanationDto<'a> {
+    fn from(x: &'a Explanation) -> Self {
+        ExplanationDto {
+            tier: x.tier,
+            recognizer: x.recognizer,
+            rules: &x.rules,
+            original_score: round(x.original_score),
+            score: round(x.score),
+            score_context_improvement: round(x.context_improvement),
+            supportive_context_word: x.context_word.as_deref(),
+            validation: x.validation,
+            named_evidence: x.named_evidence,
+        }
+    }
 }
 
 impl<'a> From<&'a Entity> for EntityDto<'a> {
@@ -55,6 +91,8 @@ impl<'a> From<&'a Entity> for EntityDto<'a> {
             }),
             anonymized_text: &e.replacement,
             text_index: e.text_index,
+            action: (e.action != Action::Anonymize).then(|| e.action.as_str()),
+            explanation: e.explanation.as_ref().map(ExplanationDto::from),
         }
     }
 }

@@ -18,6 +18,7 @@ pub enum ErrorCode {
     PayloadTooLarge,
     UnsupportedMediaType,
     ValidationFailed,
+    BlockedByPolicy,
     RateLimited,
     Internal,
     BadGateway,
@@ -36,6 +37,7 @@ impl ErrorCode {
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::ValidationFailed,
+        ErrorCode::BlockedByPolicy,
         ErrorCode::RateLimited,
         ErrorCode::Internal,
         ErrorCode::BadGateway,
@@ -52,7 +54,7 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => 405,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::UnsupportedMediaType => 415,
-            ErrorCode::ValidationFailed => 422,
+            ErrorCode::ValidationFailed | ErrorCode::BlockedByPolicy => 422,
             ErrorCode::RateLimited => 429,
             ErrorCode::Internal => 500,
             ErrorCode::BadGateway => 502,
@@ -71,6 +73,7 @@ impl ErrorCode {
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::ValidationFailed => "validation_failed",
+            ErrorCode::BlockedByPolicy => "blocked_by_policy",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Internal => "internal",
             ErrorCode::BadGateway => "bad_gateway",
@@ -91,6 +94,9 @@ impl ErrorCode {
             ErrorCode::PayloadTooLarge => "request body is larger than the limit",
             ErrorCode::UnsupportedMediaType => "Content-Type must be application/json",
             ErrorCode::ValidationFailed => "request does not match the schema",
+            ErrorCode::BlockedByPolicy => {
+                "the policy blocks what this request carries; nothing was processed or forwarded"
+            }
             ErrorCode::RateLimited => "rate limit exceeded; retry later",
             ErrorCode::Internal => "internal error",
             ErrorCode::BadGateway => "the upstream could not be reached",
@@ -113,19 +119,38 @@ impl From<DetectError> for ApiError {
     }
 }
 
-/// One problem with one field: `field` is a path such as `text[3]` or
-/// `anonymization_config.threshold`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Detail {
-    pub field: String,
-    pub reason: String,
+/// A call its policy blocked: one detail per blocked label found (`entities.US_SSN`,
+/// with its count), never the values.
+impl From<crate::anonymizer::Blocked> for ApiError {
+    fn from(b: crate::anonymizer::Blocked) -> Self {
+        Self {
+            details: b
+                .0
+                .iter()
+                .map(|(label, n)| Detail {
+                    field: format!("entities.{label}"),
+                    reason: format!(
+                        "found {n} time{}; blocked by policy",
+                        if *n == 1 { "" } else { "s" }
+                    ),
+                })
+                .collect(),
+            blocked: b.0.iter().map(|(l, n)| (l.metric_name(), *n)).collect(),
+            ..Self::new(ErrorCode::BlockedByPolicy)
+        }
+    }
 }
+
+pub use crate::validate::Detail;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
     pub details: Vec<Detail>,
+    /// For `blocked_by_policy`: each blocked label (its metric name) and count, for
+    /// metrics and the request log; not part of the body beyond `details`.
+    pub blocked: Vec<(&'static str, u64)>,
 }
 
 impl ApiError {
@@ -134,6 +159,7 @@ impl ApiError {
             code,
             message: code.default_message().to_owned(),
             details: Vec::new(),
+            blocked: Vec::new(),
         }
     }
 

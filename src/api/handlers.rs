@@ -3,19 +3,19 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::dto::{
     AnonymizeResponse, DeanonymizeResponse, EntitiesResponse, EntityDto, LabelDto, ReadyResponse,
     SessionStoreDto,
 };
 use super::error::{ApiError, ErrorCode};
-use super::validate::{join, optional_object, reject_unknown, string_array, Problems};
 use super::Limits;
-use crate::anonymizer::{AnonymizeError, Anonymizer, Options, RestoreError, Scope};
+use crate::anonymizer::{Action, AnonymizeError, Anonymizer, Options, RestoreError, Scope};
 use crate::methods::Method;
+use crate::policy::{parse_fields, Fields, Policies, Spec};
 use crate::restore::{MapEntry, MapErrorKind, MatchMode};
-use crate::text::{Label, LabelSet};
+use crate::validate::{join, optional_object, reject_unknown, string_array, Problems};
 
 /// What a handled request produced: the body and the counts that metrics and the
 /// request log need (never the texts themselves).
@@ -27,6 +27,8 @@ pub struct Outcome {
     pub entities: BTreeMap<&'static str, u64>,
     /// `ENCRYPT` tokens that did not open during a deanonymize (for a metric).
     pub failed_tokens: u64,
+    /// Entities a policy monitored or blocked, by (label, action).
+    pub actions: BTreeMap<(&'static str, &'static str), u64>,
 }
 
 impl Outcome {
@@ -56,11 +58,26 @@ impl Caller {
 pub struct Api {
     anonymizer: Arc<Anonymizer>,
     limits: Limits,
+    policies: Arc<Policies>,
 }
 
 impl Api {
     pub fn new(anonymizer: Arc<Anonymizer>, limits: Limits) -> Self {
-        Self { anonymizer, limits }
+        Self {
+            anonymizer,
+            limits,
+            policies: Arc::default(),
+        }
+    }
+
+    /// Tenants' policies, which requests refine.
+    pub fn with_policies(mut self, policies: Arc<Policies>) -> Self {
+        self.policies = policies;
+        self
+    }
+
+    pub fn anonymizer(&self) -> &Arc<Anonymizer> {
+        &self.anonymizer
     }
 
     pub fn limits(&self) -> &Limits {
@@ -96,26 +113,44 @@ impl Api {
                 &mut p,
             ),
         };
-        let mut options = Options::default();
+        let mut asked = Spec::default();
+        let supported = self.anonymizer.engine().supported_labels();
+        let declared = self.declared(caller);
         if let Some(dc) = optional_object(root, "detection_config", "", &mut p) {
-            reject_unknown(dc, "detection_config", &["entities"], &mut p);
-            options.labels = self.labels(dc, &mut p);
+            let path = "detection_config";
+            parse_fields(
+                dc,
+                path,
+                Fields::Detection,
+                supported,
+                &declared,
+                &mut asked,
+                &mut p,
+            );
         }
         if let Some(ac) = optional_object(root, "anonymization_config", "", &mut p) {
             let path = "anonymization_config";
-            reject_unknown(ac, path, &["deidentification_method", "threshold"], &mut p);
-            options.method = method(ac, path, &mut p);
-            options.threshold = threshold(ac, path, &mut p);
+            parse_fields(
+                ac,
+                path,
+                Fields::Anonymization,
+                supported,
+                &declared,
+                &mut asked,
+                &mut p,
+            );
         }
         if !p.is_empty() {
             return Err(ApiError::validation(p.0));
         }
+        let options = self.options(caller, &asked)?;
 
         let texts: Vec<String> = texts.into_iter().map(str::to_owned).collect();
         let result = self
             .anonymizer
             .anonymize(&caller.scope(), &texts, &options)
             .map_err(|e| match e {
+                AnonymizeError::Blocked(b) => b.into(),
                 AnonymizeError::SessionFull => {
                     let mut p = Problems::default();
                     p.add(
@@ -135,7 +170,13 @@ impl Api {
             ..Outcome::default()
         };
         for e in &result.entities {
-            *outcome.entities.entry(e.label.as_str()).or_default() += 1;
+            *outcome.entities.entry(e.label.metric_name()).or_default() += 1;
+            if e.action != Action::Anonymize {
+                *outcome
+                    .actions
+                    .entry((e.label.metric_name(), e.action.as_str()))
+                    .or_default() += 1;
+            }
         }
         outcome.body = to_json(&AnonymizeResponse {
             anonymized_text: &result.texts,
@@ -250,14 +291,12 @@ impl Api {
         let entities = engine
             .supported_labels()
             .iter()
-            .map(|label| {
-                let info = label.info();
-                LabelDto {
-                    label: info.name,
-                    aliases: info.aliases,
-                    description: info.description,
-                    default: info.default_on,
-                }
+            .filter_map(|label| label.info())
+            .map(|info| LabelDto {
+                label: info.name,
+                aliases: info.aliases,
+                description: info.description,
+                default: info.default_on,
             })
             .collect();
         Outcome {
@@ -278,42 +317,42 @@ impl Api {
         }
     }
 
-    fn labels(&self, dc: &Map<String, Value>, p: &mut Problems) -> Option<LabelSet> {
-        let path = "detection_config.entities";
-        let value = match dc.get("entities") {
-            None | Some(Value::Null) => return None,
-            Some(v) => v,
-        };
-        let names = string_array(value, path, 1000, 64, p);
-        if let Value::Array(items) = value {
-            if items.is_empty() {
-                p.add(path, self.supported_reason("must not be empty"));
-                return None;
-            }
-        }
-        let supported = self.anonymizer.engine().supported_labels();
-        let mut labels = Vec::with_capacity(names.len());
-        for (i, name) in names.iter().enumerate() {
-            match Label::parse(name).filter(|l| supported.contains(*l)) {
-                Some(label) => labels.push(label),
-                None => p.add(
-                    format!("{path}[{i}]"),
-                    self.supported_reason("unknown or unsupported label"),
-                ),
-            }
-        }
-        Some(LabelSet::new(labels))
+    /// The custom labels the caller's tenant declares.
+    pub fn declared(&self, caller: &Caller) -> Vec<crate::text::Label> {
+        self.policies
+            .of(&caller.tenant)
+            .map(|(spec, _)| spec.declared())
+            .unwrap_or_default()
     }
 
-    fn supported_reason(&self, what: &str) -> String {
-        let names: Vec<&str> = self
-            .anonymizer
-            .engine()
-            .supported_labels()
-            .iter()
-            .map(|l| l.as_str())
-            .collect();
-        format!("{what}; supported: {}", names.join(", "))
+    /// The options of a call asking `asked`, over its tenant's policy.
+    ///
+    /// # Errors
+    /// 422 for fields the tenant's policy does not let a request set, and for
+    /// recognizers or allow entries that do not compile or exceed the limits.
+    pub fn options(&self, caller: &Caller, asked: &Spec) -> Result<Options, ApiError> {
+        let spec = match self.policies.of(&caller.tenant) {
+            Some((base, may)) => base
+                .over(asked, *may, self.policies.default_threshold)
+                .map_err(|forbidden| {
+                    ApiError::validation(
+                        forbidden
+                            .into_iter()
+                            .map(|f| super::error::Detail {
+                                field: f.field.into(),
+                                reason: f.reason.into(),
+                            })
+                            .collect(),
+                    )
+                })?,
+            None => asked.clone(),
+        };
+        spec.options(&self.policies.limits).map_err(|e| {
+            ApiError::validation(vec![super::error::Detail {
+                field: e.field,
+                reason: e.reason,
+            }])
+        })
     }
 
     fn map_entries(&self, value: &Value, p: &mut Problems) -> Vec<MapEntry> {
@@ -372,46 +411,6 @@ fn not_an_object() -> super::error::Detail {
     }
 }
 
-fn method(ac: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<Method> {
-    let field = join(path, "deidentification_method");
-    let names = || {
-        Method::ALL
-            .iter()
-            .map(Method::as_str)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match ac.get("deidentification_method") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Method::parse(s).or_else(|| {
-            p.add(field, format!("unknown method; one of {}", names()));
-            None
-        }),
-        Some(_) => {
-            p.add(field, format!("must be a string, one of {}", names()));
-            None
-        }
-    }
-}
-
-fn threshold(ac: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<f32> {
-    let field = join(path, "threshold");
-    match ac.get("threshold") {
-        None | Some(Value::Null) => None,
-        Some(Value::Number(n)) => match n.as_f64() {
-            Some(t) if (0.0..=1.0).contains(&t) => Some(t as f32),
-            _ => {
-                p.add(field, "must be between 0 and 1");
-                None
-            }
-        },
-        Some(_) => {
-            p.add(field, "must be a number between 0 and 1");
-            None
-        }
-    }
-}
-
 fn to_json<T: serde::Serialize>(value: &T) -> Vec<u8> {
     // Our response types hold only strings and finite numbers: serializing cannot fail.
     serde_json::to_vec(value).unwrap_or_default()
@@ -424,6 +423,7 @@ mod tests {
     use crate::engine::Engine;
     use crate::methods::{KeyRing, MasterSecret, Memory};
     use crate::session::{MemoryStore, SessionConfig};
+    use crate::text::LabelSet;
 
     fn api(max_entries: usize) -> Api {
         let engine = Engine::builtin().expect("built-in engine");

@@ -5,7 +5,7 @@ pub mod dto;
 pub mod error;
 pub mod handlers;
 pub mod openapi;
-mod validate;
+pub mod presidio;
 
 pub use error::{ApiError, ErrorCode};
 pub use handlers::{Api, Caller, Outcome};

@@ -40,6 +40,68 @@ pub struct Config {
     pub logging: LoggingSection,
     /// Reverse-proxy routes (see `proxy::route`).
     pub routes: Vec<crate::proxy::route::RouteConfig>,
+    /// Policies of tenants (the owners of API keys), by tenant name.
+    pub tenants: std::collections::BTreeMap<String, TenantSection>,
+    /// Presidio's REST API on a listener of its own (off unless `listen` is set).
+    pub presidio_api: PresidioApiSection,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PresidioApiSection {
+    /// `host:port`; empty: off.
+    pub listen: String,
+    /// The header our API key is read from; empty: no key, allowed only on a loopback
+    /// address (Presidio clients such as LiteLLM send none by default).
+    pub api_key_header: String,
+}
+
+impl Default for PresidioApiSection {
+    fn default() -> Self {
+        Self {
+            listen: String::new(),
+            api_key_header: "x-api-key".into(),
+        }
+    }
+}
+
+/// One tenant's policy, which its `/v1` requests refine.
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct TenantSection {
+    /// The fields of a request's `detection_config` and `anonymization_config`, side
+    /// by side: entities, threshold, thresholds, method, operators, action, actions,
+    /// allow_list, allow_list_match, ad_hoc_recognizers, context.
+    pub policy: Option<serde_json::Value>,
+    /// What a request may change of that policy.
+    pub request_may: RequestMaySection,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RequestMaySection {
+    /// Set a threshold below the tenant's.
+    pub lower_threshold: bool,
+    /// Leave out labels of the tenant's `entities`.
+    pub drop_entities: bool,
+    /// Set actions.
+    pub change_actions: bool,
+    /// Set the method or operators.
+    pub change_operators: bool,
+    /// Bring an allow list.
+    pub allow: bool,
+}
+
+impl Default for RequestMaySection {
+    fn default() -> Self {
+        Self {
+            lower_threshold: true,
+            drop_entities: true,
+            change_actions: true,
+            change_operators: true,
+            allow: true,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -93,6 +93,11 @@ pub struct Settings {
     /// Configured recognizers for `Engine::from_options`.
     pub detection: crate::engine::EngineOptions,
     pub routes: Vec<Route>,
+    /// Tenants' policies.
+    pub policies: crate::policy::Policies,
+    /// Presidio's REST API: its address and the header our key is read from (`None`:
+    /// no key, loopback only).
+    pub presidio: Option<(String, Option<http::HeaderName>)>,
 }
 
 /// Shortest accepted configured API key.
@@ -371,6 +376,10 @@ impl Settings {
             }
         }
 
+        let mut policies = tenant_policies(&config.tenants, &mut errors);
+        policies.default_threshold = threshold as f32;
+        let presidio = presidio_listener(&config.presidio_api, &mut errors);
+
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -398,6 +407,8 @@ impl Settings {
             extra_models,
             log_level: config.logging.level,
             log_json,
+            policies,
+            presidio,
             detection,
             routes,
         })
@@ -487,6 +498,7 @@ fn compile_detection(
                 regex: entry.regex.clone(),
                 score: entry.score as f32,
                 context: entry.context.iter().map(|w| w.to_lowercase()).collect(),
+                proof: crate::engine::Proof::None,
             });
         }
     }
@@ -785,6 +797,95 @@ fn labels_at(names: &[String], key: &str, errors: &mut Vec<ConfigError>) -> Vec<
         }
     }
     labels
+}
+
+/// `tenants:` into [`crate::policy::Policies`], each policy compiled once here to
+/// report its errors with their paths.
+fn tenant_policies(
+    tenants: &std::collections::BTreeMap<String, super::TenantSection>,
+    errors: &mut Vec<ConfigError>,
+) -> crate::policy::Policies {
+    use crate::policy::{parse_fields, Fields, Policies, RequestMay, Spec};
+    let mut policies = Policies::default();
+    for (name, tenant) in tenants {
+        let path = format!("tenants.{name}.policy");
+        let mut spec = Spec::default();
+        match &tenant.policy {
+            None => {}
+            Some(serde_json::Value::Object(fields)) => {
+                let mut problems = crate::validate::Problems::default();
+                let all = crate::text::LabelSet::all();
+                parse_fields(
+                    fields,
+                    &path,
+                    Fields::Both,
+                    &all,
+                    &[],
+                    &mut spec,
+                    &mut problems,
+                );
+                errors.extend(
+                    problems
+                        .0
+                        .into_iter()
+                        .map(|d| ConfigError::new(d.field, d.reason)),
+                );
+                if let Err(e) = spec.options(&policies.limits) {
+                    let field = e.field.replacen("detection_config", &path, 1);
+                    errors.push(ConfigError::new(field, e.reason));
+                }
+            }
+            Some(_) => errors.push(ConfigError::new(path, "must be a map")),
+        }
+        let may = tenant.request_may;
+        let may = RequestMay {
+            lower_threshold: may.lower_threshold,
+            drop_entities: may.drop_entities,
+            change_actions: may.change_actions,
+            change_operators: may.change_operators,
+            allow: may.allow,
+        };
+        policies.tenants.insert(name.clone(), (spec, may));
+    }
+    policies
+}
+
+/// `presidio_api:` checked: a valid address, and no keyless listener off loopback.
+fn presidio_listener(
+    section: &super::PresidioApiSection,
+    errors: &mut Vec<ConfigError>,
+) -> Option<(String, Option<http::HeaderName>)> {
+    if section.listen.is_empty() {
+        return None;
+    }
+    let Ok(addr) = section.listen.parse::<std::net::SocketAddr>() else {
+        errors.push(ConfigError::new(
+            "presidio_api.listen",
+            "must be an address such as 127.0.0.1:5002",
+        ));
+        return None;
+    };
+    let header = if section.api_key_header.is_empty() {
+        if !addr.ip().is_loopback() {
+            errors.push(ConfigError::new(
+                "presidio_api.api_key_header",
+                "may be empty (no key) only when presidio_api.listen is a loopback address",
+            ));
+        }
+        None
+    } else {
+        match http::HeaderName::from_bytes(section.api_key_header.as_bytes()) {
+            Ok(name) => Some(name),
+            Err(_) => {
+                errors.push(ConfigError::new(
+                    "presidio_api.api_key_header",
+                    "not a valid header name",
+                ));
+                None
+            }
+        }
+    };
+    Some((section.listen.clone(), header))
 }
 
 #[cfg(test)]

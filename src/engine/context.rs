@@ -149,12 +149,39 @@ impl Words {
     /// The score change for `span`: `+BOOST` if a positive word is near, `-PENALTY` if a
     /// negative one is (both can apply).
     pub fn adjust(&self, text: &str, span: ByteSpan) -> f32 {
+        let (mut plus, mut minus) = (false, false);
+        self.scan(text, span, &mut |positive, _| {
+            if positive {
+                plus = true;
+            } else {
+                minus = true;
+            }
+            !(plus && minus)
+        });
+        f32::from(u8::from(plus)) * BOOST - f32::from(u8::from(minus)) * PENALTY
+    }
+
+    /// The first positive word near `span`, as written in the text: what a decision
+    /// trace names as the supporting context.
+    pub fn supporting(&self, text: &str, span: ByteSpan) -> Option<String> {
+        let mut found = None;
+        self.scan(text, span, &mut |positive, word| {
+            if positive {
+                found = Some(word.to_owned());
+            }
+            found.is_none()
+        });
+        found
+    }
+
+    /// Calls `seen(positive, word)` for each whole-word match in the window around
+    /// `span` until it returns `false`.
+    fn scan(&self, text: &str, span: ByteSpan, seen: &mut dyn FnMut(bool, &str) -> bool) {
         let Some(automaton) = &self.automaton else {
-            return 0.0;
+            return;
         };
         let before = floor_boundary(text, span.start.saturating_sub(WINDOW));
         let after = ceil_boundary(text, (span.end + WINDOW).min(text.len()));
-        let (mut plus, mut minus) = (false, false);
         for part in [&text[before..span.start], &text[span.end..after]] {
             // Overlapping search: a short word inside a longer one must still be seen.
             for m in automaton.find_overlapping_iter(part) {
@@ -168,16 +195,14 @@ impl Words {
                         .chars()
                         .next()
                         .is_none_or(|c| !c.is_alphanumeric());
-                if ok_before && ok_after {
-                    if m.pattern().as_usize() < self.positive {
-                        plus = true;
-                    } else {
-                        minus = true;
-                    }
+                if ok_before
+                    && ok_after
+                    && !seen(m.pattern().as_usize() < self.positive, &part[m.range()])
+                {
+                    return;
                 }
             }
         }
-        f32::from(u8::from(plus)) * BOOST - f32::from(u8::from(minus)) * PENALTY
     }
 }
 
@@ -218,6 +243,16 @@ mod tests {
             Words::new(&[], &[]).adjust("ssn 1", ByteSpan::new(4, 5)),
             0.0
         );
+    }
+
+    #[test]
+    fn the_supporting_word_is_the_positive_one_as_written() {
+        let words = Words::new(&["ssn"], NEGATIVE);
+        assert_eq!(
+            words.supporting("invoice, SSN 123", ByteSpan::new(13, 16)),
+            Some("SSN".to_owned())
+        );
+        assert_eq!(words.supporting("invoice 123", ByteSpan::new(8, 11)), None);
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! HTTP, JSON bodies, tenants, metrics or how entities get replaced.
 
 pub mod context;
+pub mod explain;
+pub mod extra;
 pub mod lexicon;
 pub mod recognizer;
 pub mod refine;
@@ -17,10 +19,12 @@ pub mod validators;
 use std::fmt;
 
 use crate::text::{ByteSpan, Label, LabelSet};
+pub use explain::{Basis, Explanation};
+pub use extra::{Allow, AllowMatch, Extra};
 pub use recognizer::{
     Candidate, PatternRecognizer, PatternSpec, Proof, RecognizeError, Recognizer, Trace,
 };
-pub use tiers::custom::{CustomPattern, EngineOptions};
+pub use tiers::custom::{CustomPattern, CustomRecognizer, EngineOptions};
 use tiers::{custom, dictionary, fields, names, ner, patterns};
 
 /// Bytes of text from which a request's detection is spread over rayon's pool (tiers
@@ -270,11 +274,42 @@ impl Engine {
         labels: &LabelSet,
         threshold: f32,
     ) -> Result<Vec<Vec<Detection>>, DetectError> {
+        self.detect_with(texts, labels, threshold, None)
+    }
+
+    /// [`Engine::detect_many`] with one call's additions: its recognizers run beside the
+    /// engine's, and its allow list, context words and thresholds apply to all.
+    ///
+    /// # Errors
+    /// As `detect_many`.
+    pub fn detect_with(
+        &self,
+        texts: &[&str],
+        labels: &LabelSet,
+        threshold: f32,
+        extra: Option<&Extra>,
+    ) -> Result<Vec<Vec<Detection>>, DetectError> {
         use rayon::prelude::*;
-        let proposals = self.propose(texts, labels)?;
+        let mut proposals = self.propose(texts, labels)?;
+        if let Some(extra) = extra {
+            for recognizer in &extra.recognizers {
+                for (text, proposal) in texts.iter().zip(proposals.iter_mut()) {
+                    let mut found = Vec::new();
+                    recognizer.recognize(text, labels, &mut found);
+                    proposal.parts.push((false, found));
+                }
+            }
+        }
         let settled = |(text, proposal): (&&str, Proposal)| {
-            let found = proposal.into_corrected(text, labels, &self.rules);
-            self.settle(text, labels, threshold, found, &self.rules)
+            let mut found = proposal.into_corrected(text, labels, &self.rules);
+            let Some(extra) = extra else {
+                return self.settle(text, labels, threshold, found, &self.rules);
+            };
+            extra.adjust(text, labels, &mut found);
+            let lowest = extra.lowest_threshold(threshold);
+            let mut settled = self.settle(text, labels, lowest, found, &self.rules);
+            settled.retain(|d| extra.keeps(d, threshold));
+            settled
         };
         Ok(if texts.len() > 1 && large(texts) {
             texts.par_iter().zip(proposals).map(settled).collect()

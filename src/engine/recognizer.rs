@@ -127,6 +127,10 @@ pub trait Recognizer: Send + Sync {
     }
     /// Appends candidates found in `text` for labels in `wanted`.
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>);
+    /// What this recognizer knows of `d`, when it proposed it: for decision traces.
+    fn basis(&self, _text: &str, _d: &super::Detection) -> Option<super::Basis> {
+        None
+    }
     /// Appends the candidates of `texts[i]` to `out[i]`, for every text. The engine calls
     /// only this; the default runs [`Recognizer::recognize`] per text, and a tier that
     /// batches or can fail (the model) overrides it.
@@ -391,6 +395,14 @@ impl Recognizer for PatternRecognizer {
         &self.labels
     }
 
+    fn basis(&self, text: &str, d: &super::Detection) -> Option<super::Basis> {
+        let pattern = self.patterns.iter().find(|p| p.spec.name == d.trace.by)?;
+        Some(super::Basis {
+            base_score: pattern.spec.score,
+            context_word: pattern.context.supporting(text, d.span),
+        })
+    }
+
     fn tier(&self) -> &'static str {
         "patterns"
     }
@@ -543,7 +555,7 @@ fn stretches(haystack: &str, ends: &[usize], back: &Back) -> Option<Vec<(usize, 
 const BACK_BUDGET: usize = 4;
 
 /// Highest confidence of a pattern match that no checksum confirmed.
-const UNVALIDATED_MAX: f32 = 0.95;
+pub(crate) const UNVALIDATED_MAX: f32 = 0.95;
 
 /// Smallest chunk: below this, per-call overhead of the set outweighs what it saves
 /// (unmeasured first choice).

@@ -95,6 +95,7 @@ fn configured_lists_and_patterns_take_effect() {
             regex: r"\bEMP-\d{6}\b".into(),
             score: 0.9,
             context: vec![],
+            proof: Proof::None,
         }],
     };
     let engine = Engine::from_options(&options).expect("builds");

@@ -258,11 +258,15 @@ impl Memory {
         }
         let mut numbering = Vec::with_capacity(s.numbering.len());
         for (label, n) in s.numbering {
-            numbering.push((Label::parse(&label)?, n));
+            numbering.push((Label::custom(&label).ok()?, n));
         }
         let mut assigned = HashMap::with_capacity(s.assigned.len());
         for (method, label, original, replacement) in s.assigned {
-            let key = (Method::parse(&method)?, Label::parse(&label)?, original);
+            let key = (
+                Method::parse(&method)?,
+                Label::custom(&label).ok()?,
+                original,
+            );
             assigned.insert(key, replacement);
         }
         let mut memory = Memory::new(capacity);

@@ -15,6 +15,7 @@ pub mod placeholder;
 pub mod pseudonymize;
 
 pub use keys::{KeyRing, MasterSecret, TenantKeys};
+pub use mask::MaskOptions;
 pub use memory::{Memory, MemoryFull};
 
 use crate::text::Label;
@@ -32,6 +33,8 @@ pub enum Method {
     Encrypt,
     /// A realistic fake of the same kind.
     Pseudonymize,
+    /// Left as it is: detected and reported only.
+    Keep,
 }
 
 impl Method {
@@ -42,6 +45,7 @@ impl Method {
         Method::Hash,
         Method::Encrypt,
         Method::Pseudonymize,
+        Method::Keep,
     ];
 
     pub fn as_str(&self) -> &'static str {
@@ -51,6 +55,7 @@ impl Method {
             Method::Hash => "HASH",
             Method::Encrypt => "ENCRYPT",
             Method::Pseudonymize => "PSEUDONYMIZE",
+            Method::Keep => "KEEP",
         }
     }
 
@@ -62,11 +67,11 @@ impl Method {
             .find(|m| m.as_str().eq_ignore_ascii_case(name))
     }
 
-    /// Whether the replacement can be mapped back to the original.
+    /// Whether the replacement can be mapped back to the original (`KEEP` needs no map).
     pub fn is_reversible(&self) -> bool {
         match self {
             Method::Redact | Method::Hash | Method::Encrypt | Method::Pseudonymize => true,
-            Method::Mask => false,
+            Method::Mask | Method::Keep => false,
         }
     }
 
@@ -75,33 +80,91 @@ impl Method {
     pub fn is_remembered(&self) -> bool {
         match self {
             Method::Redact | Method::Hash | Method::Pseudonymize => true,
-            Method::Mask | Method::Encrypt => false,
+            Method::Mask | Method::Encrypt | Method::Keep => false,
         }
+    }
+}
+
+/// How one label's entities are replaced: a method and, for `MASK`, its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Operator {
+    pub method: Method,
+    pub mask: MaskOptions,
+}
+
+impl Operator {
+    pub fn new(method: Method) -> Self {
+        Self {
+            method,
+            mask: MaskOptions::default(),
+        }
+    }
+}
+
+/// The operator of each label: its own where one is set, else the default.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operators {
+    pub default: Operator,
+    pub by_label: Vec<(Label, Operator)>,
+}
+
+impl Operators {
+    /// One method for every label.
+    pub fn uniform(method: Method) -> Self {
+        Self {
+            default: Operator::new(method),
+            by_label: Vec::new(),
+        }
+    }
+
+    pub fn of(&self, label: Label) -> &Operator {
+        self.by_label
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map_or(&self.default, |(_, op)| op)
+    }
+
+    fn all(&self) -> impl Iterator<Item = &Operator> {
+        std::iter::once(&self.default).chain(self.by_label.iter().map(|(_, op)| op))
+    }
+
+    /// Whether some label's replacements go into the memory (and a session).
+    pub fn any_remembered(&self) -> bool {
+        self.all().any(|op| op.method.is_remembered())
     }
 }
 
 /// Produces replacements for the entities of one request.
 pub struct Replacer<'a> {
-    method: Method,
+    operators: &'a Operators,
     keys: &'a TenantKeys,
     inputs: &'a [String],
 }
 
 impl<'a> Replacer<'a> {
     /// `inputs` are the request's texts: nothing found in them is handed out.
-    pub fn new(method: Method, keys: &'a TenantKeys, inputs: &'a [String]) -> Self {
+    pub fn new(operators: &'a Operators, keys: &'a TenantKeys, inputs: &'a [String]) -> Self {
         Self {
-            method,
+            operators,
             keys,
             inputs,
         }
+    }
+
+    /// The operator `label`'s entities are replaced with.
+    pub fn operator(&self, label: Label) -> &Operator {
+        self.operators.of(label)
     }
 
     /// Reserves the placeholder-shaped literals of the inputs in `memory`. Call once per
     /// request, before [`Replacer::replace`].
     pub fn prepare(&self, memory: &mut Memory) {
         memory.begin_request();
-        if matches!(self.method, Method::Redact | Method::Pseudonymize) {
+        if self
+            .operators
+            .all()
+            .any(|op| matches!(op.method, Method::Redact | Method::Pseudonymize))
+        {
             for text in self.inputs {
                 for literal in placeholder::literals(text) {
                     memory.reserve(&literal);
@@ -127,18 +190,20 @@ impl<'a> Replacer<'a> {
         label: Label,
         original: &str,
     ) -> Result<String, MemoryFull> {
-        if let Some(known) = memory.lookup(self.method, label, original) {
+        let op = self.operators.of(label);
+        if let Some(known) = memory.lookup(op.method, label, original) {
             return Ok(known.to_owned());
         }
-        let replacement = match self.method {
+        let replacement = match op.method {
+            Method::Keep => return Ok(original.to_owned()),
             Method::Redact => memory.next_placeholder(label),
-            Method::Mask => return Ok(mask::mask(original)),
+            Method::Mask => return Ok(mask::mask(original, &op.mask)),
             Method::Hash => hash::token(self.keys, label, original),
             Method::Encrypt => return Ok(encrypt::seal(self.keys, label, original)),
             Method::Pseudonymize => pseudonymize::fresh(memory, label, original, self.inputs)
                 .unwrap_or_else(|| memory.next_placeholder(label)),
         };
-        memory.remember(self.method, label, original, &replacement)?;
+        memory.remember(op.method, label, original, &replacement)?;
         Ok(replacement)
     }
 

@@ -20,7 +20,7 @@ fn methods_parse_case_insensitively_and_round_trip_their_names() {
 fn redact_numbers_per_label_and_skips_literals_of_the_input() {
     let keys = keys();
     let inputs = vec!["see [PERSON_1]".to_owned()];
-    let r = Replacer::new(Method::Redact, &keys, &inputs);
+    let r = Replacer::new(ops(Method::Redact), &keys, &inputs);
     let mut m = Memory::default();
     r.prepare(&mut m);
     assert_eq!(r.replace(&mut m, person(), "Ann").unwrap(), "[PERSON_2]");
@@ -36,7 +36,7 @@ fn redact_numbers_per_label_and_skips_literals_of_the_input() {
 #[test]
 fn the_same_text_under_two_labels_gets_two_placeholders() {
     let keys = keys();
-    let r = Replacer::new(Method::Redact, &keys, &[]);
+    let r = Replacer::new(ops(Method::Redact), &keys, &[]);
     let mut m = Memory::default();
     let a = r.replace(&mut m, person(), "Paris").unwrap();
     let b = r
@@ -50,7 +50,7 @@ fn mask_and_encrypt_are_not_remembered() {
     let keys = keys();
     let mut m = Memory::default();
     for method in [Method::Mask, Method::Encrypt] {
-        Replacer::new(method, &keys, &[])
+        Replacer::new(ops(method), &keys, &[])
             .replace(&mut m, person(), "Ann")
             .unwrap();
     }
@@ -60,7 +60,7 @@ fn mask_and_encrypt_are_not_remembered() {
 #[test]
 fn hash_is_stable_and_remembered_for_sessions() {
     let keys = keys();
-    let r = Replacer::new(Method::Hash, &keys, &[]);
+    let r = Replacer::new(ops(Method::Hash), &keys, &[]);
     let mut m = Memory::default();
     let t = r.replace(&mut m, person(), "Ann").unwrap();
     assert_eq!(t, hash::token(&keys, person(), "Ann"));
@@ -74,7 +74,7 @@ fn pseudonyms_are_unique_never_in_the_input_and_stable() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let r = Replacer::new(Method::Pseudonymize, &keys, &inputs);
+    let r = Replacer::new(ops(Method::Pseudonymize), &keys, &inputs);
     let mut m = Memory::seeded(usize::MAX, 1);
     let mut seen = std::collections::HashSet::new();
     for i in 0..30 {
@@ -89,7 +89,7 @@ fn pseudonyms_are_unique_never_in_the_input_and_stable() {
 #[test]
 fn a_full_memory_refuses_new_entries_but_serves_known_ones() {
     let keys = keys();
-    let r = Replacer::new(Method::Redact, &keys, &[]);
+    let r = Replacer::new(ops(Method::Redact), &keys, &[]);
     let mut m = Memory::new(1);
     assert_eq!(r.replace(&mut m, person(), "Ann").unwrap(), "[PERSON_1]");
     assert_eq!(r.replace(&mut m, person(), "Bob"), Err(MemoryFull));
@@ -100,7 +100,7 @@ fn a_full_memory_refuses_new_entries_but_serves_known_ones() {
 fn memory_debug_never_shows_entity_text() {
     let keys = keys();
     let mut m = Memory::default();
-    Replacer::new(Method::Redact, &keys, &[])
+    Replacer::new(ops(Method::Redact), &keys, &[])
         .replace(&mut m, person(), "Secret Name")
         .unwrap();
     assert!(!format!("{m:?}").contains("Secret"));
@@ -111,10 +111,10 @@ fn a_memory_survives_its_bytes_with_numbering_literals_pseudonyms_and_date_shift
     let keys = keys();
     let inputs = vec!["see [PERSON_1]".to_owned()];
     let mut m = Memory::seeded(5, 7);
-    let r = Replacer::new(Method::Redact, &keys, &inputs);
+    let r = Replacer::new(ops(Method::Redact), &keys, &inputs);
     r.prepare(&mut m);
     assert_eq!(r.replace(&mut m, person(), "Ann").unwrap(), "[PERSON_2]");
-    let fake = Replacer::new(Method::Pseudonymize, &keys, &[])
+    let fake = Replacer::new(ops(Method::Pseudonymize), &keys, &[])
         .replace(&mut m, person(), "Bob Stone")
         .unwrap();
     let mut back = Memory::from_bytes(&m.to_bytes(), 5).expect("reads its own bytes");
@@ -126,10 +126,10 @@ fn a_memory_survives_its_bytes_with_numbering_literals_pseudonyms_and_date_shift
     assert_eq!(back.date_offset_days(), m.date_offset_days());
     assert_eq!((back.len(), back.byte_size()), (m.len(), m.byte_size()));
     // The numbering continues, the literal stays reserved, the pseudonym is kept.
-    let r = Replacer::new(Method::Redact, &keys, &[]);
+    let r = Replacer::new(ops(Method::Redact), &keys, &[]);
     assert_eq!(r.replace(&mut back, person(), "Cid").unwrap(), "[PERSON_3]");
     assert_eq!(r.replace(&mut back, person(), "Ann").unwrap(), "[PERSON_2]");
-    let p = Replacer::new(Method::Pseudonymize, &keys, &[]);
+    let p = Replacer::new(ops(Method::Pseudonymize), &keys, &[]);
     assert_eq!(p.replace(&mut back, person(), "Bob Stone").unwrap(), fake);
     assert!(Memory::from_bytes(b"not a memory", 5).is_none());
     assert!(Memory::from_bytes(br#"{"v":9}"#, 5).is_none());
@@ -140,7 +140,7 @@ fn the_revision_moves_exactly_when_what_a_memory_keeps_may_have_changed() {
     let keys = keys();
     let inputs = vec!["see [PERSON_1]".to_owned()];
     let mut m = Memory::seeded(5, 7);
-    let r = Replacer::new(Method::Redact, &keys, &inputs);
+    let r = Replacer::new(ops(Method::Redact), &keys, &inputs);
     let start = m.revision();
     r.prepare(&mut m);
     let reserved = m.revision();
@@ -153,7 +153,7 @@ fn the_revision_moves_exactly_when_what_a_memory_keeps_may_have_changed() {
     r.replace(&mut m, person(), "Ann").unwrap();
     assert_eq!(m.revision(), numbered, "a known value changes nothing");
     assert_eq!(
-        Replacer::new(Method::Redact, &keys, &[]).replace(
+        Replacer::new(ops(Method::Redact), &keys, &[]).replace(
             &mut Memory::seeded(0, 7),
             person(),
             "Bob"
@@ -169,7 +169,7 @@ fn the_revision_moves_exactly_when_what_a_memory_keeps_may_have_changed() {
 fn typed_addresses_stay_distinct_addresses_past_the_documentation_ranges() {
     let keys = keys();
     let ip = Label::builtin("IP_ADDRESS");
-    let r = Replacer::new(Method::Redact, &keys, &[]);
+    let r = Replacer::new(ops(Method::Redact), &keys, &[]);
     let mut m = Memory::seeded(usize::MAX, 7);
     let mut seen = std::collections::HashSet::new();
     let mut reserved = 0;
@@ -187,4 +187,9 @@ fn typed_addresses_stay_distinct_addresses_past_the_documentation_ranges() {
     );
     let six = r.replace_ip(&mut m, ip, "2a02:c7f::1").unwrap().unwrap();
     assert!(six.parse::<std::net::Ipv6Addr>().is_ok(), "{six}");
+}
+
+/// One method for every label, for as long as a test runs.
+fn ops(method: Method) -> &'static Operators {
+    Box::leak(Box::new(Operators::uniform(method)))
 }

@@ -75,8 +75,10 @@ pub enum RequestStep {
 /// What an exchange did, for metrics and the request log.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
-    /// Entities anonymized in the request, by label.
+    /// Entities found in the request, by label.
     pub entities: BTreeMap<&'static str, u64>,
+    /// Of those, the ones a monitoring policy left in place.
+    pub monitored: BTreeMap<&'static str, u64>,
     /// Placeholders restored and left unresolved in the answer.
     pub tally: Tally,
     /// Entities the answer introduced, by label, and what was done with them.
@@ -102,6 +104,7 @@ pub struct Exchange {
     restorer: Arc<Restorer>,
     answer: Answer,
     entities: BTreeMap<&'static str, u64>,
+    monitored: BTreeMap<&'static str, u64>,
     /// Shared with the stream restorers of the answer (per event).
     tally: Arc<Mutex<Tally>>,
     /// Largest answer buffered to be restored (`limits.max_response_bytes`).
@@ -194,6 +197,7 @@ impl Exchange {
             restorer: Arc::new(Restorer::empty()),
             answer: Answer::Passthrough,
             entities: BTreeMap::new(),
+            monitored: BTreeMap::new(),
             tally: Arc::default(),
             max_response_bytes: crate::api::Limits::default().max_response_bytes,
             ours,
@@ -444,6 +448,7 @@ impl Exchange {
         self.session = done.session;
         self.restorer = Arc::new(done.restorer);
         self.entities = done.entities;
+        self.monitored = done.monitored;
         Ok(done.body)
     }
 
@@ -572,6 +577,7 @@ impl Exchange {
         }
         Report {
             entities: self.entities.clone(),
+            monitored: self.monitored.clone(),
             tally,
             answer_entities,
             scan: self.route.scan_answers,

@@ -15,7 +15,7 @@ use super::jsonpath::JsonPath;
 use super::mirrored::{self, Mirrored};
 use super::refusal::{Reason, Refusal};
 use super::route::{CompiledSession, Route};
-use crate::anonymizer::{AnonymizeError, Anonymizer, RestoreError, Scope};
+use crate::anonymizer::{Action, AnonymizeError, Anonymizer, RestoreError, Scope};
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::{MatchMode, Restorer};
 
@@ -53,6 +53,8 @@ pub struct AnonymizedBody {
     pub session: Option<String>,
     pub restorer: Restorer,
     pub entities: BTreeMap<&'static str, u64>,
+    /// Of those, the ones a monitoring policy left in place.
+    pub monitored: BTreeMap<&'static str, u64>,
 }
 
 impl std::fmt::Debug for AnonymizedBody {
@@ -116,6 +118,8 @@ impl AnonymizeJob {
             .parse_with(&decoded, &route.anonymize, &route.log_fields)
             .map_err(refuse_format)?;
         let body_texts = parsed.texts().len();
+        let mut monitored = BTreeMap::new();
+        let mut unchanged = false;
         let (mut texts, map, entities) = if body_texts == 0 && self.mirrored.is_empty() {
             (Vec::new(), Vec::new(), BTreeMap::new())
         } else {
@@ -124,6 +128,7 @@ impl AnonymizeJob {
             let result = anonymizer
                 .anonymize_typed(&scope, &all, parsed.types(), &route.options)
                 .map_err(|e| match e {
+                    AnonymizeError::Blocked(b) => Refusal::new(Reason::Blocked, b.into()),
                     AnonymizeError::SessionFull => Refusal::field(
                         Reason::SessionFull,
                         "session",
@@ -139,15 +144,27 @@ impl AnonymizeJob {
                 })?;
             let mut entities = BTreeMap::new();
             for e in &result.entities {
-                *entities.entry(e.label.as_str()).or_insert(0u64) += 1;
+                *entities.entry(e.label.metric_name()).or_insert(0u64) += 1;
+                if e.action == Action::Monitor {
+                    *monitored.entry(e.label.metric_name()).or_insert(0u64) += 1;
+                }
+            }
+            if result.texts == all {
+                // Nothing replaced (a monitoring policy, or nothing found): the body goes
+                // on as it came, byte for byte.
+                unchanged = true;
             }
             let map = result.restore_map();
             (result.texts, map, entities)
         };
         let own = texts.split_off(body_texts.min(texts.len()));
         let headers = mirrored::rewritten(&self.mirrored, parsed.texts(), &texts, &own);
-        let written = parsed.write(&texts).map_err(refuse_format)?;
-        let body = encoding::encode(&codings, &written).map_err(|_| Refusal::internal())?;
+        let body = if unchanged && headers.is_empty() {
+            self.body.clone()
+        } else {
+            let written = parsed.write(&texts).map_err(refuse_format)?;
+            Bytes::from(encoding::encode(&codings, &written).map_err(|_| Refusal::internal())?)
+        };
         // With a session, the answer may quote placeholders of earlier turns too: restore
         // with the session's whole map.
         let map = if session.is_some() {
@@ -165,11 +182,12 @@ impl AnonymizeJob {
                 RestoreError::Map(_) => Refusal::internal(),
             })?;
         Ok(AnonymizedBody {
-            body: Bytes::from(body),
+            body,
             headers,
             session,
             restorer,
             entities,
+            monitored,
         })
     }
 }

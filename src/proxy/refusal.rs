@@ -26,6 +26,8 @@ pub enum Reason {
     SessionFull,
     /// A detection tier failed: nothing was anonymized.
     DetectionFailed,
+    /// The route's policy blocks what the body carries.
+    Blocked,
     /// The session store was unreachable or too slow: nothing was anonymized.
     SessionStoreUnavailable,
     /// A response we must restore comes in a form we cannot read.
@@ -51,6 +53,7 @@ impl Reason {
         Reason::BadSession,
         Reason::SessionFull,
         Reason::DetectionFailed,
+        Reason::Blocked,
         Reason::SessionStoreUnavailable,
         Reason::UnreadableResponse,
         Reason::ResponseTooLarge,
@@ -70,6 +73,7 @@ impl Reason {
             Reason::BadSession => "bad_session",
             Reason::SessionFull => "session_full",
             Reason::DetectionFailed => "detection_failed",
+            Reason::Blocked => "blocked_by_policy",
             Reason::SessionStoreUnavailable => "session_store_unavailable",
             Reason::UnreadableResponse => "unreadable_response",
             Reason::ResponseTooLarge => "response_too_large",

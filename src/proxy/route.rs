@@ -15,8 +15,10 @@ use super::presets;
 use super::scan::ScanAnswers;
 use crate::anonymizer::Options;
 use crate::methods::Method;
+use crate::policy::{parse_fields, Fields, Limits, Spec};
 use crate::secret::Secret;
 use crate::text::{Label, LabelSet};
+use crate::validate::Problems;
 
 /// How callers of a route authenticate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -134,6 +136,11 @@ pub struct RouteConfig {
     /// De-identification method; default = the service default.
     #[serde(default)]
     pub method: Option<String>,
+    /// Per-label policy: thresholds, operators, actions (`block`, `monitor`), allow
+    /// list, the route's own recognizers, context words; the fields of a `/v1`
+    /// request's `detection_config` and `anonymization_config`, side by side.
+    #[serde(default)]
+    pub policy: Option<serde_json::Value>,
     /// OTLP logs routes: which attribute values are anonymized besides record bodies
     /// (`log_attributes` on, `resource_attributes` and `scope_attributes` off by default).
     #[serde(default)]
@@ -363,6 +370,42 @@ fn path_matches(pattern: &str, path: &str) -> bool {
 }
 
 /// Compiles a route; errors are `(field, message)` relative to the route.
+/// `options` (from the route's `entities`, `threshold` and `method`) with its
+/// `policy:` over them.
+fn policy_options(
+    policy: &serde_json::Value,
+    options: &Options,
+) -> Result<Options, Vec<(String, String)>> {
+    let serde_json::Value::Object(fields) = policy else {
+        return Err(vec![("policy".into(), "must be a map".into())]);
+    };
+    let mut spec = Spec {
+        entities: options.labels.clone(),
+        threshold: options.threshold,
+        method: options.method,
+        ..Spec::default()
+    };
+    let mut problems = Problems::default();
+    parse_fields(
+        fields,
+        "policy",
+        Fields::Both,
+        &LabelSet::all(),
+        &[],
+        &mut spec,
+        &mut problems,
+    );
+    if !problems.is_empty() {
+        return Err(problems
+            .0
+            .into_iter()
+            .map(|d| (d.field, d.reason))
+            .collect());
+    }
+    spec.options(&Limits::default())
+        .map_err(|e| vec![(e.field.replacen("detection_config", "policy", 1), e.reason)])
+}
+
 pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
     let mut errors: Vec<(String, String)> = Vec::new();
     let mut err = |field: &str, message: &str| errors.push((field.to_owned(), message.to_owned()));
@@ -486,6 +529,12 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
         match Method::parse(name) {
             Some(m) => options.method = Some(m),
             None => errors.push(("method".into(), "unknown method".into())),
+        }
+    }
+    if let Some(policy) = &config.policy {
+        match policy_options(policy, &options) {
+            Ok(with_policy) => options = with_policy,
+            Err(problems) => errors.extend(problems),
         }
     }
     if let Some(prefix) = &config.matcher.path_prefix {

@@ -610,7 +610,7 @@ impl Restorer {
             }
             from = whole.start() + 1;
             // Only tokens naming one of our labels are ours; `[TODO:x]` is just text.
-            if Label::parse(label.as_str()).is_none_or(|l| l.as_str() != label.as_str()) {
+            if Label::known(label.as_str()).is_none_or(|l| l.as_str() != label.as_str()) {
                 continue;
             }
             match opener.open(label.as_str(), payload.as_str()) {

@@ -16,6 +16,8 @@ pub struct RequestCtx {
     pub texts: usize,
     pub chars: usize,
     pub entities: BTreeMap<&'static str, u64>,
+    /// Entities a policy monitored or blocked, by (label, action).
+    pub actions: BTreeMap<(&'static str, &'static str), u64>,
     /// Entities a proxied answer introduced (anonymized or monitored).
     pub answer_entities: u64,
     /// Proxy route name, for metrics and the log.
@@ -37,6 +39,7 @@ impl RequestCtx {
             texts: 0,
             chars: 0,
             entities: BTreeMap::new(),
+            actions: BTreeMap::new(),
             answer_entities: 0,
             route: None,
             exchange: None,

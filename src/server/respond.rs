@@ -48,5 +48,8 @@ pub async fn error(
     extra: &[(&'static str, String)],
     close: bool,
 ) -> Result<()> {
+    for (label, n) in &err.blocked {
+        *ctx.actions.entry((label, "block")).or_default() += n;
+    }
     json(session, ctx, err.status(), err.to_body(), extra, close).await
 }

@@ -10,6 +10,13 @@ pub enum Endpoint {
     OpenApi,
     Healthz,
     Readyz,
+    /// Presidio's REST API, on its own listener (`api::presidio`).
+    PresidioAnalyze,
+    PresidioAnonymize,
+    PresidioDeanonymize,
+    PresidioRecognizers,
+    PresidioSupportedEntities,
+    PresidioHealth,
     /// Forwarded to a proxy route's upstream.
     Proxy,
     /// Unknown path or wrong method: answered with an error.
@@ -25,16 +32,31 @@ impl Endpoint {
             Endpoint::OpenApi => "openapi",
             Endpoint::Healthz => "healthz",
             Endpoint::Readyz => "readyz",
+            Endpoint::PresidioAnalyze => "presidio_analyze",
+            Endpoint::PresidioAnonymize => "presidio_anonymize",
+            Endpoint::PresidioDeanonymize => "presidio_deanonymize",
+            Endpoint::PresidioRecognizers => "presidio_recognizers",
+            Endpoint::PresidioSupportedEntities => "presidio_supportedentities",
+            Endpoint::PresidioHealth => "presidio_health",
             Endpoint::Proxy => "proxy",
             Endpoint::Other => "other",
         }
     }
 
-    /// `/v1/*` endpoints need an API key.
+    /// `/v1/*` endpoints need an API key; Presidio's too, unless its listener is
+    /// configured without keys (loopback only).
     pub fn needs_key(&self) -> bool {
         matches!(
             self,
-            Endpoint::Anonymize | Endpoint::Deanonymize | Endpoint::Entities | Endpoint::OpenApi
+            Endpoint::Anonymize
+                | Endpoint::Deanonymize
+                | Endpoint::Entities
+                | Endpoint::OpenApi
+                | Endpoint::PresidioAnalyze
+                | Endpoint::PresidioAnonymize
+                | Endpoint::PresidioDeanonymize
+                | Endpoint::PresidioRecognizers
+                | Endpoint::PresidioSupportedEntities
         )
     }
 }
@@ -60,8 +82,31 @@ const TABLE: &[(&str, Endpoint, &str)] = &[
     ("/readyz", Endpoint::Readyz, "GET"),
 ];
 
+/// The Presidio listener's paths (analyzer and anonymizer on one port).
+const PRESIDIO: &[(&str, Endpoint, &str)] = &[
+    ("/analyze", Endpoint::PresidioAnalyze, "POST"),
+    ("/anonymize", Endpoint::PresidioAnonymize, "POST"),
+    ("/deanonymize", Endpoint::PresidioDeanonymize, "POST"),
+    ("/recognizers", Endpoint::PresidioRecognizers, "GET"),
+    (
+        "/supportedentities",
+        Endpoint::PresidioSupportedEntities,
+        "GET",
+    ),
+    ("/health", Endpoint::PresidioHealth, "GET"),
+];
+
 pub fn route(method: &str, path: &str) -> Route {
-    match TABLE.iter().find(|(p, _, _)| *p == path) {
+    lookup(TABLE, method, path)
+}
+
+/// A path of the Presidio listener.
+pub fn presidio_route(method: &str, path: &str) -> Route {
+    lookup(PRESIDIO, method, path)
+}
+
+fn lookup(table: &[(&str, Endpoint, &'static str)], method: &str, path: &str) -> Route {
+    match table.iter().find(|(p, _, _)| *p == path) {
         None => Route::NotFound,
         Some((_, endpoint, allowed)) if *allowed == method => Route::Serve(*endpoint),
         Some((_, _, allowed)) => Route::MethodNotAllowed { allow: allowed },

@@ -21,10 +21,10 @@ use super::body::{self, ReadError};
 use super::ctx::RequestCtx;
 use super::limits::RateLimiter;
 use super::respond;
-use super::router::{route, Endpoint, Route as Served};
+use super::router::{presidio_route, route, Endpoint, Route as Served};
 use super::upstream::{self, Upstreams};
 use crate::anonymizer::Anonymizer;
-use crate::api::{Api, ApiError, Caller, ErrorCode, Outcome};
+use crate::api::{presidio, Api, ApiError, Caller, ErrorCode, Outcome};
 use crate::methods::Memory;
 use crate::proxy::credentials::{self, KeyLocation};
 use crate::proxy::fault::Fault;
@@ -49,6 +49,9 @@ pub struct ApiService {
     keys: KeyRing,
     rate_limiter: Option<RateLimiter>,
     upstreams: Upstreams,
+    /// Serving Presidio's REST API instead of `/v1` and the routes: the header our key
+    /// is read from, or `None` for a loopback listener without keys.
+    presidio: Option<Option<http::HeaderName>>,
 }
 
 /// What `handle` decided: answer here, or forward to the route's upstream.
@@ -74,7 +77,16 @@ impl ApiService {
             keys,
             rate_limiter,
             upstreams: Upstreams::new(),
+            presidio: None,
         }
+    }
+
+    /// This service answering Presidio's REST API on its own listener, our key read
+    /// from `key_header` (`None`: no key, for a loopback listener).
+    pub fn presidio(mut self, key_header: Option<http::HeaderName>) -> Self {
+        self.routes.clear();
+        self.presidio = Some(key_header);
+        self
     }
 
     /// Handles a request end to end; `Err(ApiError)` is answered in our error shape.
@@ -86,8 +98,15 @@ impl ApiService {
         let header = session.req_header();
         let method = header.method.as_str().to_owned();
         let path = header.uri.path().to_owned();
-        let endpoint = match route(&method, &path) {
+        let served = match &self.presidio {
+            Some(_) => presidio_route(&method, &path),
+            None => route(&method, &path),
+        };
+        let endpoint = match served {
             Served::Serve(endpoint) => endpoint,
+            Served::NotFound if self.presidio.is_some() => {
+                return Err(ApiError::new(ErrorCode::NotFound).into())
+            }
             Served::NotFound => return self.forward(session, ctx, &method, &path),
             Served::MethodNotAllowed { allow } => {
                 return Err(Failure {
@@ -98,12 +117,23 @@ impl ApiService {
         };
         ctx.endpoint = endpoint;
 
-        let caller = if endpoint.needs_key() {
-            let key = session.req_header().headers.get("x-api-key");
-            let key = self.keys.authenticate(key.map(|v| v.as_bytes()));
-            Some(self.authorize(session, ctx, key)?)
-        } else {
-            None
+        let key_header = match &self.presidio {
+            Some(None) => None,
+            Some(Some(name)) => Some(name.as_str()),
+            None => Some("x-api-key"),
+        };
+        let caller = match (endpoint.needs_key(), key_header) {
+            (true, Some(header)) => {
+                let key = session.req_header().headers.get(header);
+                let key = self.keys.authenticate(key.map(|v| v.as_bytes()));
+                Some(self.authorize(session, ctx, key)?)
+            }
+            // A keyless Presidio listener (loopback only): one scope for its callers.
+            (true, None) => Some(Caller {
+                tenant: "presidio".into(),
+                session_id: None,
+            }),
+            (false, _) => None,
         };
 
         let outcome = match endpoint {
@@ -115,6 +145,24 @@ impl ApiService {
             Endpoint::Entities => Ok(self.api.entities()),
             Endpoint::OpenApi => Ok(self.api.openapi()),
             Endpoint::Anonymize | Endpoint::Deanonymize => {
+                let caller = caller.ok_or_else(|| ApiError::new(ErrorCode::Internal))?;
+                check_content_type(session)?;
+                let body = body::read_whole(session, self.api.limits().max_body_bytes)
+                    .await
+                    .map_err(Failure::from)?;
+                self.run(endpoint, caller, body)
+                    .await
+                    .map_err(Failure::from)
+            }
+            Endpoint::PresidioHealth => Ok(Outcome {
+                body: br#""Presidio Analyzer service is up""#.to_vec(),
+                ..Outcome::default()
+            }),
+            Endpoint::PresidioRecognizers => Ok(presidio::recognizers(&self.api)),
+            Endpoint::PresidioSupportedEntities => Ok(presidio::supported_entities(&self.api)),
+            Endpoint::PresidioAnalyze
+            | Endpoint::PresidioAnonymize
+            | Endpoint::PresidioDeanonymize => {
                 let caller = caller.ok_or_else(|| ApiError::new(ErrorCode::Internal))?;
                 check_content_type(session)?;
                 let body = body::read_whole(session, self.api.limits().max_body_bytes)
@@ -503,6 +551,9 @@ impl ApiService {
         let api = Arc::clone(&self.api);
         let work = move || match endpoint {
             Endpoint::Anonymize => api.anonymize(&caller, &body),
+            Endpoint::PresidioAnalyze => presidio::analyze(&api, &caller, &body),
+            Endpoint::PresidioAnonymize => presidio::anonymize(&api, &body),
+            Endpoint::PresidioDeanonymize => presidio::deanonymize(&api, &body),
             _ => api.deanonymize(&caller, &body),
         };
         // Small bodies are cheaper inline than a thread hop.
@@ -684,6 +735,7 @@ impl ProxyHttp for ApiService {
                 ctx.texts = outcome.texts;
                 ctx.chars = outcome.chars;
                 ctx.entities = outcome.entities;
+                ctx.actions = outcome.actions;
                 respond::json(session, ctx, 200, outcome.body, &[], false).await?;
             }
             Err(failure) => answer_failure(session, ctx, failure).await?,
@@ -745,6 +797,9 @@ impl ProxyHttp for ApiService {
                     .with_label_values(&[route, label])
                     .inc_by(*count);
             }
+            for (label, count) in &report.monitored {
+                *ctx.actions.entry((label, "monitor")).or_default() += count;
+            }
             let action = match report.scan {
                 ScanAnswers::Monitor => "monitored",
                 _ => "anonymized",
@@ -799,6 +854,11 @@ impl ProxyHttp for ApiService {
         for (label, count) in &ctx.entities {
             metrics::ENTITIES.with_label_values(&[label]).inc_by(*count);
         }
+        for ((label, action), count) in &ctx.actions {
+            metrics::POLICY_ACTIONS
+                .with_label_values(&[label, action])
+                .inc_by(*count);
+        }
         let c = self.sessions.counters();
         metrics::set_session_stats(&metrics::SessionStats {
             sessions: c.sessions,
@@ -824,6 +884,13 @@ impl ProxyHttp for ApiService {
             reread: m.reread,
         });
         let entities: u64 = ctx.entities.values().sum();
+        let acted = |action: &str| -> u64 {
+            ctx.actions
+                .iter()
+                .filter(|((_, a), _)| *a == action)
+                .map(|(_, n)| n)
+                .sum()
+        };
         tracing::info!(
             request_id = %ctx.request_id,
             endpoint,
@@ -834,6 +901,8 @@ impl ProxyHttp for ApiService {
             texts = ctx.texts,
             chars = ctx.chars,
             entities,
+            monitored = acted("monitor"),
+            blocked = acted("block"),
             answer_entities = ctx.answer_entities,
             error = error.map(|e| e.etype().as_str()),
             "request"

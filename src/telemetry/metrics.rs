@@ -57,6 +57,17 @@ pub static ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_policy_actions_total{label, action}`: entities a policy monitored (left
+/// in place, reported) or blocked (the request refused); custom labels count as `CUSTOM`.
+pub static POLICY_ACTIONS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_policy_actions_total",
+        "Entities a policy monitored or blocked, by label and action",
+        &["label", "action"]
+    )
+    .expect("metric registered once")
+});
+
 /// `anonymizer_connections_closed_total{reason}`: client connections the server closed
 /// before reading a request (`over_limit`, `header_timeout`).
 pub static CONNECTIONS_CLOSED: LazyLock<IntCounterVec> = LazyLock::new(|| {

@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use super::intern::Interner;
+
 /// One catalogue row.
 #[derive(Debug)]
 pub struct LabelInfo {
@@ -176,12 +178,88 @@ impl Label {
         }
     }
 
-    pub fn info(&self) -> &'static LabelInfo {
-        // Every Label is made from a LABELS row, so the lookup cannot fail.
-        LABELS
-            .iter()
-            .find(|info| info.name == self.0)
-            .unwrap_or(&LABELS[0])
+    /// A label the catalogue lacks, declared by an operator or a caller for their own
+    /// recognizer (`EMPLOYEE_BADGE`): a catalogue name or alias gives the built-in label;
+    /// any other UPPER_SNAKE_CASE name of at most [`MAX_CUSTOM_NAME`] characters is
+    /// interned, so it stays a cheap `Copy` value like the built-ins.
+    ///
+    /// # Errors
+    /// A name that is not UPPER_SNAKE_CASE (it becomes part of placeholders such as
+    /// `[EMPLOYEE_BADGE_1]`, which restore must read back), or a new name once
+    /// [`MAX_CUSTOM_LABELS`] are interned: the interned names live as long as the
+    /// process, so their number is bounded.
+    pub fn custom(name: &str) -> Result<Label, CustomLabelError> {
+        if let Some(builtin) = Label::parse(name) {
+            return Ok(builtin);
+        }
+        let valid = !name.is_empty()
+            && name.len() <= MAX_CUSTOM_NAME
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        if !valid {
+            return Err(CustomLabelError::Name);
+        }
+        CUSTOM
+            .intern(name)
+            .map(Label)
+            .ok_or(CustomLabelError::TooMany)
+    }
+
+    /// A label by name: built-in (name or alias) or a custom one this process has seen.
+    /// For reading back what an earlier request or another replica wrote.
+    pub fn known(name: &str) -> Option<Label> {
+        Label::parse(name).or_else(|| CUSTOM.get(name).map(Label))
+    }
+
+    /// The catalogue row; `None` for a custom label.
+    pub fn info(&self) -> Option<&'static LabelInfo> {
+        LABELS.iter().find(|info| info.name == self.0)
+    }
+
+    /// The name metrics use: custom labels are named by callers, so they share one
+    /// `CUSTOM` value rather than growing the metric without bound.
+    pub fn metric_name(&self) -> &'static str {
+        if self.is_custom() {
+            "CUSTOM"
+        } else {
+            self.0
+        }
+    }
+
+    /// Whether this is a custom label rather than a catalogue one.
+    pub fn is_custom(&self) -> bool {
+        self.info().is_none()
+    }
+}
+
+/// Longest custom label name.
+pub const MAX_CUSTOM_NAME: usize = 64;
+/// Most distinct custom label names per process (a few hundred KB at most).
+pub const MAX_CUSTOM_LABELS: usize = 4096;
+
+static CUSTOM: Interner = Interner::new(MAX_CUSTOM_LABELS);
+
+/// Why [`Label::custom`] refused a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CustomLabelError {
+    Name,
+    TooMany,
+}
+
+impl fmt::Display for CustomLabelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CustomLabelError::Name => write!(
+                f,
+                "must be a catalogue label or an UPPER_SNAKE_CASE name of at most {MAX_CUSTOM_NAME} characters"
+            ),
+            CustomLabelError::TooMany => write!(
+                f,
+                "is new, and this server already knows {MAX_CUSTOM_LABELS} custom labels"
+            ),
+        }
     }
 }
 
@@ -277,6 +355,20 @@ mod tests {
             Label::parse("PH_MOBILE_NUMBER"),
             Some(Label::builtin("PHONE_NUMBER"))
         );
+    }
+
+    #[test]
+    fn custom_labels_are_interned_and_checked() {
+        let badge = Label::custom("EMPLOYEE_BADGE_X").expect("valid");
+        assert_eq!(badge.as_str(), "EMPLOYEE_BADGE_X");
+        assert_eq!(Label::custom("EMPLOYEE_BADGE_X"), Ok(badge));
+        assert_eq!(Label::known("EMPLOYEE_BADGE_X"), Some(badge));
+        assert!(badge.is_custom());
+        assert_eq!(Label::custom("email"), Ok(Label::builtin("EMAIL_ADDRESS")));
+        for bad in ["", "lower", "_X", "A-B", "A B", &"A".repeat(65)] {
+            assert_eq!(Label::custom(bad), Err(CustomLabelError::Name), "{bad}");
+        }
+        assert_eq!(Label::known("NEVER_SEEN_LABEL"), None);
     }
 
     /// Every entity name a Presidio 2.2 predefined recognizer emits (its

@@ -2,6 +2,7 @@
 //! replacement-token grammar.
 //! Knows nothing about detection, HTTP or anonymization.
 
+pub mod intern;
 pub mod label;
 pub mod span;
 pub mod token;

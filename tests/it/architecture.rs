@@ -9,11 +9,13 @@ use std::path::Path;
 /// of lower layers: never one beside it, never one above. Every module is listed.
 const LAYERS: &[&[&str]] = &[
     // Held by every layer; `telemetry` only counts and describes.
-    &["secret", "text", "telemetry"],
+    &["secret", "text", "telemetry", "validate"],
     // Detection, replacement methods, restoring, session stores: none knows another.
     &["engine", "methods", "restore", "session"],
     // One request's anonymization, from the four below.
     &["anonymizer"],
+    // Per-call policy: JSON fields into the anonymizer's options.
+    &["policy"],
     &["api"],
     // Pingora-free proxy logic, testable without sockets.
     &["proxy"],

@@ -26,6 +26,10 @@ mod methods;
 mod openapi;
 /// Health, readiness, entities, metrics, logs, shutdown, CLI.
 mod operations;
+/// Per-call policy: operators, thresholds, actions, request-time recognizers, tenants.
+mod policy;
+/// Presidio's REST API, with Presidio's payloads and LiteLLM's guardrail.
+mod presidio_api;
 /// Reverse-proxy mode against real local upstreams.
 mod proxy;
 /// Route keys where each provider's SDK puts them, never forwarded.

@@ -80,6 +80,14 @@ fn every_declared_answer_is_given_and_conforms_to_the_description() {
         json!({"text": ["Mail alice@example.com"], "detection_config": {"entities": ["email", "PHONE_NUMBER"]},
                "anonymization_config": {"deidentification_method": "mask", "threshold": 0.3}}),
         json!({"text": [], "detection_config": null, "anonymization_config": {"deidentification_method": null, "threshold": null}}),
+        json!({"text": ["Badge EMP-123456, card 4111 1111 1111 1111, mail bob@example.org"],
+               "detection_config": {"thresholds": {"CREDIT_CARD": 0.6}, "allow_list": ["nobody@example.org"],
+                   "allow_list_match": "exact", "context": ["badge"], "return_decision_process": true,
+                   "ad_hoc_recognizers": [{"name": "badges", "supported_entity": "EMPLOYEE_BADGE",
+                       "patterns": [{"name": "badge", "regex": "EMP-\\d{6}", "score": 0.9}],
+                       "deny_list": ["Falcon"], "context": ["badge"]}]},
+               "anonymization_config": {"operators": {"CREDIT_CARD": {"type": "MASK", "masking_char": "#", "chars_to_mask": 12},
+                   "DEFAULT": {"type": "KEEP"}}, "action": "anonymize", "actions": {"EMAIL_ADDRESS": "monitor"}}}),
     ] {
         saw("POST", anon, post(&server, anon, &key, body), (200, ""));
     }
@@ -195,6 +203,13 @@ fn every_declared_answer_is_given_and_conforms_to_the_description() {
             (422, "validation_failed"),
         );
     }
+    let blocked = json!({"text": ["SSN 078-05-1120"], "anonymization_config": {"actions": {"US_SSN": "block"}}});
+    saw(
+        "POST",
+        anon,
+        post(&server, anon, &key, blocked),
+        (422, "blocked_by_policy"),
+    );
     let ambiguous = json!({"anonymized_text": ["x"], "entities_map": [
         {"text": "a", "anonymized_text": "[P_1]"}, {"text": "b", "anonymized_text": "[P_1]"}]});
     saw(

@@ -2,9 +2,10 @@
 //! plain data ([`EngineOptions`]) the config layer fills in. The engine knows nothing
 //! about YAML or where the options came from.
 
-use regex::Regex;
+use regex::{Regex, RegexBuilder};
 
 use crate::engine::{context, BuildError, Candidate, Proof, Recognizer, Trace};
+use crate::text::intern::Interner;
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// Detection options from configuration.
@@ -28,15 +29,28 @@ pub struct CustomPattern {
     pub score: f32,
     /// Lower-case words near a match that raise its score.
     pub context: Vec<String>,
+    /// What a match rests on: [`Proof::None`] for the operator's patterns, which
+    /// compete with the built-ins; [`Proof::Listed`] for a caller's own recognizer,
+    /// whose label they asked for by declaring it, so it wins its span.
+    pub proof: Proof,
 }
 
+/// Bytes one pattern's compiled program and lazy DFA may take: what a request may
+/// make the server hold for one of its patterns (the crate's default is 10 MB).
+pub const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+/// Recognizer names, for traces; past the cap (callers choosing a new name per
+/// request), traces say `custom`.
+static NAMES: Interner = Interner::new(4096);
+
 struct Compiled {
-    /// The configured name, for traces: leaked once per engine, which is built once.
+    /// The declared name, for traces.
     name: &'static str,
     label: Label,
     regex: Regex,
     score: f32,
     context: Vec<String>,
+    proof: Proof,
 }
 
 /// The configured regex recognizers.
@@ -51,15 +65,20 @@ impl CustomRecognizer {
     pub fn new(patterns: &[CustomPattern]) -> Result<Self, BuildError> {
         let mut compiled = Vec::with_capacity(patterns.len());
         for p in patterns {
-            let regex = Regex::new(&p.regex).map_err(|_| {
-                BuildError::new(p.name.clone(), "regex does not compile or is too large")
-            })?;
+            let regex = RegexBuilder::new(&p.regex)
+                .size_limit(REGEX_SIZE_LIMIT)
+                .dfa_size_limit(REGEX_SIZE_LIMIT)
+                .build()
+                .map_err(|_| {
+                    BuildError::new(p.name.clone(), "regex does not compile or is too large")
+                })?;
             compiled.push(Compiled {
-                name: Box::leak(p.name.clone().into_boxed_str()),
+                name: NAMES.intern(&p.name).unwrap_or("custom"),
                 label: p.label,
                 regex,
                 score: p.score.clamp(0.0, 1.0),
                 context: p.context.iter().map(|w| w.to_lowercase()).collect(),
+                proof: p.proof,
             });
         }
         let mut labels: Vec<Label> = compiled.iter().map(|p| p.label).collect();
@@ -75,6 +94,15 @@ impl CustomRecognizer {
 impl Recognizer for CustomRecognizer {
     fn labels(&self) -> &[Label] {
         &self.labels
+    }
+
+    fn basis(&self, text: &str, d: &crate::engine::Detection) -> Option<crate::engine::Basis> {
+        let p = self.patterns.iter().find(|p| p.name == d.trace.by)?;
+        let words: Vec<&str> = p.context.iter().map(String::as_str).collect();
+        Some(crate::engine::Basis {
+            base_score: p.score,
+            context_word: context::Words::new(&words, &[]).supporting(text, d.span),
+        })
     }
 
     fn tier(&self) -> &'static str {
@@ -99,7 +127,7 @@ impl Recognizer for CustomRecognizer {
                     span,
                     label: p.label,
                     score: (p.score + context::boost(text, span, &words)).min(1.0),
-                    proof: Proof::None,
+                    proof: p.proof,
                     trace: Trace::new("custom", p.name),
                 });
             }
@@ -119,6 +147,10 @@ impl AllowList {
         Self(v)
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn contains(&self, found: &str) -> bool {
         !self.0.is_empty() && self.0.binary_search(&found.trim().to_lowercase()).is_ok()
     }
@@ -136,6 +168,7 @@ mod tests {
             regex: r"\bEMP-(\d{6})\b".into(),
             score: 0.4,
             context: vec!["Employee".into()],
+            proof: Proof::None,
         }])
         .expect("compiles");
         let mut out = Vec::new();
@@ -153,6 +186,7 @@ mod tests {
             regex: "(".into(),
             score: 0.5,
             context: vec![],
+            proof: Proof::None,
         }])
         .err()
         .expect("fails");

@@ -209,7 +209,9 @@ impl DictionaryRecognizer {
                 }
             }
         }
-        Self::build(patterns, entries)
+        // A DFA: the lists are small (about a thousand entries, well under a MB of
+        // transitions), and it reads every byte of every request.
+        Self::build(patterns, entries, Some(AhoCorasickKind::DFA))
     }
 
     /// A deny list: each phrase is always flagged with its label, in any case.
@@ -230,16 +232,21 @@ impl DictionaryRecognizer {
                 proof: Proof::Listed,
             });
         }
-        Self::build(patterns, entries)
+        Self::build(patterns, entries, None)
     }
 
-    fn build(patterns: Vec<String>, entries: Vec<Entry>) -> Result<Self, BuildError> {
+    /// `kind`: the automaton; the built-in lists take a DFA, a deny list whatever its
+    /// size allows (a request's list of thousands of long phrases would make a DFA of
+    /// gigabytes).
+    fn build(
+        patterns: Vec<String>,
+        entries: Vec<Entry>,
+        kind: Option<AhoCorasickKind>,
+    ) -> Result<Self, BuildError> {
         let automaton = AhoCorasickBuilder::new()
             .match_kind(MatchKind::LeftmostLongest)
             .ascii_case_insensitive(true)
-            // A DFA: the lists are small (about a thousand entries, well under a MB of
-            // transitions), and it reads every byte of every request.
-            .kind(Some(AhoCorasickKind::DFA))
+            .kind(kind)
             .build(&patterns)
             .map_err(|e| BuildError::new("dictionary", e.to_string()))?;
         let mut labels: Vec<Label> = entries.iter().map(|e| e.label).collect();
