@@ -10,6 +10,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use arc_swap::ArcSwap;
+
 use crate::engine::{DetectError, Detection, Engine, Explanation, Extra};
 use crate::methods::{
     encrypt, KeyRing, Memory, MemoryFull, Method, Operator, Operators, Replacer, TenantKeys,
@@ -271,8 +273,9 @@ impl TokenOpener for TenantOpener {
 }
 
 pub struct Anonymizer {
-    engine: Arc<Engine>,
-    defaults: Defaults,
+    /// Swapped whole when the configuration is reloaded; a call keeps the one it began with.
+    engine: ArcSwap<Engine>,
+    defaults: ArcSwap<Defaults>,
     keys: KeyRing,
     sessions: Option<Arc<dyn SessionStore<Memory>>>,
     failed_tokens: AtomicU64,
@@ -284,8 +287,8 @@ impl Anonymizer {
     /// [`Anonymizer::with_keys`] and [`Anonymizer::with_sessions`].
     pub fn new(engine: Arc<Engine>, defaults: Defaults) -> Self {
         Self {
-            engine,
-            defaults,
+            engine: ArcSwap::new(engine),
+            defaults: ArcSwap::from_pointee(defaults),
             keys: KeyRing::new(None),
             sessions: None,
             failed_tokens: AtomicU64::new(0),
@@ -317,8 +320,15 @@ impl Anonymizer {
         }
     }
 
-    pub fn engine(&self) -> &Engine {
-        &self.engine
+    /// The engine in service now.
+    pub fn engine(&self) -> Arc<Engine> {
+        self.engine.load_full()
+    }
+
+    /// Serves `engine` and `defaults` from the next call on (a reloaded configuration).
+    pub fn reload(&self, engine: Arc<Engine>, defaults: Defaults) {
+        self.engine.store(engine);
+        self.defaults.store(Arc::new(defaults));
     }
 
     pub fn keys(&self) -> &KeyRing {
@@ -366,13 +376,14 @@ impl Anonymizer {
         options.actions.check(&detections)?;
         let mut result = self.replace_detected(scope, texts, types, &detections, texts, options)?;
         if options.explain {
+            let engine = self.engine.load();
             let extra = options.extra.as_deref();
             let found = texts
                 .iter()
                 .zip(&detections)
                 .flat_map(|(text, found)| found.iter().map(move |d| (text.as_str(), d)));
             for (entity, (text, d)) in result.entities.iter_mut().zip(found) {
-                entity.explanation = Some(self.engine.explain(text, d, extra));
+                entity.explanation = Some(engine.explain(text, d, extra));
             }
         }
         Ok(result)
@@ -406,8 +417,9 @@ impl Anonymizer {
         texts: &[String],
         options: &Options,
     ) -> Result<Vec<Vec<Detection>>, AnonymizeError> {
-        let labels = options.labels.as_ref().unwrap_or(&self.defaults.labels);
-        let threshold = options.threshold.unwrap_or(self.defaults.threshold);
+        let defaults = self.defaults.load();
+        let labels = options.labels.as_ref().unwrap_or(&defaults.labels);
+        let threshold = options.threshold.unwrap_or(defaults.threshold);
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let extra = options.extra.as_deref();
         // A call's own recognizers are asked for whatever its label set.
@@ -421,6 +433,7 @@ impl Anonymizer {
         };
         Ok(self
             .engine
+            .load()
             .detect_with(&refs, labels, threshold, extra)
             .inspect_err(|_| {
                 self.detection_failures.fetch_add(1, Ordering::Relaxed);
@@ -442,7 +455,7 @@ impl Anonymizer {
         seen: &[String],
         options: &Options,
     ) -> Result<Anonymized, AnonymizeError> {
-        let operators = options.operators(self.defaults.method);
+        let operators = options.operators(self.defaults.load().method);
         let keys = self.keys.tenant(scope.tenant);
         let replacer = Replacer::new(&operators, &keys, seen);
         let inputs = Inputs {

@@ -1,5 +1,7 @@
 //! Wiring: settings → engine, anonymizer, API, metrics → a pingora `Server`.
 
+pub mod reload;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,12 +15,12 @@ use crate::config::settings::Secret;
 use crate::config::settings::SessionBackend;
 use crate::config::{ApiKey, Settings};
 use crate::engine::tiers::ner::NerRecognizer;
-use crate::engine::{BuildError, Engine};
+use crate::engine::{BuildError, Engine, Recognizer};
 use crate::methods::{KeyRing as MethodKeys, Memory};
 use crate::server::auth::KeyRing;
 use crate::server::guard::{ConnectionLimits, Guard};
 use crate::server::limits::RateLimiter;
-use crate::server::ApiService;
+use crate::server::{ApiService, Live};
 use crate::session::redis::RedisStore;
 use crate::session::ticker::Ticker;
 use crate::session::{MemoryStore, SessionStore};
@@ -34,8 +36,24 @@ pub struct App {
     pub tiers: Vec<&'static str>,
     /// The loaded models' names, versions and checksums (logged at start).
     pub models: Vec<crate::engine::tiers::ner::ModelIdentity>,
+    /// What a configuration reload replaces ([`App::watch_config`]).
+    pub reloadable: Option<reload::Reloadable>,
     /// Sweeps expired sessions until dropped (memory store only; Redis expires its own).
     _sweeper: Option<Ticker>,
+}
+
+impl App {
+    /// Reloads the configuration at `path` (`None`: the built-in default) on SIGHUP and
+    /// whenever the file changes.
+    ///
+    /// # Errors
+    /// When the watching thread or its signal handler cannot be set up.
+    pub fn watch_config(&mut self, path: Option<std::path::PathBuf>) -> std::io::Result<()> {
+        match self.reloadable.take() {
+            Some(reloadable) => reloadable.watch(path),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Why the service cannot start; the message names no configured value.
@@ -59,7 +77,8 @@ impl From<BuildError> for StartError {
 /// # Errors
 /// When the detection engine cannot be built.
 pub fn build(settings: &Settings) -> Result<App, StartError> {
-    let engine = Arc::new(build_engine(settings)?);
+    let base = base_recognizers(settings)?;
+    let engine = Arc::new(engine_over(&base, &settings.detection)?);
     let tiers = engine.tiers();
     let models = engine.models().into_iter().cloned().collect();
     // Only labels the loaded engine can detect are defaults: a label without a
@@ -82,7 +101,7 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
     );
     let api = Arc::new(
         Api::new(Arc::clone(&anonymizer), settings.limits.clone())
-            .with_policies(Arc::new(settings.policies.clone())),
+            .with_policies(settings.policies.clone()),
     );
 
     let mut keys = settings.api_keys.clone();
@@ -99,28 +118,30 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
     let rate_limiter = settings
         .rate_limit
         .map(|limit| RateLimiter::new(limit, keys.len()));
+    let live = Live::new(settings.routes.clone(), KeyRing::new(&keys), rate_limiter);
     let presidio = settings.presidio.as_ref().map(|(listen, header)| {
         let service = ApiService::new(
             Arc::clone(&api),
             Arc::clone(&anonymizer),
             Arc::clone(&sessions),
-            Vec::new(),
-            KeyRing::new(&keys),
-            settings
-                .rate_limit
-                .map(|limit| RateLimiter::new(limit, keys.len())),
+            Arc::clone(&live),
         )
         .presidio(header.clone());
         (listen.clone(), service)
     });
     let service = ApiService::new(
-        api,
-        anonymizer,
+        Arc::clone(&api),
+        Arc::clone(&anonymizer),
         sessions,
-        settings.routes.clone(),
-        KeyRing::new(&keys),
-        rate_limiter,
+        Arc::clone(&live),
     );
+    let reloadable = reload::Reloadable {
+        anonymizer: Arc::clone(&anonymizer),
+        api: Arc::clone(&api),
+        live: Arc::clone(&live),
+        base,
+        started: settings.clone(),
+    };
 
     let conf = ServerConf {
         threads: settings.threads,
@@ -157,6 +178,7 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
         generated_secret,
         tiers,
         models,
+        reloadable: Some(reloadable),
         _sweeper: sweeper,
     })
 }
@@ -193,6 +215,18 @@ fn build_sessions(settings: &Settings) -> Result<Sessions, StartError> {
 /// # Errors
 /// A bad recognizer, or a required model that cannot be loaded.
 pub fn build_engine(settings: &Settings) -> Result<Engine, StartError> {
+    Ok(engine_over(
+        &base_recognizers(settings)?,
+        &settings.detection,
+    )?)
+}
+
+/// The recognizers an engine is built over whatever the detection options: the
+/// built-in tiers and the loaded models, shared by every engine a reload builds.
+///
+/// # Errors
+/// A bad built-in recognizer, or a required model that cannot be loaded.
+pub fn base_recognizers(settings: &Settings) -> Result<Vec<Arc<dyn Recognizer>>, StartError> {
     let mut models = Vec::new();
     let mut name_guesses = true;
     for model in settings.model.iter().chain(&settings.extra_models) {
@@ -205,15 +239,32 @@ pub fn build_engine(settings: &Settings) -> Result<Engine, StartError> {
             Err(e) => tracing::warn!(error = %e, "a model tier is disabled; starting without it"),
         }
     }
-    let mut recognizers = if name_guesses {
+    let builtin = if name_guesses {
         Engine::builtin_recognizers()?
     } else {
         Engine::builtin_recognizers_beside_model()?
     };
+    let mut base: Vec<Arc<dyn Recognizer>> = builtin.into_iter().map(Arc::from).collect();
     for ner in models {
-        recognizers.push(Box::new(ner));
+        base.push(Arc::new(ner));
     }
-    Ok(Engine::with_options(recognizers, &settings.detection)?)
+    Ok(base)
+}
+
+/// An engine of `base` with the configured detection options (allow and deny lists,
+/// patterns).
+///
+/// # Errors
+/// A configured pattern that does not compile.
+pub fn engine_over(
+    base: &[Arc<dyn Recognizer>],
+    options: &crate::engine::EngineOptions,
+) -> Result<Engine, BuildError> {
+    let recognizers: Vec<Box<dyn Recognizer>> = base
+        .iter()
+        .map(|r| Box::new(Arc::clone(r)) as Box<dyn Recognizer>)
+        .collect();
+    Engine::with_options(recognizers, options)
 }
 
 /// 32 random bytes, base64url: a key nobody can guess.

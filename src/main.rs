@@ -84,7 +84,7 @@ fn main() -> ExitCode {
         settings.log_json,
         env::process_lookup("RUST_LOG"),
     );
-    let app = match anonymizer::app::build(&settings) {
+    let mut app = match anonymizer::app::build(&settings) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("anonymizer: cannot start: {e}");
@@ -115,6 +115,13 @@ fn main() -> ExitCode {
         settings.listen,
         settings.metrics_listen
     );
+    // The file read at start is reloaded on SIGHUP and when it changes (the built-in
+    // default on SIGHUP only).
+    let watched = (source != "built-in default").then(|| std::path::PathBuf::from(&source));
+    if let Err(e) = app.watch_config(watched) {
+        eprintln!("anonymizer: cannot watch the config for reloads: {e}");
+        return ExitCode::from(2);
+    }
     // Returns after a graceful shutdown (SIGTERM) with exit code 0.
     app.server.run_forever()
 }

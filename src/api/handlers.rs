@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use arc_swap::ArcSwap;
 use serde_json::Value;
 
 use super::dto::{
@@ -58,7 +59,8 @@ impl Caller {
 pub struct Api {
     anonymizer: Arc<Anonymizer>,
     limits: Limits,
-    policies: Arc<Policies>,
+    /// Swapped whole when the configuration is reloaded.
+    policies: ArcSwap<Policies>,
 }
 
 impl Api {
@@ -66,14 +68,19 @@ impl Api {
         Self {
             anonymizer,
             limits,
-            policies: Arc::default(),
+            policies: ArcSwap::default(),
         }
     }
 
     /// Tenants' policies, which requests refine.
-    pub fn with_policies(mut self, policies: Arc<Policies>) -> Self {
-        self.policies = policies;
+    pub fn with_policies(self, policies: Policies) -> Self {
+        self.set_policies(policies);
         self
+    }
+
+    /// Serves `policies` from the next call on (a reloaded configuration).
+    pub fn set_policies(&self, policies: Policies) {
+        self.policies.store(Arc::new(policies));
     }
 
     pub fn anonymizer(&self) -> &Arc<Anonymizer> {
@@ -114,7 +121,8 @@ impl Api {
             ),
         };
         let mut asked = Spec::default();
-        let supported = self.anonymizer.engine().supported_labels();
+        let engine = self.anonymizer.engine();
+        let supported = engine.supported_labels();
         let declared = self.declared(caller);
         if let Some(dc) = optional_object(root, "detection_config", "", &mut p) {
             let path = "detection_config";
@@ -320,6 +328,7 @@ impl Api {
     /// The custom labels the caller's tenant declares.
     pub fn declared(&self, caller: &Caller) -> Vec<crate::text::Label> {
         self.policies
+            .load()
             .of(&caller.tenant)
             .map(|(spec, _)| spec.declared())
             .unwrap_or_default()
@@ -331,23 +340,25 @@ impl Api {
     /// 422 for fields the tenant's policy does not let a request set, and for
     /// recognizers or allow entries that do not compile or exceed the limits.
     pub fn options(&self, caller: &Caller, asked: &Spec) -> Result<Options, ApiError> {
-        let spec = match self.policies.of(&caller.tenant) {
-            Some((base, may)) => base
-                .over(asked, *may, self.policies.default_threshold)
-                .map_err(|forbidden| {
-                    ApiError::validation(
-                        forbidden
-                            .into_iter()
-                            .map(|f| super::error::Detail {
-                                field: f.field.into(),
-                                reason: f.reason.into(),
-                            })
-                            .collect(),
-                    )
-                })?,
+        let policies = self.policies.load();
+        let spec = match policies.of(&caller.tenant) {
+            Some((base, may)) => {
+                base.over(asked, *may, policies.default_threshold)
+                    .map_err(|forbidden| {
+                        ApiError::validation(
+                            forbidden
+                                .into_iter()
+                                .map(|f| super::error::Detail {
+                                    field: f.field.into(),
+                                    reason: f.reason.into(),
+                                })
+                                .collect(),
+                        )
+                    })?
+            }
             None => asked.clone(),
         };
-        spec.options(&self.policies.limits).map_err(|e| {
+        spec.options(&policies.limits).map_err(|e| {
             ApiError::validation(vec![super::error::Detail {
                 field: e.field,
                 reason: e.reason,

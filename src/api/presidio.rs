@@ -74,7 +74,8 @@ pub fn analyze(api: &Api, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiEr
         }
     }
     let mut asked = Spec::default();
-    let supported = api.anonymizer().engine().supported_labels();
+    let engine = api.anonymizer().engine();
+    let supported = engine.supported_labels();
     let declared = api.declared(caller);
     parse_fields(
         &detection,

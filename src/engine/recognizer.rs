@@ -148,6 +148,37 @@ pub trait Recognizer: Send + Sync {
     }
 }
 
+/// A shared recognizer (the loaded model, the built-in tiers) serves every engine built
+/// over it: a reloaded configuration builds a new engine without loading them again.
+impl<R: Recognizer + ?Sized> Recognizer for std::sync::Arc<R> {
+    fn labels(&self) -> &[Label] {
+        (**self).labels()
+    }
+    fn tier(&self) -> &'static str {
+        (**self).tier()
+    }
+    fn model(&self) -> Option<&super::tiers::ner::ModelIdentity> {
+        (**self).model()
+    }
+    fn model_stats(&self) -> Option<super::tiers::ner::PoolStats> {
+        (**self).model_stats()
+    }
+    fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
+        (**self).recognize(text, wanted, out);
+    }
+    fn basis(&self, text: &str, d: &super::Detection) -> Option<super::Basis> {
+        (**self).basis(text, d)
+    }
+    fn recognize_many(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+        out: &mut [Vec<Candidate>],
+    ) -> Result<(), RecognizeError> {
+        (**self).recognize_many(texts, wanted, out)
+    }
+}
+
 /// [`Recognizer::recognize`] for each text into its own output: what
 /// [`Recognizer::recognize_many`] does unless a tier overrides it.
 ///

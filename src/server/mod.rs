@@ -8,9 +8,11 @@ pub mod body;
 pub mod ctx;
 pub mod guard;
 pub mod limits;
+pub mod live;
 pub mod respond;
 pub mod router;
 pub mod service;
 pub mod upstream;
 
+pub use live::Live;
 pub use service::ApiService;

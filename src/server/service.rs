@@ -16,10 +16,10 @@ use pingora::protocols::http::v1::client::HttpSession as UpstreamSession;
 use pingora::proxy::{FailToProxy, ProxyHttp, Session};
 use pingora::ErrorType;
 
-use super::auth::{AuthError, KeyId, KeyRing};
+use super::auth::{AuthError, KeyId};
 use super::body::{self, ReadError};
 use super::ctx::RequestCtx;
-use super::limits::RateLimiter;
+use super::live::Live;
 use super::respond;
 use super::router::{presidio_route, route, Endpoint, Route as Served};
 use super::upstream::{self, Upstreams};
@@ -29,7 +29,7 @@ use crate::methods::Memory;
 use crate::proxy::credentials::{self, KeyLocation};
 use crate::proxy::fault::Fault;
 use crate::proxy::headers::HeaderEdits;
-use crate::proxy::route::{AuthMode, Route};
+use crate::proxy::route::AuthMode;
 use crate::proxy::scan::ScanAnswers;
 use crate::proxy::sigv4;
 use crate::proxy::sigv4::SignatureCheck;
@@ -45,9 +45,8 @@ pub struct ApiService {
     api: Arc<Api>,
     anonymizer: Arc<Anonymizer>,
     sessions: Arc<dyn SessionStore<Memory>>,
-    routes: Vec<Arc<Route>>,
-    keys: KeyRing,
-    rate_limiter: Option<RateLimiter>,
+    /// Routes, keys and rate limiter: replaced when the configuration is reloaded.
+    live: Arc<Live>,
     upstreams: Upstreams,
     /// Serving Presidio's REST API instead of `/v1` and the routes: the header our key
     /// is read from, or `None` for a loopback listener without keys.
@@ -65,26 +64,21 @@ impl ApiService {
         api: Arc<Api>,
         anonymizer: Arc<Anonymizer>,
         sessions: Arc<dyn SessionStore<Memory>>,
-        routes: Vec<Route>,
-        keys: KeyRing,
-        rate_limiter: Option<RateLimiter>,
+        live: Arc<Live>,
     ) -> Self {
         Self {
             api,
             anonymizer,
             sessions,
-            routes: routes.into_iter().map(Arc::new).collect(),
-            keys,
-            rate_limiter,
+            live,
             upstreams: Upstreams::new(),
             presidio: None,
         }
     }
 
-    /// This service answering Presidio's REST API on its own listener, our key read
-    /// from `key_header` (`None`: no key, for a loopback listener).
+    /// This service answering Presidio's REST API (and no proxy route) on its own
+    /// listener, our key read from `key_header` (`None`: no key, for a loopback listener).
     pub fn presidio(mut self, key_header: Option<http::HeaderName>) -> Self {
-        self.routes.clear();
         self.presidio = Some(key_header);
         self
     }
@@ -125,7 +119,8 @@ impl ApiService {
         let caller = match (endpoint.needs_key(), key_header) {
             (true, Some(header)) => {
                 let key = session.req_header().headers.get(header);
-                let key = self.keys.authenticate(key.map(|v| v.as_bytes()));
+                let keys = self.live.keys();
+                let key = keys.authenticate(key.map(|v| v.as_bytes()));
                 Some(self.authorize(session, ctx, key)?)
             }
             // A keyless Presidio listener (loopback only): one scope for its callers.
@@ -191,7 +186,8 @@ impl ApiService {
             .get("host")
             .and_then(|v| v.to_str().ok())
             .or_else(|| header.uri.host());
-        let Some(route) = self.routes.iter().find(|r| r.matches(method, host, path)) else {
+        let routes = self.live.routes();
+        let Some(route) = routes.iter().find(|r| r.matches(method, host, path)) else {
             return Err(ApiError::new(ErrorCode::NotFound).into());
         };
         ctx.endpoint = Endpoint::Proxy;
@@ -211,7 +207,7 @@ impl ApiService {
         let mut check = None;
         let caller = match (route.auth, signature) {
             (AuthMode::ApiKey, Some(presented)) => {
-                let keys = self.keys.tenant_keys(&presented.access_key_id);
+                let keys = self.live.keys().tenant_keys(&presented.access_key_id);
                 let key = match keys.first() {
                     Some((id, _)) => Ok((*id, presented.access_key_id.as_str())),
                     None => Err(AuthError::Invalid),
@@ -225,7 +221,8 @@ impl ApiService {
             }
             (AuthMode::ApiKey, None) => {
                 let presented: Vec<&[u8]> = found.iter().map(|(_, c)| c.as_ref()).collect();
-                let key = self.keys.authenticate_any(&presented);
+                let keys = self.live.keys();
+                let key = keys.authenticate_any(&presented);
                 self.authorize(session, ctx, key)?
             }
             (AuthMode::Passthrough, _) => Caller {
@@ -240,7 +237,7 @@ impl ApiService {
         let ours_among = |found: &[(&KeyLocation, std::borrow::Cow<'_, [u8]>)]| {
             found
                 .iter()
-                .filter(|(_, c)| self.keys.authenticate(Some(c)).is_ok())
+                .filter(|(_, c)| self.live.keys().authenticate(Some(c)).is_ok())
                 .map(|(l, _)| (*l).clone())
                 .collect::<Vec<KeyLocation>>()
         };
@@ -294,7 +291,7 @@ impl ApiService {
             })
         })?;
         ctx.tenant = Some(tenant.to_owned());
-        if let Some(limiter) = &self.rate_limiter {
+        if let Some(limiter) = self.live.limiter().as_ref() {
             if let Err(wait) = limiter.check(key_id, Instant::now()) {
                 let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
                 return Err(Failure {

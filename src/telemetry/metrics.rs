@@ -57,6 +57,17 @@ pub static ENTITIES: LazyLock<IntCounterVec> = LazyLock::new(|| {
     .expect("metric registered once")
 });
 
+/// `anonymizer_config_reloads_total{result}`: configuration reloads `applied` or
+/// `refused` (the running configuration stayed).
+pub static CONFIG_RELOADS: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register_int_counter_vec!(
+        "anonymizer_config_reloads_total",
+        "Configuration reloads, applied or refused",
+        &["result"]
+    )
+    .expect("metric registered once")
+});
+
 /// `anonymizer_policy_actions_total{label, action}`: entities a policy monitored (left
 /// in place, reported) or blocked (the request refused); custom labels count as `CUSTOM`.
 pub static POLICY_ACTIONS: LazyLock<IntCounterVec> = LazyLock::new(|| {
@@ -374,6 +385,8 @@ pub fn init() {
     LazyLock::force(&TEXTS);
     LazyLock::force(&CHARACTERS);
     LazyLock::force(&ENTITIES);
+    LazyLock::force(&POLICY_ACTIONS);
+    LazyLock::force(&CONFIG_RELOADS);
     LazyLock::force(&PROXY_REQUESTS);
     LazyLock::force(&UPSTREAM_DURATION);
     LazyLock::force(&PROXY_UPSTREAM_ERRORS);

@@ -38,6 +38,8 @@ mod proxy_auth;
 mod proxy_examples;
 /// Log shippers' traffic (Elasticsearch bulk, Splunk HEC) and refusals.
 mod proxy_logs;
+/// Configuration reload on SIGHUP and file changes.
+mod reload;
 // Real shippers' recorded requests replayed through the server.
 /// Answers that cannot be restored: the per-route policy and its metric.
 mod proxy_restore_failure;

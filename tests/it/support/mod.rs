@@ -302,6 +302,12 @@ impl TestServer {
         String::from_utf8_lossy(&out).into_owned()
     }
 
+    /// The config file the server was started with (to change it under a running
+    /// server).
+    pub fn config_path(&self) -> PathBuf {
+        self._dir.join("anonymizer.yaml")
+    }
+
     /// The server's process id (for reading `/proc/<pid>/status`).
     pub fn pid(&self) -> u32 {
         self.child.as_ref().expect("running").id()
