@@ -2,7 +2,8 @@
 side (e.g. the commit before policies and this one), the same documents sent to each
 over one keep-alive connection, alternating which goes first.
 
-    python benches/policy/overhead.py --old OLD_BIN --new NEW_BIN --docs docs.jsonl
+    python benches/policy/overhead.py --old OLD_BIN --new NEW_BIN --docs docs.jsonl \
+        [--old-config OLD_TREE/conf/anonymizer.yaml]
 
 docs.jsonl: one {"text": ...} per line (benches/served/corpus.py writes them). Shapes:
 `plain` (no options), `named` (three pattern labels named: the named-evidence path),
@@ -47,12 +48,12 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start(binary, tmp, name):
+def start(binary, config, tmp, name):
     port, metrics = free_port(), free_port()
     env = dict(os.environ, ANONYMIZER_API_KEYS=KEY, ANONYMIZER_LISTEN=f"127.0.0.1:{port}",
                ANONYMIZER_METRICS_LISTEN=f"127.0.0.1:{metrics}", RUST_LOG="warn", MALLOC_ARENA_MAX="2")
     log = open(os.path.join(tmp, f"{name}.log"), "w")
-    proc = subprocess.Popen([binary, "--config", "conf/anonymizer.yaml"], env=env, stdout=log, stderr=log)
+    proc = subprocess.Popen([binary, "--config", config], env=env, stdout=log, stderr=log)
     for _ in range(600):
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -79,13 +80,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--old", required=True)
     ap.add_argument("--new", required=True)
+    ap.add_argument("--old-config", default="conf/anonymizer.yaml",
+                    help="the old build's own default config, when the new one adds keys")
+    ap.add_argument("--new-config", default="conf/anonymizer.yaml")
     ap.add_argument("--docs", required=True)
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
     docs = [json.loads(l)["text"] for l in open(a.docs) if l.strip()]
     chars = sum(len(d) for d in docs)
     tmp = tempfile.mkdtemp()
-    servers = {name: start(binary, tmp, name) for name, binary in (("old", a.old), ("new", a.new))}
+    servers = {name: start(binary, config, tmp, name)
+               for name, binary, config in (("old", a.old, a.old_config), ("new", a.new, a.new_config))}
     conns = {name: http.client.HTTPConnection("127.0.0.1", port, timeout=120) for name, (_, port) in servers.items()}
     try:
         # Warm both: the model's first passes and the pattern set's first states.

@@ -5,11 +5,12 @@ use crate::engine::{PatternSpec, Proof};
 use crate::text::ByteSpan;
 
 /// 13–19 digits in groups, Luhn-checked, with a known issuer prefix (Visa, Mastercard,
-/// Amex, Discover, JCB, Diners, UnionPay, Maestro).
+/// Amex, Discover, JCB, Diners, UnionPay, Maestro). Groups are apart by spaces or dashes,
+/// or by dots in four groups of four, as cards are printed in some countries' forms.
 pub(super) const CREDIT_CARD: PatternSpec = PatternSpec {
     name: "credit_card",
     label: "CREDIT_CARD",
-    regex: r"\b[2-6]\d{3}(?:[ \-]?\d{2,4}){3,4}\b",
+    regex: r"\b[2-6]\d{3}(?:(?:[ \-]?\d{2,4}){3,4}|(?:\.\d{4}){3})\b",
     score: 0.9,
     validate: Some(luhn::credit_card),
     surroundings: Some(stands_alone),
@@ -28,9 +29,12 @@ pub(super) const CREDIT_CARD: PatternSpec = PatternSpec {
         ("card 4111 1111 1111 1111 exp 12/29", "4111 1111 1111 1111"),
         ("amex 378282246310005.", "378282246310005"),
         ("mc 5500-0000-0000-0004", "5500-0000-0000-0004"),
+        ("Karte 4111.1111.1111.1111", "4111.1111.1111.1111"),
     ],
     counter_examples: &[
         "order 4111 1111 1111 1112",
+        "build 4111.1111.1111.1112",
+        "4111.1111.111.1111",
         "id 1234567890123456",
         "request aa000000-3874-9094-4999-0aa0000a00aa done",
         "tracking PKG-4111-1111-1111-1111-B2",
@@ -154,18 +158,22 @@ pub(super) const SWIFT_BIC: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// ABA routing numbers: nine digits with the 3-7-1 checksum; still one in ~30 random
-/// 9-digit numbers passes, so context decides.
+/// ABA routing numbers: nine digits with the 3-7-1 checksum, bare or as `XXXX-YYYY-C`
+/// (routing symbol, institution, check digit); still one in ~30 random 9-digit numbers
+/// passes, so context decides.
 pub(super) const US_BANK_ROUTING: PatternSpec = PatternSpec {
     name: "us_bank_routing",
     label: "US_BANK_ROUTING",
-    regex: r"\b\d{9}\b",
+    regex: r"\b\d{4}(?:-\d{4}-|\d{4})\d\b",
     score: 0.4,
     validate: Some(aba::routing),
     proof: Proof::Checksum,
     context: &["routing", "aba", "rtn", "transit", "routing number", "bank"],
-    examples: &[("routing number 021000021", "021000021")],
-    counter_examples: &["id 021000021", "routing 021000022"],
+    examples: &[
+        ("routing number 021000021", "021000021"),
+        ("ABA 0210-0002-1", "0210-0002-1"),
+    ],
+    counter_examples: &["id 021000021", "routing 021000022", "routing 0210-00021"],
     ..PatternSpec::BASE
 };
 
