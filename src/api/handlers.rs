@@ -14,7 +14,7 @@ use super::error::{ApiError, ErrorCode};
 use super::Limits;
 use crate::anonymizer::{Action, AnonymizeError, Anonymizer, Options, RestoreError, Scope};
 use crate::methods::Method;
-use crate::policy::{parse_fields, Fields, Policies, Spec};
+use crate::policy::{parse_fields, Fields, Policies, RequestMay, Spec};
 use crate::restore::{MapEntry, MapErrorKind, MatchMode};
 use crate::validate::{join, optional_object, reject_unknown, string_array, Problems};
 
@@ -323,6 +323,28 @@ impl Api {
             body: super::openapi::V1.as_bytes().to_vec(),
             ..Outcome::default()
         }
+    }
+
+    /// The options a proxy route serves `tenant` with: the tenant's policy over the
+    /// route's (`route`); `None` when the tenant has no policy.
+    ///
+    /// # Errors
+    /// Never in practice: a tenant's policy compiled when the configuration was read.
+    pub fn route_options(&self, tenant: &str, route: &Spec) -> Result<Option<Options>, ApiError> {
+        let policies = self.policies.load();
+        let Some((tenant_policy, _)) = policies.of(tenant) else {
+            return Ok(None);
+        };
+        let spec = route
+            .over(
+                tenant_policy,
+                RequestMay::default(),
+                policies.default_threshold,
+            )
+            .map_err(|_| ApiError::new(ErrorCode::Internal))?;
+        spec.options(&policies.limits)
+            .map(Some)
+            .map_err(|_| ApiError::new(ErrorCode::Internal))
     }
 
     /// The custom labels the caller's tenant declares.

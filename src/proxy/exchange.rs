@@ -39,7 +39,7 @@ use super::scan::{AnswerScan, ScanAnswers};
 use super::sigv4;
 use super::sse::EventPaths;
 use super::tally::Tally;
-use crate::anonymizer::Anonymizer;
+use crate::anonymizer::{Anonymizer, Options};
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::Restorer;
 
@@ -126,6 +126,8 @@ pub struct Exchange {
     method: http::Method,
     /// The route's own upstream token (Google), fetched for this request.
     provider_token: Option<crate::secret::Secret<String>>,
+    /// The caller's tenant policy over the route's, when the tenant has one.
+    options: Option<Arc<Options>>,
 }
 
 impl std::fmt::Debug for Exchange {
@@ -209,6 +211,7 @@ impl Exchange {
             signature: None,
             method: head.method.clone(),
             provider_token: None,
+            options: None,
         })
     }
 
@@ -218,6 +221,20 @@ impl Exchange {
     pub fn with_anonymizer(mut self, anonymizer: &Arc<Anonymizer>) -> Self {
         self.anonymizer = Some(Arc::clone(anonymizer));
         self
+    }
+
+    /// Anonymizes (and scans) with `options` rather than the route's: the caller's
+    /// tenant policy over the route's.
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.options = Some(Arc::new(options));
+        self
+    }
+
+    /// The options this exchange anonymizes with.
+    fn options(&self) -> Arc<Options> {
+        self.options
+            .clone()
+            .unwrap_or_else(|| Arc::clone(&self.route.options))
     }
 
     /// The session's restorer, read again whenever an answer's event holds a
@@ -426,8 +443,10 @@ impl Exchange {
         let body = std::mem::take(buffer).freeze();
         let plan = plan.clone();
         self.request = RequestState::Done;
+        let options = self.options();
         Ok(RequestStep::Anonymize(AnonymizeJob {
             route: Arc::clone(&self.route),
+            options,
             caller: self.caller.clone(),
             body,
             plan,
@@ -517,7 +536,7 @@ impl Exchange {
                 Arc::clone(anonymizer),
                 &self.caller.tenant,
                 self.session.as_deref(),
-                &self.route.options,
+                &self.options(),
                 self.route.scan_answers,
                 Arc::clone(&self.restorer),
             )

@@ -15,7 +15,7 @@ use super::jsonpath::JsonPath;
 use super::mirrored::{self, Mirrored};
 use super::refusal::{Reason, Refusal};
 use super::route::{CompiledSession, Route};
-use crate::anonymizer::{Action, AnonymizeError, Anonymizer, RestoreError, Scope};
+use crate::anonymizer::{Action, AnonymizeError, Anonymizer, Options, RestoreError, Scope};
 use crate::api::{ApiError, Caller, ErrorCode};
 use crate::restore::{MatchMode, Restorer};
 
@@ -37,6 +37,8 @@ pub struct BodyPlan {
 #[derive(Debug)]
 pub struct AnonymizeJob {
     pub(super) route: Arc<Route>,
+    /// The route's options, or the caller's tenant policy over them.
+    pub(super) options: Arc<Options>,
     pub(super) caller: Caller,
     pub(super) body: Bytes,
     pub(super) plan: BodyPlan,
@@ -126,7 +128,7 @@ impl AnonymizeJob {
             let mut all = parsed.texts().to_vec();
             all.extend(self.mirrored.iter().map(|m| m.value.clone()));
             let result = anonymizer
-                .anonymize_typed(&scope, &all, parsed.types(), &route.options)
+                .anonymize_typed(&scope, &all, parsed.types(), &self.options)
                 .map_err(|e| match e {
                     AnonymizeError::Blocked(b) => Refusal::new(Reason::Blocked, b.into()),
                     AnonymizeError::SessionFull => Refusal::field(

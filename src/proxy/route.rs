@@ -1,6 +1,7 @@
 //! Proxy routes: the YAML schema of `routes:` and its compiled, matchable form.
 //! A route names one upstream; nothing else is ever reachable (never an open proxy).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -292,7 +293,9 @@ pub struct Route {
     pub on_unparsed: OnUnparsed,
     pub session: Option<CompiledSession>,
     /// Detection and method options; `None` fields fall back to the service defaults.
-    pub options: Options,
+    pub options: Arc<Options>,
+    /// What `options` were compiled from, for a tenant's policy to refine.
+    pub policy: Spec,
     /// Which texts of log messages (OTLP, Loki) are anonymized.
     pub log_fields: LogFields,
     /// Signs forwarded requests (AWS routes).
@@ -370,21 +373,13 @@ fn path_matches(pattern: &str, path: &str) -> bool {
 }
 
 /// Compiles a route; errors are `(field, message)` relative to the route.
-/// `options` (from the route's `entities`, `threshold` and `method`) with its
-/// `policy:` over them.
-fn policy_options(
-    policy: &serde_json::Value,
-    options: &Options,
-) -> Result<Options, Vec<(String, String)>> {
+/// The route's policy: its `entities`, `threshold` and `method` (in `base`) with its
+/// `policy:` fields over them.
+fn route_policy(policy: &serde_json::Value, base: Spec) -> Result<Spec, Vec<(String, String)>> {
     let serde_json::Value::Object(fields) = policy else {
         return Err(vec![("policy".into(), "must be a map".into())]);
     };
-    let mut spec = Spec {
-        entities: options.labels.clone(),
-        threshold: options.threshold,
-        method: options.method,
-        ..Spec::default()
-    };
+    let mut spec = base;
     let mut problems = Problems::default();
     parse_fields(
         fields,
@@ -395,15 +390,15 @@ fn policy_options(
         &mut spec,
         &mut problems,
     );
-    if !problems.is_empty() {
-        return Err(problems
+    if problems.is_empty() {
+        Ok(spec)
+    } else {
+        Err(problems
             .0
             .into_iter()
             .map(|d| (d.field, d.reason))
-            .collect());
+            .collect())
     }
-    spec.options(&Limits::default())
-        .map_err(|e| vec![(e.field.replacen("detection_config", "policy", 1), e.reason)])
 }
 
 pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
@@ -531,11 +526,21 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             None => errors.push(("method".into(), "unknown method".into())),
         }
     }
-    if let Some(policy) = &config.policy {
-        match policy_options(policy, &options) {
-            Ok(with_policy) => options = with_policy,
+    let mut policy = Spec {
+        entities: options.labels.clone(),
+        threshold: options.threshold,
+        method: options.method,
+        ..Spec::default()
+    };
+    if let Some(fields) = &config.policy {
+        match route_policy(fields, policy.clone()) {
+            Ok(with_fields) => policy = with_fields,
             Err(problems) => errors.extend(problems),
         }
+    }
+    match policy.options(&Limits::default()) {
+        Ok(compiled) => options = compiled,
+        Err(e) => errors.push((e.field.replacen("detection_config", "policy", 1), e.reason)),
     }
     if let Some(prefix) = &config.matcher.path_prefix {
         if !prefix.starts_with('/') {
@@ -619,7 +624,8 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
             scan_answers: config.scan_answers,
             on_unparsed: config.on_unparsed,
             session,
-            options,
+            options: Arc::new(options),
+            policy,
             log_fields: LogFields {
                 otlp: config.otlp,
                 loki: config.loki,

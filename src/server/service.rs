@@ -251,6 +251,7 @@ impl ApiService {
         };
         let head = request_head(header);
         let limits = self.api.limits();
+        let tenant = caller.tenant.clone();
         let mut exchange = Exchange::start(Arc::clone(route), caller, &head, limits.max_body_bytes)
             .map_err(|refusal| {
                 ctx.refused = Some(refusal.reason);
@@ -267,6 +268,9 @@ impl ApiService {
             })?
             .with_response_limit(limits.max_response_bytes)
             .with_anonymizer(&self.anonymizer);
+        if let Some(options) = self.api.route_options(&tenant, &route.policy)? {
+            exchange = exchange.with_options(options);
+        }
         for location in ours {
             exchange.strip_credential(location);
         }

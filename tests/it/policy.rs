@@ -416,3 +416,32 @@ fn a_route_that_blocks_sends_nothing_upstream_and_one_that_monitors_changes_no_b
         ],
     );
 }
+
+#[test]
+fn a_tenants_policy_applies_on_the_routes_its_keys_call() {
+    let up = echo();
+    let s = TestServer::start(&format!(
+        "{}routes:\n  - name: chat\n    match: {{path_prefix: /v1/chat/completions}}\n    upstream: {{url: '{}', read_timeout_ms: 2000, connect_timeout_ms: 1000}}\n    preset: openai_chat\n    policy: {{operators: {{EMAIL_ADDRESS: {{type: MASK}}}}}}\ntenants:\n  test:\n    policy:\n      actions: {{US_SSN: block}}\n",
+        base_config(),
+        up.url()
+    ));
+    let body = json!({"model": "m", "messages": [{"role": "user", "content": "SSN 078-05-1120, mail bob@example.org"}]});
+    let r = s.post_raw(
+        "/v1/chat/completions",
+        &body.to_string(),
+        &[("authorization", &format!("Bearer {KEY}"))],
+    );
+    r.assert_error(422, "blocked_by_policy");
+    assert!(up.received().is_empty());
+    // Another tenant gets the route's policy alone.
+    let r = s.post_raw(
+        "/v1/chat/completions",
+        &body.to_string(),
+        &[("authorization", &format!("Bearer {OTHER_KEY}"))],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        up.received()[0].json()["messages"][0]["content"],
+        "SSN [US_SSN_1], mail ***************"
+    );
+}
