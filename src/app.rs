@@ -81,16 +81,7 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
     let engine = Arc::new(engine_over(&base, &settings.detection)?);
     let tiers = engine.tiers();
     let models = engine.models().into_iter().cloned().collect();
-    // Only labels the loaded engine can detect are defaults: a label without a
-    // recognizer would silently find nothing.
-    let mut defaults = settings.defaults.clone();
-    defaults.labels = crate::text::LabelSet::new(
-        defaults
-            .labels
-            .iter()
-            .filter(|l| engine.supported_labels().contains(*l))
-            .collect(),
-    );
+    let defaults = defaults_for(settings, &engine);
     let keys = MethodKeys::new(settings.master_secret.clone());
     let generated_secret = keys.is_generated();
     let (sessions, sweeper) = build_sessions(settings)?;
@@ -181,6 +172,20 @@ pub fn build(settings: &Settings) -> Result<App, StartError> {
         reloadable: Some(reloadable),
         _sweeper: sweeper,
     })
+}
+
+/// The configured defaults, their labels narrowed to what `engine` can detect: a label
+/// without a recognizer would silently find nothing.
+fn defaults_for(settings: &Settings, engine: &Engine) -> crate::anonymizer::Defaults {
+    let mut defaults = settings.defaults.clone();
+    defaults.labels = crate::text::LabelSet::new(
+        defaults
+            .labels
+            .iter()
+            .filter(|l| engine.supported_labels().contains(*l))
+            .collect(),
+    );
+    defaults
 }
 
 /// A session store and, for the memory store, its sweeper.

@@ -54,14 +54,7 @@ impl Reloadable {
                 "config reload: this key takes effect at the next start; the running value stays"
             );
         }
-        let mut defaults = settings.defaults.clone();
-        defaults.labels = crate::text::LabelSet::new(
-            defaults
-                .labels
-                .iter()
-                .filter(|l| engine.supported_labels().contains(*l))
-                .collect(),
-        );
+        let defaults = super::defaults_for(&settings, &engine);
         self.anonymizer.reload(Arc::new(engine), defaults);
         self.api.set_policies(settings.policies.clone());
         // Without configured keys the process runs on the key it generated at start.

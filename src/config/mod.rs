@@ -65,7 +65,7 @@ impl Default for PresidioApiSection {
     }
 }
 
-/// One tenant's policy, which its `/v1` requests refine.
+/// One tenant's policy, which its requests refine (`/v1`, Presidio's API, its proxy routes).
 #[derive(Debug, Clone, PartialEq, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct TenantSection {
@@ -74,34 +74,7 @@ pub struct TenantSection {
     /// allow_list, allow_list_match, ad_hoc_recognizers, context.
     pub policy: Option<serde_json::Value>,
     /// What a request may change of that policy.
-    pub request_may: RequestMaySection,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RequestMaySection {
-    /// Set a threshold below the tenant's.
-    pub lower_threshold: bool,
-    /// Leave out labels of the tenant's `entities`.
-    pub drop_entities: bool,
-    /// Set actions.
-    pub change_actions: bool,
-    /// Set the method or operators.
-    pub change_operators: bool,
-    /// Bring an allow list.
-    pub allow: bool,
-}
-
-impl Default for RequestMaySection {
-    fn default() -> Self {
-        Self {
-            lower_threshold: true,
-            drop_entities: true,
-            change_actions: true,
-            change_operators: true,
-            allow: true,
-        }
-    }
+    pub request_may: crate::policy::RequestMay,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

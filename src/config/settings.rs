@@ -805,7 +805,7 @@ fn tenant_policies(
     tenants: &std::collections::BTreeMap<String, super::TenantSection>,
     errors: &mut Vec<ConfigError>,
 ) -> crate::policy::Policies {
-    use crate::policy::{parse_fields, Fields, Policies, RequestMay, Spec};
+    use crate::policy::{parse_fields, Fields, Policies, Spec};
     let mut policies = Policies::default();
     for (name, tenant) in tenants {
         let path = format!("tenants.{name}.policy");
@@ -837,15 +837,9 @@ fn tenant_policies(
             }
             Some(_) => errors.push(ConfigError::new(path, "must be a map")),
         }
-        let may = tenant.request_may;
-        let may = RequestMay {
-            lower_threshold: may.lower_threshold,
-            drop_entities: may.drop_entities,
-            change_actions: may.change_actions,
-            change_operators: may.change_operators,
-            allow: may.allow,
-        };
-        policies.tenants.insert(name.clone(), (spec, may));
+        policies
+            .tenants
+            .insert(name.clone(), (spec, tenant.request_may));
     }
     policies
 }

@@ -52,13 +52,19 @@ pub struct Spec {
 }
 
 /// What a request may change of its tenant's policy (all `true` unless the operator
-/// says otherwise).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// says otherwise: `tenants.<name>.request_may` in the config).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct RequestMay {
+    /// Set a threshold below the tenant's (or the service's).
     pub lower_threshold: bool,
+    /// Leave out labels of the tenant's `entities`.
     pub drop_entities: bool,
+    /// Set actions.
     pub change_actions: bool,
+    /// Set the method or operators.
     pub change_operators: bool,
+    /// Bring an allow list.
     pub allow: bool,
 }
 

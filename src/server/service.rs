@@ -139,23 +139,15 @@ impl ApiService {
             Endpoint::Readyz => Ok(self.api.readyz()),
             Endpoint::Entities => Ok(self.api.entities()),
             Endpoint::OpenApi => Ok(self.api.openapi()),
-            Endpoint::Anonymize | Endpoint::Deanonymize => {
-                let caller = caller.ok_or_else(|| ApiError::new(ErrorCode::Internal))?;
-                check_content_type(session)?;
-                let body = body::read_whole(session, self.api.limits().max_body_bytes)
-                    .await
-                    .map_err(Failure::from)?;
-                self.run(endpoint, caller, body)
-                    .await
-                    .map_err(Failure::from)
-            }
             Endpoint::PresidioHealth => Ok(Outcome {
                 body: br#""Presidio Analyzer service is up""#.to_vec(),
                 ..Outcome::default()
             }),
             Endpoint::PresidioRecognizers => Ok(presidio::recognizers(&self.api)),
             Endpoint::PresidioSupportedEntities => Ok(presidio::supported_entities(&self.api)),
-            Endpoint::PresidioAnalyze
+            Endpoint::Anonymize
+            | Endpoint::Deanonymize
+            | Endpoint::PresidioAnalyze
             | Endpoint::PresidioAnonymize
             | Endpoint::PresidioDeanonymize => {
                 let caller = caller.ok_or_else(|| ApiError::new(ErrorCode::Internal))?;
