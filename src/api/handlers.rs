@@ -347,13 +347,14 @@ impl Api {
             .map_err(|_| ApiError::new(ErrorCode::Internal))
     }
 
-    /// The custom labels the caller's tenant declares.
+    /// The custom labels the service-wide policy and the caller's tenant declare.
     pub fn declared(&self, caller: &Caller) -> Vec<crate::text::Label> {
-        self.policies
-            .load()
-            .of(&caller.tenant)
-            .map(|(spec, _)| spec.declared())
-            .unwrap_or_default()
+        let policies = self.policies.load();
+        let mut labels = policies.global.declared();
+        if let Some((spec, _)) = policies.of(&caller.tenant) {
+            labels.extend(spec.declared());
+        }
+        labels
     }
 
     /// The options of a call asking `asked`, over its tenant's policy.
@@ -363,23 +364,19 @@ impl Api {
     /// recognizers or allow entries that do not compile or exceed the limits.
     pub fn options(&self, caller: &Caller, asked: &Spec) -> Result<Options, ApiError> {
         let policies = self.policies.load();
-        let spec = match policies.of(&caller.tenant) {
-            Some((base, may)) => {
-                base.over(asked, *may, policies.default_threshold)
-                    .map_err(|forbidden| {
-                        ApiError::validation(
-                            forbidden
-                                .into_iter()
-                                .map(|f| super::error::Detail {
-                                    field: f.field.into(),
-                                    reason: f.reason.into(),
-                                })
-                                .collect(),
-                        )
-                    })?
-            }
-            None => asked.clone(),
-        };
+        let spec = policies
+            .for_call(&caller.tenant, asked)
+            .map_err(|forbidden| {
+                ApiError::validation(
+                    forbidden
+                        .into_iter()
+                        .map(|f| super::error::Detail {
+                            field: f.field.into(),
+                            reason: f.reason.into(),
+                        })
+                        .collect(),
+                )
+            })?;
         spec.options(&policies.limits).map_err(|e| {
             ApiError::validation(vec![super::error::Detail {
                 field: e.field,

@@ -40,6 +40,9 @@ pub struct Config {
     pub logging: LoggingSection,
     /// Reverse-proxy routes (see `proxy::route`).
     pub routes: Vec<crate::proxy::route::RouteConfig>,
+    /// The service-wide policy, which routes, tenants and requests refine: the fields
+    /// of a request's `detection_config` and `anonymization_config`, side by side.
+    pub policy: Option<serde_json::Value>,
     /// Policies of tenants (the owners of API keys), by tenant name.
     pub tenants: std::collections::BTreeMap<String, TenantSection>,
     /// Presidio's REST API on a listener of its own (off unless `listen` is set).

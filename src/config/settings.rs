@@ -358,9 +358,15 @@ impl Settings {
             ));
         }
 
+        let policies = policies(
+            config.policy.as_ref(),
+            &config.tenants,
+            threshold as f32,
+            &mut errors,
+        );
         let mut routes = Vec::with_capacity(config.routes.len());
         for (i, rc) in config.routes.iter().enumerate() {
-            match route::compile(rc) {
+            match route::compile_with(rc, &policies.global) {
                 Ok(r) => routes.push(r),
                 Err(errs) => errors.extend(errs.into_iter().map(|(field, message)| {
                     ConfigError::new(format!("routes[{i}].{field}"), message)
@@ -375,9 +381,6 @@ impl Settings {
                 ));
             }
         }
-
-        let mut policies = tenant_policies(&config.tenants, &mut errors);
-        policies.default_threshold = threshold as f32;
         let presidio = presidio_listener(&config.presidio_api, &mut errors);
 
         if !errors.is_empty() {
@@ -799,49 +802,68 @@ fn labels_at(names: &[String], key: &str, errors: &mut Vec<ConfigError>) -> Vec<
     labels
 }
 
-/// `tenants:` into [`crate::policy::Policies`], each policy compiled once here to
-/// report its errors with their paths.
-fn tenant_policies(
+/// `policy:` and `tenants:` into [`crate::policy::Policies`], each policy compiled once
+/// here to report its errors with their paths. Custom labels the service-wide policy
+/// declares may be named by every tenant's.
+fn policies(
+    policy: Option<&serde_json::Value>,
     tenants: &std::collections::BTreeMap<String, super::TenantSection>,
+    threshold: f32,
     errors: &mut Vec<ConfigError>,
 ) -> crate::policy::Policies {
-    use crate::policy::{parse_fields, Fields, Policies, Spec};
-    let mut policies = Policies::default();
+    let mut policies = crate::policy::Policies {
+        default_threshold: threshold,
+        ..Default::default()
+    };
+    policies.global = policy_of(policy, "policy", &[], errors);
+    let declared = policies.global.declared();
     for (name, tenant) in tenants {
         let path = format!("tenants.{name}.policy");
-        let mut spec = Spec::default();
-        match &tenant.policy {
-            None => {}
-            Some(serde_json::Value::Object(fields)) => {
-                let mut problems = crate::validate::Problems::default();
-                let all = crate::text::LabelSet::all();
-                parse_fields(
-                    fields,
-                    &path,
-                    Fields::Both,
-                    &all,
-                    &[],
-                    &mut spec,
-                    &mut problems,
-                );
-                errors.extend(
-                    problems
-                        .0
-                        .into_iter()
-                        .map(|d| ConfigError::new(d.field, d.reason)),
-                );
-                if let Err(e) = spec.options(&policies.limits) {
-                    let field = e.field.replacen("detection_config", &path, 1);
-                    errors.push(ConfigError::new(field, e.reason));
-                }
-            }
-            Some(_) => errors.push(ConfigError::new(path, "must be a map")),
-        }
+        let spec = policy_of(tenant.policy.as_ref(), &path, &declared, errors);
         policies
             .tenants
             .insert(name.clone(), (spec, tenant.request_may));
     }
     policies
+}
+
+/// One policy of the config at `path`, its problems added to `errors`.
+fn policy_of(
+    value: Option<&serde_json::Value>,
+    path: &str,
+    declared: &[Label],
+    errors: &mut Vec<ConfigError>,
+) -> crate::policy::Spec {
+    use crate::policy::{parse_fields, Fields, Limits, Spec};
+    let mut spec = Spec::default();
+    match value {
+        None => {}
+        Some(serde_json::Value::Object(fields)) => {
+            let mut problems = crate::validate::Problems::default();
+            let all = crate::text::LabelSet::all();
+            parse_fields(
+                fields,
+                path,
+                Fields::Both,
+                &all,
+                declared,
+                &mut spec,
+                &mut problems,
+            );
+            errors.extend(
+                problems
+                    .0
+                    .into_iter()
+                    .map(|d| ConfigError::new(d.field, d.reason)),
+            );
+            if let Err(e) = spec.options(&Limits::default()) {
+                let field = e.field.replacen("detection_config", path, 1);
+                errors.push(ConfigError::new(field, e.reason));
+            }
+        }
+        Some(_) => errors.push(ConfigError::new(path, "must be a map")),
+    }
+    spec
 }
 
 /// `presidio_api:` checked: a valid address, and no keyless listener off loopback.

@@ -84,6 +84,8 @@ impl Default for RequestMay {
 /// call may declare.
 #[derive(Debug, Clone, Default)]
 pub struct Policies {
+    /// The service-wide policy (`policy:` in the config), under every tenant's.
+    pub global: Spec,
     pub tenants: std::collections::HashMap<String, (Spec, RequestMay)>,
     pub limits: Limits,
     /// The service's threshold, which a tenant without its own may forbid lowering.
@@ -93,6 +95,29 @@ pub struct Policies {
 impl Policies {
     pub fn of(&self, tenant: &str) -> Option<&(Spec, RequestMay)> {
         self.tenants.get(tenant)
+    }
+
+    /// What a call of `tenant` asking `asked` gets: the service-wide policy, the
+    /// tenant's over it, the request's over that within what the tenant allows.
+    ///
+    /// # Errors
+    /// The fields the tenant does not let a request set.
+    pub fn for_call(&self, tenant: &str, asked: &Spec) -> Result<Spec, Vec<Forbidden>> {
+        let (base, may) = match self.of(tenant) {
+            Some((spec, may)) => (self.over_global(spec), *may),
+            None => (self.global.clone(), RequestMay::default()),
+        };
+        base.over(asked, may, self.default_threshold)
+    }
+
+    /// `spec` (a tenant's or a route's) over the service-wide policy.
+    pub fn over_global(&self, spec: &Spec) -> Spec {
+        if self.global.is_empty() {
+            return spec.clone();
+        }
+        self.global
+            .over(spec, RequestMay::default(), self.default_threshold)
+            .unwrap_or_else(|_| spec.clone())
     }
 }
 

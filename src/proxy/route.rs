@@ -16,7 +16,7 @@ use super::presets;
 use super::scan::ScanAnswers;
 use crate::anonymizer::Options;
 use crate::methods::Method;
-use crate::policy::{parse_fields, Fields, Limits, Spec};
+use crate::policy::{parse_fields, Fields, Limits, RequestMay, Spec};
 use crate::secret::Secret;
 use crate::text::{Label, LabelSet};
 use crate::validate::Problems;
@@ -374,8 +374,13 @@ fn path_matches(pattern: &str, path: &str) -> bool {
 
 /// Compiles a route; errors are `(field, message)` relative to the route.
 /// The route's policy: its `entities`, `threshold` and `method` (in `base`) with its
-/// `policy:` fields over them.
-fn route_policy(policy: &serde_json::Value, base: Spec) -> Result<Spec, Vec<(String, String)>> {
+/// `policy:` fields over them; `declared` are the custom labels the service-wide
+/// policy declares.
+fn route_policy(
+    policy: &serde_json::Value,
+    base: Spec,
+    declared: &[crate::text::Label],
+) -> Result<Spec, Vec<(String, String)>> {
     let serde_json::Value::Object(fields) = policy else {
         return Err(vec![("policy".into(), "must be a map".into())]);
     };
@@ -386,7 +391,7 @@ fn route_policy(policy: &serde_json::Value, base: Spec) -> Result<Spec, Vec<(Str
         "policy",
         Fields::Both,
         &LabelSet::all(),
-        &[],
+        declared,
         &mut spec,
         &mut problems,
     );
@@ -402,6 +407,14 @@ fn route_policy(policy: &serde_json::Value, base: Spec) -> Result<Spec, Vec<(Str
 }
 
 pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
+    compile_with(config, &Spec::default())
+}
+
+/// [`compile`] over `base`, the service-wide policy, which the route's refines.
+///
+/// # Errors
+/// As [`compile`].
+pub fn compile_with(config: &RouteConfig, base: &Spec) -> Result<Route, Vec<(String, String)>> {
     let mut errors: Vec<(String, String)> = Vec::new();
     let mut err = |field: &str, message: &str| errors.push((field.to_owned(), message.to_owned()));
     if config.name.is_empty()
@@ -533,9 +546,15 @@ pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
         ..Spec::default()
     };
     if let Some(fields) = &config.policy {
-        match route_policy(fields, policy.clone()) {
+        match route_policy(fields, policy.clone(), &base.declared()) {
             Ok(with_fields) => policy = with_fields,
             Err(problems) => errors.extend(problems),
+        }
+    }
+    if !base.is_empty() {
+        // The service-wide policy under the route's: the route's fields win.
+        if let Ok(over) = base.over(&policy, RequestMay::default(), 0.0) {
+            policy = over;
         }
     }
     match policy.options(&Limits::default()) {

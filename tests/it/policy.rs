@@ -445,3 +445,46 @@ fn a_tenants_policy_applies_on_the_routes_its_keys_call() {
         "SSN [US_SSN_1], mail ***************"
     );
 }
+
+#[test]
+fn the_service_wide_policy_lies_under_tenants_routes_and_requests() {
+    let up = echo();
+    let s = TestServer::start(&format!(
+        "{}policy:\n  ad_hoc_recognizers:\n    - name: tickets\n      supported_entity: TICKET_REF\n      patterns: [{{regex: 'TCK-\\d{{6}}', score: 0.9}}]\n  actions: {{US_SSN: monitor}}\ntenants:\n  test:\n    policy:\n      thresholds: {{TICKET_REF: 0.95}}\nroutes:\n  - name: chat\n    match: {{path_prefix: /v1/chat/completions}}\n    upstream: {{url: '{}', read_timeout_ms: 2000, connect_timeout_ms: 1000}}\n    preset: openai_chat\n    auth: passthrough\n",
+        base_config(),
+        up.url()
+    ));
+    let text = "Ticket TCK-123456 for SSN 078-05-1120";
+    let v = anonymize(&s, OTHER_KEY, json!({"text": [text]}));
+    assert_eq!(
+        v["anonymized_text"][0],
+        "Ticket [TICKET_REF_1] for SSN 078-05-1120"
+    );
+    // The tenant names the service's custom label for its own threshold.
+    let v = anonymize(&s, KEY, json!({"text": [text]}));
+    assert_eq!(v["anonymized_text"][0], text);
+    // A request may name it too.
+    let v = anonymize(
+        &s,
+        OTHER_KEY,
+        json!({"text": [text], "detection_config": {"entities": ["TICKET_REF"]}}),
+    );
+    assert_eq!(
+        found(&v),
+        [(
+            "TCK-123456".into(),
+            "TICKET_REF".into(),
+            "[TICKET_REF_1]".into()
+        )]
+    );
+    let r = s.post_raw(
+        "/v1/chat/completions",
+        &json!({"model": "m", "messages": [{"role": "user", "content": text}]}).to_string(),
+        &[("authorization", "Bearer sk-x")],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        up.received()[0].json()["messages"][0]["content"],
+        "Ticket [TICKET_REF_1] for SSN 078-05-1120"
+    );
+}
