@@ -128,6 +128,11 @@ pub struct Forbidden {
     pub reason: &'static str,
 }
 
+/// An exact allow-list entry as the expression that matches what it matches.
+fn as_regex(entry: &str) -> String {
+    format!(r"(?i)^\s*{}\s*$", regex::escape(entry.trim()))
+}
+
 fn upsert<T: Copy>(into: &mut Vec<(Label, T)>, from: &[(Label, T)]) {
     for (label, value) in from {
         match into.iter_mut().find(|(l, _)| l == label) {
@@ -225,14 +230,28 @@ impl Spec {
                     reason: "the tenant's policy does not take allow lists from requests",
                 });
             }
-            if request.allow_list_match != self.allow_list_match && !self.allow_list.is_empty() {
-                // Two matching modes cannot share one list: the request's entries are
-                // matched its way and the tenant's are kept as exact entries only when
-                // both are exact; otherwise the request's list replaces the tenant's.
-                out.allow_list.clear();
+            match (self.allow_list_match, request.allow_list_match) {
+                (base, asked) if base == asked => {
+                    out.allow_list.extend(request.allow_list.iter().cloned());
+                }
+                // One list has one way of matching: exact entries become the
+                // expressions that match what they match (whole, any case, spaces around).
+                (AllowMatch::Exact, asked) => {
+                    out.allow_list = out.allow_list.iter().map(|e| as_regex(e)).collect();
+                    out.allow_list.extend(request.allow_list.iter().cloned());
+                    out.allow_list_match = asked;
+                }
+                (_, _) => {
+                    let asked = request
+                        .allow_list
+                        .iter()
+                        .map(|e| match request.allow_list_match {
+                            AllowMatch::Exact => as_regex(e),
+                            _ => e.clone(),
+                        });
+                    out.allow_list.extend(asked);
+                }
             }
-            out.allow_list.extend(request.allow_list.iter().cloned());
-            out.allow_list_match = request.allow_list_match;
         }
         out.recognizers.extend(request.recognizers.iter().cloned());
         out.context.extend(request.context.iter().cloned());

@@ -206,3 +206,24 @@ fn recognizers_compile_once_per_declaration_and_within_limits() {
         .extra
         .is_none());
 }
+
+#[test]
+fn allow_lists_of_two_matching_modes_merge_into_expressions() {
+    let tenant = Spec {
+        allow_list: vec![" Acme Support ".into()],
+        ..Spec::default()
+    };
+    let request = Spec {
+        allow_list: vec![r"[a-z]+@example\.org".into()],
+        allow_list_match: AllowMatch::Regex,
+        ..Spec::default()
+    };
+    let merged = tenant
+        .over(&request, RequestMay::default(), 0.5)
+        .expect("allowed");
+    assert_eq!(merged.allow_list_match, AllowMatch::Regex);
+    let allow =
+        crate::engine::Allow::new(&merged.allow_list, merged.allow_list_match).expect("builds");
+    assert!(allow.allows("acme support") && allow.allows("bob@example.org"));
+    assert!(!allow.allows("Acme Support team") && !allow.allows("acme"));
+}
