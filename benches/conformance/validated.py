@@ -227,6 +227,135 @@ def ssn():
     return v, f"000{v[3:]}"
 
 
+def de_tax_id():
+    while True:
+        digits = random.sample(range(10), 9)
+        digits.insert(random.randrange(10), random.choice(digits))
+        if digits[0] == 0:
+            continue
+        product = 10
+        for d in digits:
+            total = (d + product) % 10 or 10
+            product = (total * 2) % 11
+        c = (11 - product) % 10
+        v = "".join(map(str, digits)) + str(c)
+        return v, v[:-1] + bump(v[-1])
+
+
+def birth(y0=1950, y1=2005):
+    y, m, d = random.randrange(y0, y1), random.randrange(1, 13), random.randrange(1, 29)
+    return y, m, d
+
+
+def se_personnummer():
+    y, m, d = birth()
+    n = f"{y % 100:02d}{m:02d}{d:02d}{random.randrange(0, 1000):03d}"
+    v = n + luhn_digit(n)
+    return v, v[:-1] + bump(v[-1])
+
+
+def fi_hetu():
+    y, m, d = birth(1950, 1999)
+    n = f"{d:02d}{m:02d}{y % 100:02d}"
+    ind = f"{random.randrange(2, 900):03d}"
+    chars = "0123456789ABCDEFHJKLMNPRSTUVWXY"
+    r = int(n + ind) % 31
+    return f"{n}-{ind}{chars[r]}", f"{n}-{ind}{chars[(r + 1) % 31]}"
+
+
+def fr_nir():
+    y, m, _ = birth()
+    n = f"{random.choice('12')}{y % 100:02d}{m:02d}{random.randrange(1, 96):02d}{random.randrange(1, 990):03d}{random.randrange(1, 1000):03d}"
+    key = 97 - int(n) % 97
+    return f"{n}{key:02d}", f"{n}{(key % 97) + 1:02d}"
+
+
+def cn_resident_id():
+    y, m, d = birth()
+    body = f"{random.choice(['110101', '310104', '440305', '510107'])}{y}{m:02d}{d:02d}{random.randrange(0, 1000):03d}"
+    w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+    checks = "10X98765432"
+    r = sum(int(x) * k for x, k in zip(body, w)) % 11
+    return body + checks[r], body + checks[(r + 1) % 11]
+
+
+def no_birth_number():
+    while True:
+        y, m, d = birth()
+        n = [int(x) for x in f"{d:02d}{m:02d}{y % 100:02d}{random.randrange(0, 500):03d}"]
+        k1 = 11 - sum(a * b for a, b in zip(n, [3, 7, 6, 1, 8, 9, 4, 5, 2])) % 11
+        k1 = 0 if k1 == 11 else k1
+        if k1 == 10:
+            continue
+        n.append(k1)
+        k2 = 11 - sum(a * b for a, b in zip(n, [5, 4, 3, 2, 7, 6, 5, 4, 3, 2])) % 11
+        k2 = 0 if k2 == 11 else k2
+        if k2 == 10:
+            continue
+        v = "".join(map(str, n)) + str(k2)
+        return v, v[:-1] + bump(v[-1])
+
+
+def ie_ppsn():
+    d = [random.randrange(10) for _ in range(7)]
+    r = sum(x * (8 - i) for i, x in enumerate(d)) % 23
+    letters = "WABCDEFGHIJKLMNOPQRSTUV"
+    n = "".join(map(str, d))
+    return n + letters[r], n + letters[(r + 1) % 23]
+
+
+def pt_nif():
+    d = [random.choice([1, 2, 3, 5, 6, 8, 9])] + [random.randrange(10) for _ in range(7)]
+    r = sum(x * (9 - i) for i, x in enumerate(d)) % 11
+    c = 0 if r < 2 else 11 - r
+    v = "".join(map(str, d)) + str(c)
+    return v, v[:-1] + bump(v[-1])
+
+
+def za_id():
+    y, m, d = birth()
+    n = f"{y % 100:02d}{m:02d}{d:02d}{random.randrange(0, 10000):04d}{random.choice('01')}8"
+    v = n + luhn_digit(n)
+    return v, v[:-1] + bump(v[-1])
+
+
+def sg_nric():
+    prefix = random.choice("ST")
+    d = [random.randrange(10) for _ in range(7)]
+    total = sum(x * k for x, k in zip(d, [2, 7, 6, 5, 4, 3, 2])) + (4 if prefix == "T" else 0)
+    letters = "JZIHGFEDCBA"
+    n = prefix + "".join(map(str, d))
+    return n + letters[total % 11], n + letters[(total + 1) % 11]
+
+
+def au_acn():
+    d = [random.randrange(10) for _ in range(8)]
+    c = (10 - sum(x * (8 - i) for i, x in enumerate(d)) % 10) % 10
+    v = "".join(map(str, d)) + str(c)
+    return v, v[:-1] + bump(v[-1])
+
+
+def itin():
+    middle = random.choice([*range(50, 66), *range(70, 89), 90, 91, 92, *range(94, 100)])
+    v = f"9{random.randrange(0, 100):02d}{middle}{random.randrange(0, 10000):04d}"
+    return v, v[:3] + "01" + v[5:]
+
+
+def nino():
+    first = random.choice("ABCEGHJKLMNOPRSTWXYZ")
+    second = random.choice("ABCEGHJKLMNPRSTWXYZ")
+    if first + second in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"):
+        first, second = "A", "B"
+    digits = "".join(random.choices(string.digits, k=6))
+    return f"{first}{second}{digits}{random.choice('ABCD')}", f"D{second}{digits}A"
+
+
+def pan():
+    letters = "".join(random.choices(string.ascii_uppercase, k=3))
+    v = f"{letters}{random.choice('PCHFATBLJG')}{random.choice(string.ascii_uppercase)}{random.randrange(1, 10000):04d}{random.choice(string.ascii_uppercase)}"
+    return v, v[:3] + "Q" + v[4:]
+
+
 TYPES = {
     "CREDIT_CARD": (card, card_layouts),
     "IBAN_CODE": (iban, iban_layouts),
@@ -244,6 +373,20 @@ TYPES = {
     "CH_AHV": (ahv, lambda s: [s, group(s, [3, 4, 4, 2], ".")]),
     "BR_CPF": (cpf, lambda s: [s, s[:3] + "." + s[3:6] + "." + s[6:9] + "-" + s[9:]]),
     "US_SSN": (ssn, lambda s: [group(s, [3, 2, 4], "-"), group(s, [3, 2, 4], " ")]),
+    "DE_TAX_ID": (de_tax_id, lambda s: [s, group(s, [2, 3, 3, 3], " ")]),
+    "SE_PERSONNUMMER": (se_personnummer, lambda s: [s, s[:6] + "-" + s[6:]]),
+    "FI_PERSONAL_IDENTITY_CODE": (fi_hetu, lambda s: [s]),
+    "FR_NIR": (fr_nir, lambda s: [s, group(s, [1, 2, 2, 2, 3, 3, 2], " ")]),
+    "CN_RESIDENT_ID": (cn_resident_id, lambda s: [s]),
+    "NO_BIRTH_NUMBER": (no_birth_number, lambda s: [s, s[:6] + " " + s[6:]]),
+    "IE_PPSN": (ie_ppsn, lambda s: [s]),
+    "PT_NIF": (pt_nif, lambda s: [s, group(s, [3, 3, 3], " ")]),
+    "ZA_ID_NUMBER": (za_id, lambda s: [s]),
+    "SG_NRIC": (sg_nric, lambda s: [s]),
+    "AU_ACN": (au_acn, lambda s: [s, group(s, [3, 3, 3], " ")]),
+    "US_ITIN": (itin, lambda s: [group(s, [3, 2, 4], "-"), s]),
+    "UK_NINO": (nino, lambda s: [s, f"{s[:2]} {s[2:4]} {s[4:6]} {s[6:8]} {s[8]}"]),
+    "IN_PAN": (pan, lambda s: [s]),
 }
 
 

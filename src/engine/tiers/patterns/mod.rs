@@ -170,6 +170,7 @@ pub static ALL: &[&PatternSpec] = &[
     &us::US_SSN_CUED,
     &us::US_SSN_BARE,
     &us::US_ITIN,
+    &us::US_ITIN_BARE,
     &us::US_PASSPORT,
     &us::US_PASSPORT_CUED,
     &us::US_DRIVER_LICENSE,

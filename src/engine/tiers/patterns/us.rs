@@ -83,6 +83,22 @@ pub(super) const US_ITIN: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// ITIN written as nine bare digits, as forms and exports hold it: any 9-digit number
+/// starting with 9 can fall in the IRS ranges, so context decides in the default set;
+/// the ranges are the ITIN's whole grammar, so a caller who names the label gets it.
+pub(super) const US_ITIN_BARE: PatternSpec = PatternSpec {
+    name: "us_itin_bare",
+    label: "US_ITIN",
+    regex: r"\b9\d{8}\b",
+    score: 0.3,
+    validate: Some(ssn::itin),
+    proof: Proof::Grammar,
+    context: &["itin", "taxpayer", "tax id", "tin"],
+    examples: &[("ITIN: 912701234", "912701234")],
+    counter_examples: &["order 912701234", "ITIN: 912931234", "912701234"],
+    ..PatternSpec::BASE
+};
+
 /// US passport: nine digits or a letter and eight digits (Next Generation passports).
 pub(super) const US_PASSPORT: PatternSpec = PatternSpec {
     name: "us_passport",
