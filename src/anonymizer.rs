@@ -119,6 +119,13 @@ pub struct Entity {
     pub explanation: Option<Explanation>,
 }
 
+impl Entity {
+    /// Whether its text was replaced (not kept by `KEEP` or left in place by `monitor`).
+    pub fn replaced(&self) -> bool {
+        self.method != Method::Keep
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Anonymized {
     pub texts: Vec<String>,

@@ -178,7 +178,9 @@ impl Api {
             ..Outcome::default()
         };
         for e in &result.entities {
-            *outcome.entities.entry(e.label.metric_name()).or_default() += 1;
+            if e.replaced() {
+                *outcome.entities.entry(e.label.metric_name()).or_default() += 1;
+            }
             if e.action != Action::Anonymize {
                 *outcome
                     .actions

@@ -75,9 +75,9 @@ pub enum RequestStep {
 /// What an exchange did, for metrics and the request log.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
-    /// Entities found in the request, by label.
+    /// Entities anonymized in the request, by label.
     pub entities: BTreeMap<&'static str, u64>,
-    /// Of those, the ones a monitoring policy left in place.
+    /// Entities a monitoring policy left in place, by label.
     pub monitored: BTreeMap<&'static str, u64>,
     /// Placeholders restored and left unresolved in the answer.
     pub tally: Tally,

@@ -55,7 +55,7 @@ pub struct AnonymizedBody {
     pub session: Option<String>,
     pub restorer: Restorer,
     pub entities: BTreeMap<&'static str, u64>,
-    /// Of those, the ones a monitoring policy left in place.
+    /// The ones a monitoring policy left in place instead.
     pub monitored: BTreeMap<&'static str, u64>,
 }
 
@@ -146,7 +146,9 @@ impl AnonymizeJob {
                 })?;
             let mut entities = BTreeMap::new();
             for e in &result.entities {
-                *entities.entry(e.label.metric_name()).or_insert(0u64) += 1;
+                if e.replaced() {
+                    *entities.entry(e.label.metric_name()).or_insert(0u64) += 1;
+                }
                 if e.action == Action::Monitor {
                     *monitored.entry(e.label.metric_name()).or_insert(0u64) += 1;
                 }
