@@ -96,11 +96,8 @@ impl Api {
     /// # Errors
     /// 400 for bad JSON, 422 for schema violations, 503 when detection failed.
     pub fn anonymize(&self, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
-        let value = parse(body)?;
+        let root = &parse_object(body)?;
         let mut p = Problems::default();
-        let Value::Object(root) = &value else {
-            return Err(ApiError::validation(vec![not_an_object()]));
-        };
         reject_unknown(
             root,
             "",
@@ -200,11 +197,8 @@ impl Api {
     /// # Errors
     /// 400 for bad JSON, 422 for schema violations and unusable maps.
     pub fn deanonymize(&self, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
-        let value = parse(body)?;
+        let root = &parse_object(body)?;
         let mut p = Problems::default();
-        let Value::Object(root) = &value else {
-            return Err(ApiError::validation(vec![not_an_object()]));
-        };
         reject_unknown(
             root,
             "",
@@ -334,12 +328,12 @@ impl Api {
     /// Never in practice: a tenant's policy compiled when the configuration was read.
     pub fn route_options(&self, tenant: &str, route: &Spec) -> Result<Option<Options>, ApiError> {
         let policies = self.policies.load();
-        let Some((tenant_policy, _)) = policies.of(tenant) else {
+        let Some(tenant) = policies.of(tenant) else {
             return Ok(None);
         };
         let spec = route
             .over(
-                tenant_policy,
+                &tenant.own,
                 RequestMay::default(),
                 policies.default_threshold,
             )
@@ -352,11 +346,10 @@ impl Api {
     /// The custom labels the service-wide policy and the caller's tenant declare.
     pub fn declared(&self, caller: &Caller) -> Vec<crate::text::Label> {
         let policies = self.policies.load();
-        let mut labels = policies.global.declared();
-        if let Some((spec, _)) = policies.of(&caller.tenant) {
-            labels.extend(spec.declared());
+        match policies.of(&caller.tenant) {
+            Some(tenant) => tenant.effective.declared(),
+            None => policies.global.declared(),
         }
-        labels
     }
 
     /// The options of a call asking `asked`, over its tenant's policy.
@@ -432,18 +425,19 @@ impl Api {
     }
 }
 
-fn parse(body: &[u8]) -> Result<Value, ApiError> {
-    serde_json::from_slice(body).map_err(|_| ApiError::new(ErrorCode::InvalidJson))
-}
-
-fn not_an_object() -> super::error::Detail {
-    super::error::Detail {
-        field: String::new(),
-        reason: "the body must be a JSON object".into(),
+/// The body as a JSON object: 400 when it is not JSON, 422 when it is not an object.
+pub(super) fn parse_object(body: &[u8]) -> Result<serde_json::Map<String, Value>, ApiError> {
+    match serde_json::from_slice(body) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(_) => Err(ApiError::validation(vec![super::error::Detail {
+            field: String::new(),
+            reason: "the body must be a JSON object".into(),
+        }])),
+        Err(_) => Err(ApiError::new(ErrorCode::InvalidJson)),
     }
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Vec<u8> {
+pub(super) fn to_json<T: serde::Serialize>(value: &T) -> Vec<u8> {
     // Our response types hold only strings and finite numbers: serializing cannot fail.
     serde_json::to_vec(value).unwrap_or_default()
 }

@@ -14,7 +14,7 @@ use sha2::Digest;
 
 use super::dto::round;
 use super::error::{ApiError, Detail, ErrorCode};
-use super::handlers::{Api, Caller, Outcome};
+use super::handlers::{parse_object, to_json, Api, Caller, Outcome};
 use crate::anonymizer::{Actions, AnonymizeError, Scope};
 use crate::engine::AllowMatch;
 use crate::methods::{Method, Operator};
@@ -27,7 +27,7 @@ use crate::validate::{reject_unknown, Problems};
 /// # Errors
 /// 400 for bad JSON, 422 for schema violations, 503 when detection failed.
 pub fn analyze(api: &Api, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
-    let root = object(body)?;
+    let root = parse_object(body)?;
     let mut p = Problems::default();
     reject_unknown(
         &root,
@@ -302,7 +302,7 @@ fn transform(
     operators_key: &str,
     reverse: bool,
 ) -> Result<Outcome, ApiError> {
-    let root = object(body)?;
+    let root = parse_object(body)?;
     let mut p = Problems::default();
     reject_unknown(&root, "", &["text", results_key, operators_key], &mut p);
     let text = match root.get("text") {
@@ -535,19 +535,4 @@ pub fn recognizers(api: &Api) -> Outcome {
         body: to_json(&names),
         ..Outcome::default()
     }
-}
-
-fn object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
-    match serde_json::from_slice(body) {
-        Ok(Value::Object(o)) => Ok(o),
-        Ok(_) => Err(ApiError::validation(vec![Detail {
-            field: String::new(),
-            reason: "the body must be a JSON object".into(),
-        }])),
-        Err(_) => Err(ApiError::new(ErrorCode::InvalidJson)),
-    }
-}
-
-fn to_json<T: Serialize>(value: &T) -> Vec<u8> {
-    serde_json::to_vec(value).unwrap_or_default()
 }

@@ -811,18 +811,14 @@ fn policies(
     threshold: f32,
     errors: &mut Vec<ConfigError>,
 ) -> crate::policy::Policies {
-    let mut policies = crate::policy::Policies {
-        default_threshold: threshold,
-        ..Default::default()
-    };
+    let mut policies = crate::policy::Policies::default();
+    policies.default_threshold = threshold;
     policies.global = policy_of(policy, "policy", &[], errors);
     let declared = policies.global.declared();
     for (name, tenant) in tenants {
         let path = format!("tenants.{name}.policy");
         let spec = policy_of(tenant.policy.as_ref(), &path, &declared, errors);
-        policies
-            .tenants
-            .insert(name.clone(), (spec, tenant.request_may));
+        policies.add_tenant(name.clone(), spec, tenant.request_may);
     }
     policies
 }
@@ -834,36 +830,18 @@ fn policy_of(
     declared: &[Label],
     errors: &mut Vec<ConfigError>,
 ) -> crate::policy::Spec {
-    use crate::policy::{parse_fields, Fields, Limits, Spec};
-    let mut spec = Spec::default();
-    match value {
-        None => {}
-        Some(serde_json::Value::Object(fields)) => {
-            let mut problems = crate::validate::Problems::default();
-            let all = crate::text::LabelSet::all();
-            parse_fields(
-                fields,
-                path,
-                Fields::Both,
-                &all,
-                declared,
-                &mut spec,
-                &mut problems,
-            );
+    let Some(value) = value else {
+        return crate::policy::Spec::default();
+    };
+    crate::policy::from_config(value, path, declared, crate::policy::Spec::default())
+        .unwrap_or_else(|problems| {
             errors.extend(
                 problems
-                    .0
                     .into_iter()
                     .map(|d| ConfigError::new(d.field, d.reason)),
             );
-            if let Err(e) = spec.options(&Limits::default()) {
-                let field = e.field.replacen("detection_config", path, 1);
-                errors.push(ConfigError::new(field, e.reason));
-            }
-        }
-        Some(_) => errors.push(ConfigError::new(path, "must be a map")),
-    }
-    spec
+            crate::policy::Spec::default()
+        })
 }
 
 /// `presidio_api:` checked: a valid address, and no keyless listener off loopback.

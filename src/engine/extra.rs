@@ -49,9 +49,6 @@ impl Allow {
                 Ok(Self::default())
             }
             AllowMatch::Regex | AllowMatch::RegexAnywhere => {
-                for (i, entry) in entries.iter().enumerate() {
-                    compile(entry).map_err(|()| AllowError::Entry(i))?;
-                }
                 let union = entries
                     .iter()
                     .map(|e| format!("(?:{e})"))
@@ -62,9 +59,16 @@ impl Allow {
                 } else {
                     union
                 };
+                // The entries are compiled one by one only to name the one that fails.
+                let regex = compile(&whole).map_err(|()| {
+                    entries
+                        .iter()
+                        .position(|e| compile(e).is_err())
+                        .map_or(AllowError::TooLarge, AllowError::Entry)
+                })?;
                 Ok(Self {
                     exact: AllowList::default(),
-                    regex: Some(compile(&whole).map_err(|()| AllowError::TooLarge)?),
+                    regex: Some(regex),
                 })
             }
         }

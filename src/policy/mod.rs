@@ -14,7 +14,7 @@ mod compile;
 mod parse;
 
 pub use compile::{CompileError, Limits};
-pub use parse::{parse_fields, Fields};
+pub use parse::{from_config, parse_fields, Fields};
 
 use crate::anonymizer::{Action, Options};
 use crate::engine::AllowMatch;
@@ -86,14 +86,44 @@ impl Default for RequestMay {
 pub struct Policies {
     /// The service-wide policy (`policy:` in the config), under every tenant's.
     pub global: Spec,
-    pub tenants: std::collections::HashMap<String, (Spec, RequestMay)>,
+    tenants: std::collections::HashMap<String, Tenant>,
     pub limits: Limits,
     /// The service's threshold, which a tenant without its own may forbid lowering.
     pub default_threshold: f32,
 }
 
+/// One tenant's policy, as declared and over the service-wide one (merged once, when the
+/// configuration is read, not per request).
+#[derive(Debug, Clone)]
+pub struct Tenant {
+    /// As declared: what refines a route's policy, which holds the service's already.
+    pub own: Spec,
+    /// Over the service-wide policy: what its `/v1` and Presidio calls start from.
+    pub effective: Spec,
+    pub may: RequestMay,
+}
+
 impl Policies {
-    pub fn of(&self, tenant: &str) -> Option<&(Spec, RequestMay)> {
+    /// Adds `tenant`'s policy; `global` must be set first.
+    pub fn add_tenant(&mut self, tenant: String, own: Spec, may: RequestMay) {
+        let effective = if self.global.is_empty() {
+            own.clone()
+        } else {
+            self.global
+                .over(&own, RequestMay::default(), self.default_threshold)
+                .unwrap_or_else(|_| own.clone())
+        };
+        self.tenants.insert(
+            tenant,
+            Tenant {
+                own,
+                effective,
+                may,
+            },
+        );
+    }
+
+    pub fn of(&self, tenant: &str) -> Option<&Tenant> {
         self.tenants.get(tenant)
     }
 
@@ -103,21 +133,12 @@ impl Policies {
     /// # Errors
     /// The fields the tenant does not let a request set.
     pub fn for_call(&self, tenant: &str, asked: &Spec) -> Result<Spec, Vec<Forbidden>> {
-        let (base, may) = match self.of(tenant) {
-            Some((spec, may)) => (self.over_global(spec), *may),
-            None => (self.global.clone(), RequestMay::default()),
-        };
-        base.over(asked, may, self.default_threshold)
-    }
-
-    /// `spec` (a tenant's or a route's) over the service-wide policy.
-    pub fn over_global(&self, spec: &Spec) -> Spec {
-        if self.global.is_empty() {
-            return spec.clone();
+        match self.of(tenant) {
+            Some(t) => t.effective.over(asked, t.may, self.default_threshold),
+            None => self
+                .global
+                .over(asked, RequestMay::default(), self.default_threshold),
         }
-        self.global
-            .over(spec, RequestMay::default(), self.default_threshold)
-            .unwrap_or_else(|_| spec.clone())
     }
 }
 

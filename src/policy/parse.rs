@@ -9,7 +9,7 @@ use crate::anonymizer::Action;
 use crate::engine::AllowMatch;
 use crate::methods::{MaskOptions, Method, Operator};
 use crate::text::{Label, LabelSet};
-use crate::validate::{join, reject_unknown, string_array, Problems};
+use crate::validate::{join, reject_unknown, string_array, Detail, Problems};
 
 /// Which object is read: each takes its own keys; the config takes both side by side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +35,47 @@ const ANONYMIZATION: &[&str] = &[
     "action",
     "actions",
 ];
+
+/// A policy of the config (the service's `policy:`, a route's, a tenant's) at `path`,
+/// over `base`; `declared` are custom labels declared elsewhere that it may name.
+///
+/// # Errors
+/// Every problem, with its path: the fields, and recognizers that do not compile.
+pub fn from_config(
+    value: &Value,
+    path: &str,
+    declared: &[Label],
+    base: Spec,
+) -> Result<Spec, Vec<Detail>> {
+    let Value::Object(fields) = value else {
+        return Err(vec![Detail {
+            field: path.to_owned(),
+            reason: "must be a map".into(),
+        }]);
+    };
+    let mut spec = base;
+    let mut p = Problems::default();
+    let all = LabelSet::all();
+    parse_fields(
+        fields,
+        path,
+        Fields::Both,
+        &all,
+        declared,
+        &mut spec,
+        &mut p,
+    );
+    if !p.is_empty() {
+        return Err(p.0);
+    }
+    spec.options(&super::Limits::default()).map_err(|e| {
+        vec![Detail {
+            field: e.field.replacen("detection_config", path, 1),
+            reason: e.reason,
+        }]
+    })?;
+    Ok(spec)
+}
 
 /// Longest list entry or context word, in code points.
 const MAX_PHRASE: usize = 500;

@@ -16,10 +16,9 @@ use super::presets;
 use super::scan::ScanAnswers;
 use crate::anonymizer::Options;
 use crate::methods::Method;
-use crate::policy::{parse_fields, Fields, Limits, RequestMay, Spec};
+use crate::policy::{from_config, Limits, RequestMay, Spec};
 use crate::secret::Secret;
 use crate::text::{Label, LabelSet};
-use crate::validate::Problems;
 
 /// How callers of a route authenticate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -373,39 +372,6 @@ fn path_matches(pattern: &str, path: &str) -> bool {
 }
 
 /// Compiles a route; errors are `(field, message)` relative to the route.
-/// The route's policy: its `entities`, `threshold` and `method` (in `base`) with its
-/// `policy:` fields over them; `declared` are the custom labels the service-wide
-/// policy declares.
-fn route_policy(
-    policy: &serde_json::Value,
-    base: Spec,
-    declared: &[crate::text::Label],
-) -> Result<Spec, Vec<(String, String)>> {
-    let serde_json::Value::Object(fields) = policy else {
-        return Err(vec![("policy".into(), "must be a map".into())]);
-    };
-    let mut spec = base;
-    let mut problems = Problems::default();
-    parse_fields(
-        fields,
-        "policy",
-        Fields::Both,
-        &LabelSet::all(),
-        declared,
-        &mut spec,
-        &mut problems,
-    );
-    if problems.is_empty() {
-        Ok(spec)
-    } else {
-        Err(problems
-            .0
-            .into_iter()
-            .map(|d| (d.field, d.reason))
-            .collect())
-    }
-}
-
 pub fn compile(config: &RouteConfig) -> Result<Route, Vec<(String, String)>> {
     compile_with(config, &Spec::default())
 }
@@ -546,9 +512,9 @@ pub fn compile_with(config: &RouteConfig, base: &Spec) -> Result<Route, Vec<(Str
         ..Spec::default()
     };
     if let Some(fields) = &config.policy {
-        match route_policy(fields, policy.clone(), &base.declared()) {
+        match from_config(fields, "policy", &base.declared(), policy.clone()) {
             Ok(with_fields) => policy = with_fields,
-            Err(problems) => errors.extend(problems),
+            Err(problems) => errors.extend(problems.into_iter().map(|d| (d.field, d.reason))),
         }
     }
     if !base.is_empty() {
