@@ -18,7 +18,7 @@ use crate::methods::{
 };
 use crate::restore::{MapEntry, MapError, MatchMode, Restorer, TokenOpener};
 use crate::session::{SessionKey, SessionState, SessionStore, StoreHealth, StoreUnavailable};
-use crate::text::{CharIndex, CharSpan, Label, LabelSet};
+use crate::text::{CharIndex, CharSpan, Label, LabelSet, Language};
 
 mod action;
 mod json_slot;
@@ -51,6 +51,8 @@ pub struct Options {
     pub extra: Option<Arc<Extra>>,
     /// Attach a decision trace to each entity.
     pub explain: bool,
+    /// The language of every text, as the caller says (else detected per text).
+    pub language: Option<Language>,
 }
 
 impl fmt::Debug for Options {
@@ -64,6 +66,7 @@ impl fmt::Debug for Options {
             .field("actions", &self.actions)
             .field("extra", &self.extra.is_some())
             .field("explain", &self.explain)
+            .field("language", &self.language)
             .finish()
     }
 }
@@ -131,6 +134,8 @@ pub struct Anonymized {
     pub texts: Vec<String>,
     /// Ordered by `(text_index, span.start)`.
     pub entities: Vec<Entity>,
+    /// The language of each text (the caller's, or detected; `None`: not known).
+    pub languages: Vec<Option<Language>>,
 }
 
 impl Anonymized {
@@ -379,9 +384,10 @@ impl Anonymizer {
         options: &Options,
     ) -> Result<Anonymized, AnonymizeError> {
         // Detection runs before any session lock is taken.
-        let detections = self.detect(texts, options)?;
+        let (detections, languages) = self.detect(texts, options)?;
         options.actions.check(&detections)?;
         let mut result = self.replace_detected(scope, texts, types, &detections, texts, options)?;
+        result.languages = languages;
         if options.explain {
             let engine = self.engine.load();
             let extra = options.extra.as_deref();
@@ -407,7 +413,7 @@ impl Anonymizer {
         kept: &[Vec<std::ops::Range<usize>>],
         options: &Options,
     ) -> Result<Vec<Vec<Detection>>, AnonymizeError> {
-        let mut detections = self.detect(texts, options)?;
+        let (mut detections, _) = self.detect(texts, options)?;
         for (found, kept) in detections.iter_mut().zip(kept) {
             found.retain(|d| {
                 !kept
@@ -418,12 +424,14 @@ impl Anonymizer {
         Ok(detections)
     }
 
-    /// Detection over all texts at once, so the model tier batches their windows.
+    /// Detection over all texts at once, so the model tier batches their windows; with
+    /// the language each text was read as.
+    #[allow(clippy::type_complexity)]
     fn detect(
         &self,
         texts: &[String],
         options: &Options,
-    ) -> Result<Vec<Vec<Detection>>, AnonymizeError> {
+    ) -> Result<(Vec<Vec<Detection>>, Vec<Option<Language>>), AnonymizeError> {
         let defaults = self.defaults.load();
         let labels = options.labels.as_ref().unwrap_or(&defaults.labels);
         let threshold = options.threshold.unwrap_or(defaults.threshold);
@@ -438,13 +446,15 @@ impl Anonymizer {
             }
             _ => labels,
         };
-        Ok(self
+        let languages = crate::engine::languages(&refs, options.language);
+        let detections = self
             .engine
             .load()
-            .detect_with(&refs, labels, threshold, extra)
+            .detect_with(&refs, &languages, labels, threshold, extra)
             .inspect_err(|_| {
                 self.detection_failures.fetch_add(1, Ordering::Relaxed);
-            })?)
+            })?;
+        Ok((detections, languages))
     }
 
     /// Replaces `detections` in `texts`, in the scope's session when there is one;
@@ -645,6 +655,7 @@ fn replace_once(
     Ok(Anonymized {
         texts: out_texts,
         entities,
+        languages: Vec::new(),
     })
 }
 

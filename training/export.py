@@ -88,7 +88,7 @@ def quantize(fp32, int8, scheme="s8"):
                      reduce_range=SCHEMES[scheme]["reduce_range"])
 
 
-def hf_config(cfg, version, scheme, fused):
+def hf_config(cfg, version, scheme, fused, name="anonymizer-ner"):
     """HuggingFace-style token-classification config.json (BIO labels)."""
     d = cfg.to_dict()
     keep = ["architectures", "model_type", "hidden_size", "num_hidden_layers", "num_attention_heads",
@@ -98,11 +98,13 @@ def hf_config(cfg, version, scheme, fused):
     out["architectures"] = ["BertForTokenClassification"]
     out["id2label"] = {str(k): v for k, v in sorted(cfg.id2label.items(), key=lambda x: int(x[0]))}
     out["label2id"] = {v: int(k) for k, v in cfg.id2label.items()}
-    out["do_lower_case"] = True
     # how to fill token_type_ids: "casing" = word-shape bit (training/bio.py casing_type_ids)
-    out["anonymizer"] = {**(d.get("anonymizer") or {"token_type_ids": "zeros"}),
+    # of an uncased encoder; "words": "tokens" = every sub-word tagged (multilingual/)
+    extra = d.get("anonymizer") or {"token_type_ids": "zeros"}
+    out["do_lower_case"] = extra.get("token_type_ids") == "casing"
+    out["anonymizer"] = {**extra,
                          # what /readyz reports beside the weights' SHA-256
-                         "name": "anonymizer-ner", "version": version}
+                         "name": name, "version": version}
     out["max_length"] = 128
     out["onnx"] = {"file": "model.onnx", "inputs": ["input_ids", "attention_mask", "token_type_ids"],
                    "output": "logits", "quantization": "int8 dynamic (onnxruntime quantize_dynamic), scheme %s: per channel, fp32 classifier%s" % (
@@ -129,6 +131,7 @@ def main():
     ap.add_argument("--work", required=True, help="scratch folder for the fp32 model")
     ap.add_argument("--opset", type=int, default=17)
     ap.add_argument("--version", default="dev", help="model version recorded in config.json")
+    ap.add_argument("--name", default="anonymizer-ner", help="model name recorded in config.json")
     ap.add_argument("--quant", default="s8", choices=sorted(SCHEMES), help="int8 scheme (see SCHEMES)")
     ap.add_argument("--reuse-fp32", action="store_true", help="quantize the fp32 export already in --work")
     ap.add_argument("--fuse", type=int, default=1, help="1: fuse the BERT graph before quantizing (see fuse)")
@@ -147,7 +150,7 @@ def main():
         src = os.path.join(a.work, "model_fused_fp32.onnx")
         fuse(fp32, src, cfg)
     quantize(src, os.path.join(a.out, "model.onnx"), a.quant)
-    conf = hf_config(cfg, a.version, a.quant, bool(a.fuse))
+    conf = hf_config(cfg, a.version, a.quant, bool(a.fuse), a.name)
     for d in (a.out, a.work):
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(conf, f, indent=2)

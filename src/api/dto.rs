@@ -15,6 +15,8 @@ pub(crate) fn round(score: f32) -> f64 {
 pub struct AnonymizeResponse<'a> {
     pub anonymized_text: &'a [String],
     pub detected_entities: Vec<EntityDto<'a>>,
+    /// The ISO 639-1 language each text was read as (`null`: not known).
+    pub languages: Vec<Option<&'static str>>,
 }
 
 #[derive(Serialize)]

@@ -188,6 +188,9 @@ impl Api {
         outcome.body = to_json(&AnonymizeResponse {
             anonymized_text: &result.texts,
             detected_entities: result.entities.iter().map(EntityDto::from).collect(),
+            languages: (result.languages.iter())
+                .map(|l| l.map(crate::text::Language::code))
+                .collect(),
         });
         Ok(outcome)
     }

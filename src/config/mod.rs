@@ -22,7 +22,7 @@ pub const DEFAULT_YAML: &str = include_str!("../../conf/anonymizer.yaml");
 /// Where the default file is looked for, relative to the working directory.
 pub const DEFAULT_PATH: &str = "conf/anonymizer.yaml";
 
-#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub server: ServerSection,
@@ -47,6 +47,43 @@ pub struct Config {
     pub tenants: std::collections::BTreeMap<String, TenantSection>,
     /// Presidio's REST API on a listener of its own (off unless `listen` is set).
     pub presidio_api: PresidioApiSection,
+}
+
+/// The shipped configuration: our English model reads every text but those of the
+/// multilingual model's twelve languages, which it reads.
+impl Default for Config {
+    fn default() -> Self {
+        let twelve: Vec<String> = crate::engine::tiers::ner::MULTILINGUAL
+            .iter()
+            .map(|c| (*c).to_owned())
+            .collect();
+        let multilingual =
+            crate::engine::tiers::ner::ModelSettings::multilingual(std::path::Path::new("models"));
+        Self {
+            server: ServerSection::default(),
+            auth: AuthSection::default(),
+            limits: crate::api::Limits::default(),
+            rate_limit: RateLimitSection::default(),
+            detection: DetectionSection::default(),
+            model: ModelSection {
+                skip_languages: twelve.clone(),
+                ..ModelSection::default()
+            },
+            extra_models: vec![ModelSection {
+                path: multilingual.dir.display().to_string(),
+                languages: twelve,
+                ..ModelSection::default()
+            }],
+            anonymization: AnonymizationSection::default(),
+            sessions: SessionsSection::default(),
+            secrets: SecretsSection::default(),
+            logging: LoggingSection::default(),
+            routes: Vec::new(),
+            policy: None,
+            tenants: std::collections::BTreeMap::new(),
+            presidio_api: PresidioApiSection::default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -257,6 +294,12 @@ pub struct ModelSection {
     /// ignore the type, or `{label: L, alone: M}`: M when no part of another type is
     /// merged in. Types not listed map to the label or alias of the same name.
     pub labels: BTreeMap<String, TagMapping>,
+    /// ISO 639-1 codes: the model reads only texts detected (or declared) in these
+    /// languages. Empty: no such limit.
+    pub languages: Vec<String>,
+    /// ISO 639-1 codes: the model never reads texts in these languages (another model
+    /// does). A text of no detected language is read.
+    pub skip_languages: Vec<String>,
 }
 
 /// What one model entity type becomes (see [`ModelSection::labels`]).
@@ -295,6 +338,8 @@ impl Default for ModelSection {
                 .unwrap_or(u64::MAX),
             // PER, ORG, LOC, DATE map to labels by alias.
             labels: BTreeMap::new(),
+            languages: Vec::new(),
+            skip_languages: Vec::new(),
         }
     }
 }

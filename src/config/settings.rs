@@ -17,7 +17,7 @@ use crate::proxy::route::{self, Route};
 use crate::session::redis::topology::split_host_port;
 use crate::session::redis::{Deployment, RedisConfig};
 use crate::session::SessionConfig;
-use crate::text::{Label, LabelSet};
+use crate::text::{Label, LabelSet, Language, LanguageScope};
 
 /// A configuration problem: where (`auth.api_keys[1].key`, `line 12`) and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -333,15 +333,20 @@ impl Settings {
                 "is required with sessions.store: redis (the same on every replica)",
             ));
         }
+        // `model.enabled: false` switches the model tier off: no model of `extra_models`
+        // loads either (rules only).
+        let tier_on = config.model.enabled;
         let model = compile_model(config.model, "model", &mut errors);
         let extra_models = config
             .extra_models
             .into_iter()
+            .filter(|_| tier_on)
             .enumerate()
             .filter_map(|(i, section)| {
                 compile_model(section, &format!("extra_models[{i}]"), &mut errors)
             })
-            .collect();
+            .collect::<Vec<_>>();
+        unread_languages(model.as_ref(), &extra_models, &mut errors);
 
         let log_json = match config.logging.format.as_str() {
             "text" => false,
@@ -563,6 +568,23 @@ fn compile_model(
         "inference_timeout_ms",
         "must be greater than 0",
     );
+    let mut codes = |list: &[String], key: &str| -> Vec<Language> {
+        let mut out = Vec::with_capacity(list.len());
+        for (i, code) in list.iter().enumerate() {
+            match Language::from_code(code) {
+                Some(language) => out.push(language),
+                None => errors.push(ConfigError::new(
+                    format!("{prefix}.{key}[{i}]"),
+                    "must be an ISO 639-1 language code such as \"de\"",
+                )),
+            }
+        }
+        out
+    };
+    let languages = LanguageScope {
+        only: (!section.languages.is_empty()).then(|| codes(&section.languages, "languages")),
+        except: codes(&section.skip_languages, "skip_languages"),
+    };
     let mut tags = Vec::with_capacity(section.labels.len());
     for (tag, mapping) in section.labels {
         let mut label_of = |name: &str, path: String| {
@@ -602,7 +624,37 @@ fn compile_model(
         max_batch_tokens: section.max_batch_tokens,
         queue_capacity: section.queue_capacity,
         inference_timeout: std::time::Duration::from_millis(section.inference_timeout_ms),
+        languages,
     })
+}
+
+/// A language some model skips must be read by another: otherwise its texts would get
+/// no model at all, and names in them would pass.
+fn unread_languages(
+    model: Option<&ModelSettings>,
+    extra: &[ModelSettings],
+    errors: &mut Vec<ConfigError>,
+) {
+    let all: Vec<(String, &ModelSettings)> = model
+        .map(|m| ("model".to_owned(), m))
+        .into_iter()
+        .chain(
+            extra
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (format!("extra_models[{i}]"), m)),
+        )
+        .collect();
+    for (path, m) in &all {
+        for language in &m.languages.except {
+            if !all.iter().any(|(_, o)| o.languages.admits(Some(*language))) {
+                errors.push(ConfigError::new(
+                    format!("{path}.skip_languages"),
+                    format!("no model reads {language}: list it in another model's languages, or read it here"),
+                ));
+            }
+        }
+    }
 }
 
 fn check_key(tenant: &str, key: &str) -> Result<(), &'static str> {
@@ -1142,8 +1194,15 @@ detection:
     fn the_default_model_is_ours_and_rampart_comes_with_its_own_file() {
         let models = std::path::Path::new("models");
         let s = Settings::from_yaml(super::super::DEFAULT_YAML, &no_env).unwrap();
-        assert_eq!(s.model, Some(ModelSettings::anonymizer_ner(models)));
-        assert!(s.extra_models.is_empty());
+        let english = ModelSettings {
+            languages: LanguageScope {
+                only: None,
+                except: crate::engine::tiers::ner::multilingual_languages(),
+            },
+            ..ModelSettings::anonymizer_ner(models)
+        };
+        assert_eq!(s.model, Some(english));
+        assert_eq!(s.extra_models, [ModelSettings::multilingual(models)]);
         let yaml = include_str!("../../conf/models/rampart.yaml");
         let s = Settings::from_yaml(yaml, &no_env).unwrap();
         assert_eq!(s.model, Some(ModelSettings::rampart(models)));
@@ -1152,6 +1211,15 @@ detection:
         let s = Settings::from_yaml(yaml, &no_env).unwrap();
         assert_eq!(s.model, Some(ModelSettings::anonymizer_ner(models)));
         assert_eq!(s.extra_models, [ModelSettings::rampart(models)]);
+        let s = Settings::from_yaml("model:\n  enabled: false\n", &no_env).unwrap();
+        assert!(s.model.is_none() && s.extra_models.is_empty(), "rules only");
+        let errs = Settings::from_yaml("extra_models: []\n", &no_env).unwrap_err();
+        assert_eq!(errs[0].path, "model.skip_languages");
+        assert!(
+            errs[0].message.contains("no model reads de"),
+            "{}",
+            errs[0].message
+        );
         let errs = Settings::from_yaml("extra_models:\n  - threads: 0\n", &no_env).unwrap_err();
         assert_eq!(errs[0].path, "extra_models[0].threads");
         let s = Settings::from_yaml("model:\n  enabled: false\n", &no_env).unwrap();

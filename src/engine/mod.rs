@@ -18,7 +18,7 @@ pub mod validators;
 
 use std::fmt;
 
-use crate::text::{ByteSpan, Label, LabelSet};
+use crate::text::{ByteSpan, Label, LabelSet, Language};
 pub use explain::{Basis, Explanation};
 pub use extra::{Allow, AllowMatch, Extra};
 pub use recognizer::{
@@ -274,23 +274,26 @@ impl Engine {
         labels: &LabelSet,
         threshold: f32,
     ) -> Result<Vec<Vec<Detection>>, DetectError> {
-        self.detect_with(texts, labels, threshold, None)
+        let languages = languages(texts, None);
+        self.detect_with(texts, &languages, labels, threshold, None)
     }
 
     /// [`Engine::detect_many`] with one call's additions: its recognizers run beside the
     /// engine's, and its allow list, context words and thresholds apply to all.
+    /// `languages[i]` is the language of `texts[i]` ([`languages`]).
     ///
     /// # Errors
     /// As `detect_many`.
     pub fn detect_with(
         &self,
         texts: &[&str],
+        languages: &[Option<Language>],
         labels: &LabelSet,
         threshold: f32,
         extra: Option<&Extra>,
     ) -> Result<Vec<Vec<Detection>>, DetectError> {
         use rayon::prelude::*;
-        let mut proposals = self.propose(texts, labels)?;
+        let mut proposals = self.propose(texts, languages, labels)?;
         if let Some(extra) = extra {
             for recognizer in &extra.recognizers {
                 for (text, proposal) in texts.iter().zip(proposals.iter_mut()) {
@@ -319,11 +322,18 @@ impl Engine {
     }
 
     /// What the tiers propose for every text of `texts`, uncorrected: [`Proposal::corrected`]
-    /// and [`Engine::settle`] make detections of it, with any rules switched off.
+    /// and [`Engine::settle`] make detections of it, with any rules switched off. A
+    /// recognizer scoped to some languages sees only the texts whose `languages[i]` it
+    /// admits.
     ///
     /// # Errors
     /// A tier failed: nothing is returned for any text (fail closed).
-    pub fn propose(&self, texts: &[&str], labels: &LabelSet) -> Result<Vec<Proposal>, DetectError> {
+    pub fn propose(
+        &self,
+        texts: &[&str],
+        languages: &[Option<Language>],
+        labels: &LabelSet,
+    ) -> Result<Vec<Proposal>, DetectError> {
         let active: Vec<&dyn Recognizer> = self
             .recognizers
             .iter()
@@ -332,14 +342,26 @@ impl Engine {
             .collect();
         let run = |recognizer: &&dyn Recognizer| {
             let mut found: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
-            recognizer
-                .recognize_many(texts, labels, &mut found)
-                .map(|()| found)
-                .map_err(|e| {
-                    let error = DetectError::new(recognizer.tier(), e.to_string());
-                    tracing::warn!(%error, texts = texts.len(), "detection failed");
-                    error
-                })
+            let read = match recognizer.languages() {
+                None => recognizer.recognize_many(texts, labels, &mut found),
+                Some(scope) => {
+                    let admitted: Vec<usize> = (0..texts.len())
+                        .filter(|&i| scope.admits(languages.get(i).copied().flatten()))
+                        .collect();
+                    let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
+                    let mut some_found = vec![Vec::new(); some.len()];
+                    let read = recognizer.recognize_many(&some, labels, &mut some_found);
+                    for (i, f) in admitted.into_iter().zip(some_found) {
+                        found[i] = f;
+                    }
+                    read
+                }
+            };
+            read.map(|()| found).map_err(|e| {
+                let error = DetectError::new(recognizer.tier(), e.to_string());
+                tracing::warn!(%error, texts = texts.len(), "detection failed");
+                error
+            })
         };
         let mut results: Vec<Option<Result<Vec<Vec<Candidate>>, DetectError>>> =
             active.iter().map(|_| None).collect();
@@ -402,6 +424,15 @@ impl Engine {
         let found = resolve::resolve(text, found, threshold);
         refine::resolved(text, labels, found, switches)
     }
+}
+
+/// The language of each text: `hint` for every text when the caller gave one, else
+/// detected ([`Language::detect`]; `None` where its opening does not say).
+pub fn languages(texts: &[&str], hint: Option<Language>) -> Vec<Option<Language>> {
+    texts
+        .iter()
+        .map(|text| hint.or_else(|| Language::detect(text)))
+        .collect()
 }
 
 /// One text's candidates as the tiers proposed them, tier by tier.

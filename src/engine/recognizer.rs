@@ -125,6 +125,11 @@ pub trait Recognizer: Send + Sync {
     fn model_stats(&self) -> Option<super::tiers::ner::PoolStats> {
         None
     }
+    /// The texts this recognizer reads, by language, when not all: the engine gives it
+    /// only those.
+    fn languages(&self) -> Option<&crate::text::LanguageScope> {
+        None
+    }
     /// Appends candidates found in `text` for labels in `wanted`.
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>);
     /// What this recognizer knows of `d`, when it proposed it: for decision traces.
@@ -162,6 +167,9 @@ impl<R: Recognizer + ?Sized> Recognizer for std::sync::Arc<R> {
     }
     fn model_stats(&self) -> Option<super::tiers::ner::PoolStats> {
         (**self).model_stats()
+    }
+    fn languages(&self) -> Option<&crate::text::LanguageScope> {
+        (**self).languages()
     }
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
         (**self).recognize(text, wanted, out);

@@ -411,3 +411,89 @@ fn a_large_request_spread_over_threads_detects_what_each_text_alone_does() {
     }
     assert!(found > 200, "{found} detections");
 }
+
+/// Tags its texts' first word PERSON, reading only the languages of `scope`.
+struct FirstWord {
+    scope: crate::text::LanguageScope,
+    by: &'static str,
+}
+
+impl Recognizer for FirstWord {
+    fn labels(&self) -> &[Label] {
+        static LABELS: std::sync::OnceLock<Vec<Label>> = std::sync::OnceLock::new();
+        LABELS.get_or_init(|| vec![Label::builtin("PERSON")])
+    }
+    fn tier(&self) -> &'static str {
+        "names"
+    }
+    fn languages(&self) -> Option<&crate::text::LanguageScope> {
+        Some(&self.scope).filter(|s| !s.is_all())
+    }
+    fn recognize(&self, text: &str, _: &LabelSet, out: &mut Vec<Candidate>) {
+        let end = text.find(' ').unwrap_or(text.len());
+        out.push(Candidate {
+            span: crate::text::ByteSpan::new(0, end),
+            label: Label::builtin("PERSON"),
+            score: 0.9,
+            proof: Proof::None,
+            trace: crate::engine::Trace::new("names", self.by),
+        });
+    }
+}
+
+#[test]
+fn a_recognizer_scoped_to_languages_reads_only_texts_in_them() {
+    let de = Language::from_code("de").unwrap();
+    let ja = Language::from_code("ja").unwrap();
+    let scoped = |only: Option<Vec<Language>>, except: Vec<Language>, by| {
+        Box::new(FirstWord {
+            scope: crate::text::LanguageScope { only, except },
+            by,
+        }) as Box<dyn Recognizer>
+    };
+    let engine = Engine::with_options(
+        vec![
+            scoped(None, vec![de, ja], "rest"),
+            scoped(Some(vec![de, ja]), Vec::new(), "de_ja"),
+        ],
+        &EngineOptions::default(),
+    )
+    .expect("builds");
+    let texts = ["Anna kommt morgen", "Anna arrives", "Anna", "Anna 来る"];
+    let languages = [Some(de), Some(Language::ENGLISH), None, Some(ja)];
+    let person = LabelSet::new(vec![Label::builtin("PERSON")]);
+    let found = engine
+        .detect_with(&texts, &languages, &person, 0.5, None)
+        .expect("detects");
+    let by: Vec<Vec<&str>> = found
+        .iter()
+        .map(|f| f.iter().map(|d| d.trace.by).collect())
+        .collect();
+    assert_eq!(
+        by,
+        [vec!["de_ja"], vec!["rest"], vec!["rest"], vec!["de_ja"]]
+    );
+}
+
+#[test]
+fn detect_many_reads_each_text_in_its_detected_language() {
+    let de = Language::from_code("de").unwrap();
+    let engine = Engine::with_options(
+        vec![Box::new(FirstWord {
+            scope: crate::text::LanguageScope {
+                only: Some(vec![de]),
+                except: Vec::new(),
+            },
+            by: "de",
+        })],
+        &EngineOptions::default(),
+    )
+    .expect("builds");
+    let person = LabelSet::new(vec![Label::builtin("PERSON")]);
+    let texts = [
+        "Sehr geehrte Frau Schneider, vielen Dank für Ihre Nachricht von gestern. Wir melden uns morgen.",
+        "Please send the signed contract to our office before Friday, thank you very much.",
+    ];
+    let found = engine.detect_many(&texts, &person, 0.5).expect("detects");
+    assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), [1, 0]);
+}

@@ -246,9 +246,10 @@ impl Run<'_> {
         for batch in batches(self.docs) {
             let texts: Vec<&str> = batch.iter().map(|d| d.text.as_str()).collect();
             let started = Instant::now();
+            let languages = crate::engine::languages(&texts, None);
             all.extend(
                 self.engine
-                    .propose(&texts, self.detect)
+                    .propose(&texts, &languages, self.detect)
                     .map_err(|e| format!("detection failed: {e}"))?,
             );
             elapsed += started.elapsed();

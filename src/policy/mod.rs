@@ -19,7 +19,7 @@ pub use parse::{from_config, parse_fields, Fields};
 use crate::anonymizer::{Action, Options};
 use crate::engine::AllowMatch;
 use crate::methods::{Method, Operator};
-use crate::text::{Label, LabelSet};
+use crate::text::{Label, LabelSet, Language};
 
 /// One request-time recognizer, in Presidio's shape: regex patterns and a deny list
 /// for one label (any UPPER_SNAKE_CASE name), with context words.
@@ -49,6 +49,8 @@ pub struct Spec {
     pub recognizers: Vec<AdHoc>,
     pub context: Vec<String>,
     pub explain: bool,
+    /// The language of the texts, when the caller knows it (else detected per text).
+    pub language: Option<Language>,
 }
 
 /// What a request may change of its tenant's policy (all `true` unless the operator
@@ -277,6 +279,7 @@ impl Spec {
         out.recognizers.extend(request.recognizers.iter().cloned());
         out.context.extend(request.context.iter().cloned());
         out.explain |= request.explain;
+        out.language = request.language.or(out.language);
         if forbidden.is_empty() {
             Ok(out)
         } else {
@@ -304,6 +307,7 @@ impl Spec {
             actions,
             extra,
             explain: self.explain,
+            language: self.language,
         })
     }
 }

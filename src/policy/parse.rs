@@ -8,7 +8,7 @@ use super::{AdHoc, Spec};
 use crate::anonymizer::Action;
 use crate::engine::AllowMatch;
 use crate::methods::{MaskOptions, Method, Operator};
-use crate::text::{Label, LabelSet};
+use crate::text::{Label, LabelSet, Language};
 use crate::validate::{join, reject_unknown, string_array, Detail, Problems};
 
 /// Which object is read: each takes its own keys; the config takes both side by side.
@@ -27,6 +27,7 @@ const DETECTION: &[&str] = &[
     "ad_hoc_recognizers",
     "context",
     "return_decision_process",
+    "language",
 ];
 const ANONYMIZATION: &[&str] = &[
     "deidentification_method",
@@ -173,6 +174,15 @@ pub fn parse_fields(
         match v {
             Value::Bool(b) => spec.explain = *b,
             _ => p.add(join(path, "return_decision_process"), "must be a boolean"),
+        }
+    }
+    if let Some(v) = get("language") {
+        match v.as_str().and_then(Language::from_code) {
+            Some(language) => spec.language = Some(language),
+            None => p.add(
+                join(path, "language"),
+                "must be an ISO 639-1 language code such as \"de\"",
+            ),
         }
     }
     if let Some(v) = get("deidentification_method") {

@@ -4,8 +4,10 @@
 
 pub mod intern;
 pub mod label;
+pub mod language;
 pub mod span;
 pub mod token;
 
 pub use label::{Label, LabelSet};
+pub use language::{Language, LanguageScope};
 pub use span::{ByteSpan, CharIndex, CharSpan};

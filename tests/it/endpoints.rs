@@ -36,7 +36,9 @@ fn anonymize_returns_texts_in_order_and_entities_sorted_with_code_point_spans() 
                 {"text": "10.0.0.1", "label": "IP_ADDRESS",
                  "span": {"start": 25, "end": 33}, "confidence": 0.8, "alternatives": null,
                  "anonymized_text": "[IP_ADDRESS_1]", "text_index": 2}
-            ]
+            ],
+            // Too short, or too mixed, to tell.
+            "languages": [null, null, null]
         })
     );
     // The spans are code points: Python's text[start:end] is the entity.
@@ -263,7 +265,9 @@ fn a_prompt_keeps_no_extension_pin_code_childs_age_condition_or_booking_referenc
             "Patient seen with [PERSON_2]. Labs from [DATE_TIME_1]: Cr 1.4, K 4.2.",
             "Booking ref [BOOKING_REFERENCE_1], record locator: [BOOKING_REFERENCE_2], seat 23A; PNR CONFIRMED.",
             "Hola, me llamo [PERSON_3] y vivo en la [ADDRESS_3].",
-            "Olá, meu nome é [PERSON_4]. Endereço: [ADDRESS_4] - SP, [ADDRESS_5]."
+            // Read by the multilingual model: the street, the city and the state are one
+            // place to it.
+            "Olá, meu nome é [PERSON_4]. Endereço: [LOCATION_2], [ADDRESS_4]."
         ])
     );
 }
@@ -719,12 +723,12 @@ fn empty_text_list_gives_empty_results() {
     let r = s.post("/v1/anonymize", &json!({"text": []}));
     assert_eq!(
         r.json(),
-        json!({"anonymized_text": [], "detected_entities": []})
+        json!({"anonymized_text": [], "detected_entities": [], "languages": []})
     );
     let r = s.post("/v1/anonymize", &json!({"text": [""]}));
     assert_eq!(
         r.json(),
-        json!({"anonymized_text": [""], "detected_entities": []})
+        json!({"anonymized_text": [""], "detected_entities": [], "languages": [null]})
     );
     let r = s.post("/v1/deanonymize", &json!({"anonymized_text": []}));
     assert_eq!(r.json(), json!({"deanonymized_text": []}));

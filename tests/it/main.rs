@@ -18,6 +18,8 @@ mod endpoints;
 mod exact_spans;
 /// Hostile clients and misbehaving upstreams.
 mod hardening;
+/// Texts in other languages: detected, reported, read by the multilingual model.
+mod languages;
 /// Log payloads: machinery kept, personal fields replaced.
 mod log_payloads;
 /// Every method, sessions and lenient restore over HTTP.

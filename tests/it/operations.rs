@@ -217,24 +217,30 @@ fn the_default_config_serves_the_model_tier_end_to_end() {
         r.json()["tiers"],
         json!(["patterns", "dictionary", "model"])
     );
-    // Which model, and exactly which weights: the checksum of the tracked file, computed
-    // by coreutils rather than by our own code.
-    let sum = Command::new("sha256sum")
-        .arg("models/anonymizer-ner/model.onnx")
-        .output()
-        .expect("sha256sum runs");
-    let sum = String::from_utf8(sum.stdout).unwrap();
-    let config: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string("models/anonymizer-ner/config.json").unwrap(),
-    )
-    .unwrap();
+    // Which models, and exactly which weights: the checksums of the tracked files,
+    // computed by coreutils rather than by our own code.
+    let identity = |dir: &str| {
+        let sum = Command::new("sha256sum")
+            .arg(format!("models/{dir}/model.onnx"))
+            .output()
+            .expect("sha256sum runs");
+        let sum = String::from_utf8(sum.stdout).unwrap();
+        let config: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(format!("models/{dir}/config.json")).unwrap(),
+        )
+        .unwrap();
+        assert!(config["anonymizer"]["version"].is_string());
+        json!({"name": dir,
+               "version": config["anonymizer"]["version"],
+               "sha256": sum.split_whitespace().next().unwrap()})
+    };
     assert_eq!(
         r.json()["models"],
-        json!([{"name": "anonymizer-ner",
-                "version": config["anonymizer"]["version"],
-                "sha256": sum.split_whitespace().next().unwrap()}])
+        json!([
+            identity("anonymizer-ner"),
+            identity("anonymizer-ner-multilingual")
+        ])
     );
-    assert!(config["anonymizer"]["version"].is_string());
     let r = s.post(
         "/v1/anonymize",
         &json!({"text": ["Hi, I'm John Smith from 42 Elm Street, Springfield. Email john@example.com"],

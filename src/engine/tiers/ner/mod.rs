@@ -22,16 +22,30 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::text::{Label, LabelSet};
+use crate::text::{Label, LabelSet, LanguageScope};
 
 use crate::engine::{BuildError, Candidate, RecognizeError, Recognizer};
 
 /// The model tier's name; the engine corrects its spans with the model-span rules.
 pub const TIER: &str = "model";
+
+/// The languages our multilingual model was trained for (ISO 639-1): the default
+/// configuration gives it their texts and our English model the rest.
+pub const MULTILINGUAL: &[&str] = &[
+    "de", "fr", "es", "it", "nl", "pt", "pl", "sv", "tr", "zh", "ja", "ko",
+];
+
+/// [`MULTILINGUAL`] as languages.
+pub fn multilingual_languages() -> Vec<crate::text::Language> {
+    MULTILINGUAL
+        .iter()
+        .filter_map(|c| crate::text::Language::from_code(c))
+        .collect()
+}
 use decode::Target;
 pub use identity::ModelIdentity;
 use lower_case_names::SecondReading;
-use model::{Model, TagScheme, TokenClass, TokenTypes};
+use model::{Model, TagScheme, TokenClass, TokenTypes, Words};
 pub use pool::PoolStats;
 use pool::{Pool, WindowIds};
 use tokenize::{Tokenizer, Tokens};
@@ -103,6 +117,8 @@ pub struct ModelSettings {
     /// finishes (queueing included), then between two of its windows; past it the job
     /// fails. A bound on a stall, not on the size of the work.
     pub inference_timeout: Duration,
+    /// The texts this model reads, by their language (`crate::text::Language`).
+    pub languages: LanguageScope,
 }
 
 impl ModelSettings {
@@ -133,6 +149,21 @@ impl ModelSettings {
             // Bounds a hung or starved runtime: one forward pass takes well under a
             // second on 2 cores, so a minute without one finished window is a fault.
             inference_timeout: Duration::from_secs(60),
+            languages: LanguageScope::default(),
+        }
+    }
+
+    /// Settings for our multilingual model (`models/anonymizer-ner-multilingual`, tracked
+    /// in git and rebuilt by `bash training/multilingual/run.sh`), reading only the texts
+    /// in [`MULTILINGUAL`] languages.
+    pub fn multilingual(models: &Path) -> ModelSettings {
+        ModelSettings {
+            dir: models.join("anonymizer-ner-multilingual"),
+            languages: LanguageScope {
+                only: Some(multilingual_languages()),
+                except: Vec::new(),
+            },
+            ..Self::anonymizer_ner(models)
         }
     }
 
@@ -232,6 +263,7 @@ pub struct NerRecognizer {
     identity: ModelIdentity,
     /// Windows read a second time ([`lower_case_names`]), for [`PoolStats::reread`].
     reread: AtomicU64,
+    languages: LanguageScope,
 }
 
 impl NerRecognizer {
@@ -248,7 +280,8 @@ impl NerRecognizer {
             _ => NerError::runtime(format!("reading {}: {e}", config.display())),
         })?;
         let scheme = TagScheme::from_config_json(&config_text).map_err(NerError::runtime)?;
-        let tokenizer = Tokenizer::load(&settings.dir.join(model::TOKENIZER_FILE))?;
+        let tokenizer = Tokenizer::load(&settings.dir.join(model::TOKENIZER_FILE))?
+            .with_token_words(scheme.words == Words::Tokens);
         let onnx = Model::onnx_file(&settings.dir)?;
         let identity = ModelIdentity::read(&settings.dir, &config_text, &onnx)?;
         if !settings.runtime_library.is_file() {
@@ -313,6 +346,7 @@ impl NerRecognizer {
             pool,
             reread: AtomicU64::new(0),
             identity,
+            languages: settings.languages.clone(),
         })
     }
 
@@ -401,7 +435,10 @@ impl NerRecognizer {
             if let Some(second) = second {
                 lower_case_names::add(text, tokens, &second, &mut entities, &self.targets);
             }
-            lower_case_surnames::extend(text, tokens, &mut entities, &self.targets);
+            // Its words are the pre-tokenizer's (whitespace-separated surnames).
+            if self.scheme.words == Words::PreTokenizer {
+                lower_case_surnames::extend(text, tokens, &mut entities, &self.targets);
+            }
             decode::candidates(text, &entities, &self.targets, wanted, out);
         }
         Ok(())
@@ -516,6 +553,10 @@ impl Recognizer for NerRecognizer {
 
     fn model(&self) -> Option<&ModelIdentity> {
         Some(&self.identity)
+    }
+
+    fn languages(&self) -> Option<&LanguageScope> {
+        Some(&self.languages).filter(|l| !l.is_all())
     }
 
     fn model_stats(&self) -> Option<PoolStats> {

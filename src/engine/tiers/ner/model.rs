@@ -39,6 +39,21 @@ pub struct TagScheme {
     pub max_positions: usize,
     /// What the model was trained to read in `token_type_ids`.
     pub token_types: TokenTypes,
+    /// What one tag covers: a pre-tokenizer word, or each sub-word token.
+    pub words: Words,
+}
+
+/// What the model tags, from `config.json`'s `"anonymizer": {"words": "tokens"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Words {
+    /// Words as the tokenizer's pre-tokenizer splits them (at whitespace and
+    /// punctuation); a word takes its first sub-word's tag, as Hugging Face's `first`
+    /// aggregation does.
+    #[default]
+    PreTokenizer,
+    /// Every sub-word token is tagged on its own: for scripts written without spaces,
+    /// where a pre-tokenizer word can be a whole sentence.
+    Tokens,
 }
 
 /// How `token_type_ids` are filled, from `config.json`'s
@@ -68,6 +83,7 @@ impl TagScheme {
         #[derive(serde::Deserialize, Default)]
         struct Extra {
             token_type_ids: Option<String>,
+            words: Option<String>,
         }
         let raw: Raw = serde_json::from_str(text).map_err(|e| format!("config.json: {e}"))?;
         let mut by_id = BTreeMap::new();
@@ -113,11 +129,21 @@ impl TagScheme {
                 ))
             }
         };
+        let words = match raw.anonymizer.words.as_deref() {
+            None | Some("pre_tokenizer") => Words::PreTokenizer,
+            Some("tokens") => Words::Tokens,
+            Some(other) => {
+                return Err(format!(
+                    "config.json: anonymizer.words {other:?} is neither \"pre_tokenizer\" nor \"tokens\""
+                ))
+            }
+        };
         Ok(TagScheme {
             classes,
             entity_types,
             max_positions: raw.max_position_embeddings.unwrap_or(512),
             token_types,
+            words,
         })
     }
 }

@@ -42,6 +42,8 @@ pub struct Tokenizer {
     pub cls: u32,
     pub sep: u32,
     pub pad: u32,
+    /// Each token is its own word ([`super::model::Words::Tokens`]).
+    token_words: bool,
 }
 
 impl Tokenizer {
@@ -68,11 +70,18 @@ impl Tokenizer {
                 cls,
                 sep,
                 pad,
+                token_words: false,
             }),
             _ => Err(NerError::runtime(
                 "tokenizer has no [CLS]/[SEP] (or <s>/</s>) token",
             )),
         }
+    }
+
+    /// Makes each token its own word, for a model that tags every sub-word.
+    pub fn with_token_words(mut self, token_words: bool) -> Tokenizer {
+        self.token_words = token_words;
+        self
     }
 
     /// Tokenizes `text` without special tokens.
@@ -96,9 +105,10 @@ impl Tokenizer {
         let mut last_word = None;
         let mut capitalised = false;
         for (i, &(start, end)) in encoding.get_offsets().iter().enumerate() {
-            let span = snap(text, start, end);
+            let span = without_leading_space(text, snap(text, start, end));
             // A token without a word (none in BERT vocabularies) is its own word.
             let word = match encoding.get_word_ids().get(i).copied().flatten() {
+                _ if self.token_words => i as u32,
                 Some(w) => w,
                 None => last_word.unwrap_or(0u32).wrapping_add(1 << 20),
             };
@@ -116,6 +126,14 @@ impl Tokenizer {
         }
         Ok(tokens)
     }
+}
+
+/// A metaspace token (`▁Frau`) covers the space before its word; an entity starts at
+/// the word. WordPiece spans never start with whitespace, so they pass unchanged.
+fn without_leading_space(text: &str, span: ByteSpan) -> ByteSpan {
+    let inner = &text[span.start..span.end];
+    let trimmed = inner.len() - inner.trim_start().len();
+    ByteSpan::new(span.start + trimmed, span.end)
 }
 
 /// Clamps a span to the text and widens it to char boundaries.
@@ -141,5 +159,22 @@ mod tests {
         assert_eq!(snap(text, 2, 4), ByteSpan::new(1, 7));
         assert_eq!(snap(text, 5, 99), ByteSpan::new(3, 7));
         assert_eq!(snap(text, 9, 3), ByteSpan::new(7, 7));
+    }
+
+    #[test]
+    fn a_metaspace_token_starts_at_its_word() {
+        let text = "Frau  Müller";
+        assert_eq!(
+            without_leading_space(text, ByteSpan::new(4, 9)),
+            ByteSpan::new(6, 9)
+        );
+        assert_eq!(
+            without_leading_space(text, ByteSpan::new(4, 6)),
+            ByteSpan::new(6, 6)
+        );
+        assert_eq!(
+            without_leading_space(text, ByteSpan::new(0, 4)),
+            ByteSpan::new(0, 4)
+        );
     }
 }
