@@ -69,3 +69,44 @@ fn a_language_that_is_no_iso_code_is_refused_with_its_field() {
         );
     }
 }
+
+/// Names, places and organisations by the multilingual model; mobile numbers in their
+/// national grouping, dates with their times and numbers after their cues by patterns
+/// of their own script: Korean and Japanese text has no spaces for word boundaries.
+#[test]
+fn korean_and_japanese_texts_lose_names_numbers_and_dates() {
+    let s = as_shipped();
+    let v = anonymize(
+        &s,
+        json!({"text": [
+            "김민수 고객님, 2025년 3월 12일 오후 2시 30분 예약이 확인되었습니다. 고객번호 M00728154, 문의는 010-7731-0452로 연락 주세요.",
+            "佐藤さんの携帯は090-6612-3380、お客様番号：K-0038821です。"
+        ]}),
+    );
+    assert_eq!(
+        v["anonymized_text"],
+        json!([
+            "[PERSON_1] 고객님, [DATE_TIME_1] 예약이 확인되었습니다. 고객번호 [ACCOUNT_NUMBER_1], 문의는 [PHONE_NUMBER_1]로 연락 주세요.",
+            "[PERSON_2]さんの携帯は[PHONE_NUMBER_2]、お客様番号：[ACCOUNT_NUMBER_2]です。"
+        ])
+    );
+    assert_eq!(v["languages"], json!(["ko", "ja"]));
+    let texts: Vec<&str> = v["detected_entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "김민수",
+            "2025년 3월 12일 오후 2시 30분",
+            "M00728154",
+            "010-7731-0452",
+            "佐藤",
+            "090-6612-3380",
+            "K-0038821"
+        ]
+    );
+}

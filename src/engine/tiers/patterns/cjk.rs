@@ -6,6 +6,7 @@
 //! and only when it opens with a common surname (Chinese, Korean) or is no kinship or
 //! role word (Japanese, whose names have no closed surname list).
 
+use crate::engine::validators::structure;
 use crate::engine::PatternSpec;
 use crate::text::ByteSpan;
 
@@ -435,6 +436,179 @@ pub(super) const PHONE_JA_KO: PatternSpec = PatternSpec {
         ("연락처 010-1234-5678 입니다", "010-1234-5678"),
         ("電話 03-1234-5678", "03-1234-5678"),
     ],
-    counter_examples: &["注文番号090-1234-5678", "電話 12345"],
+    // A mobile's 3-4-4 grouping needs no cue ([`PHONE_CJK_MOBILE`]); a landline's does.
+    counter_examples: &["注文番号03-1234-5678", "電話 12345"],
     ..PatternSpec::BASE
 };
+
+/// Mobile numbers of China, Korea and Japan in their own grouping, with no cue: a Chinese
+/// mobile (`1[3-9]x`) and a Korean one (`010`; before 2004 also `011`, `016` to `019`) in
+/// 3-4-4 groups, a Japanese one (`070`, `080`, `090`) in 3-4-4 groups. Each country's
+/// numbering plan gives these prefixes to mobiles only, and dates, versions and amounts
+/// are not grouped so, so no cue is needed (a bare run of eleven digits is as often an
+/// id, and [`PHONE_CN`] wants its cue). Word boundaries do not work beside Han or Hangul
+/// (both are word characters), so the number's edges are spelled out.
+pub(super) const PHONE_CJK_MOBILE: PatternSpec = PatternSpec {
+    name: "phone_cjk_mobile",
+    label: "PHONE_NUMBER",
+    regex: r"(?x)
+        (?:^|[^0-9A-Za-z.+\-])
+        ( 1[3-9][0-9][\ \-][0-9]{4}[\ \-][0-9]{4}
+        | 01[016-9][\ \-][0-9]{3,4}[\ \-][0-9]{4}
+        | 0[789]0[\ \-][0-9]{4}[\ \-][0-9]{4} )
+        (?:$|[^0-9A-Za-z\-])",
+    group: 1,
+    score: 0.6,
+    validate: Some(structure::phone),
+    examples: &[
+        ("有问题请联系138-1234-5678。", "138-1234-5678"),
+        ("민지 010-7731-0452로 연락 주세요", "010-7731-0452"),
+        ("携帯は090-6612-3380です", "090-6612-3380"),
+        ("phone 139 1234 5678", "139 1234 5678"),
+    ],
+    counter_examples: &[
+        "138-1234-56789",
+        "SKU-010-1234-5678",
+        "v2.090-1234-5678",
+        "2024-0311-2345",
+        "13812345678",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// The value after a Chinese, Japanese or Korean identifier cue: an optional full-width or
+/// ASCII colon, `是`, `为`, `は`, `는`/`은`, then letters and digits with inner dashes, at
+/// least four digits (`VIP00387215`, `K-0038821`). The edges are spelled out: word
+/// boundaries do not work beside Han or Hangul.
+macro_rules! cjk_cued_value {
+    () => {
+        r"[\ \t]*(?:[:：\#]|是|为|為|は|는|은)?[\ \t]*((?-i:[A-Z]{0,4})-?[0-9][0-9A-Z\-]{2,18}[0-9A-Z])(?:$|[^0-9A-Za-z\-])"
+    };
+}
+
+/// A member's, customer's or client's number after its cue in Chinese, Japanese or Korean
+/// (`会员号VIP00387215`, `お客様番号：K-0038821`, `고객번호 M00728154`): the
+/// [`super::cued::CUSTOMER_NUMBER`] of text without spaces.
+pub(super) const CUSTOMER_NUMBER_CJK: PatternSpec = PatternSpec {
+    name: "customer_number_cjk",
+    label: "ACCOUNT_NUMBER",
+    regex: concat!(
+        r"(?:会员号|会员卡号|会员编号|會員編號|會員號|客户编号|客户号|客戶編號|顧客番号|お客様番号|会員番号|会員ID|顧客ID|고객번호|회원번호|고객 ?ID|회원 ?ID)",
+        cjk_cued_value!()
+    ),
+    group: 1,
+    score: 0.8,
+    proof: crate::engine::Proof::Grammar,
+    // At least four digits, no year.
+    validate: Some(super::cued::member_shaped),
+    negative_context: &[],
+    examples: &[
+        ("会员号VIP00387215，积分已到账", "VIP00387215"),
+        ("お客様番号：K-0038821", "K-0038821"),
+        ("고객번호 M00728154 확인 부탁드립니다", "M00728154"),
+    ],
+    counter_examples: &["会员号码请妥善保管", "고객번호 12", "会員番号は2024年"],
+    ..PatternSpec::BASE
+};
+
+/// An employee's number after its cue in Chinese, Japanese or Korean (`工号：HS0092837`,
+/// `社員番号 U00918273`, `사번 2081734`): the [`super::cued::EMPLOYEE_ID`] of text without
+/// spaces.
+pub(super) const EMPLOYEE_ID_CJK: PatternSpec = PatternSpec {
+    name: "employee_id_cjk",
+    label: "EMPLOYEE_ID",
+    regex: concat!(
+        r"(?:工号|員工編號|员工编号|职工号|員工號|社員番号|従業員番号|社員ID|社員コード|사번|사원번호|직원번호)",
+        cjk_cued_value!()
+    ),
+    group: 1,
+    score: 0.8,
+    proof: crate::engine::Proof::Grammar,
+    // At least four digits, no year.
+    validate: Some(super::cued::member_shaped),
+    negative_context: &[],
+    examples: &[
+        ("工号：HS0092837，入职", "HS0092837"),
+        ("社員番号 U00918273 の", "U00918273"),
+        ("사번 2081734 김", "2081734"),
+    ],
+    counter_examples: &["工号牌", "사번 12"],
+    ..PatternSpec::BASE
+};
+
+/// A patient's record number after its cue in Chinese, Japanese or Korean (`病历号
+/// ZY20250311047`, `カルテ番号：TK1234567`, `환자번호 C2025081900731`): the medical record
+/// number of text without spaces.
+pub(super) const MEDICAL_RECORD_CJK: PatternSpec = PatternSpec {
+    name: "medical_record_cjk",
+    label: "MEDICAL_RECORD_NUMBER",
+    regex: concat!(
+        r"(?:病历号|病歷號|病案号|住院号|门诊号|門診號|患者ID|患者番号|カルテ番号|診察券番号|환자번호|병록번호|진료번호)",
+        cjk_cued_value!()
+    ),
+    group: 1,
+    score: 0.8,
+    proof: crate::engine::Proof::Grammar,
+    // At least four digits, no year.
+    validate: Some(super::cued::member_shaped),
+    negative_context: &[],
+    examples: &[
+        ("病历号ZY20250311047，诊断", "ZY20250311047"),
+        ("カルテ番号：TK1234567", "TK1234567"),
+        ("환자번호 C2025081900731 입원", "C2025081900731"),
+    ],
+    counter_examples: &["病历号码未填写", "환자번호 12"],
+    ..PatternSpec::BASE
+};
+
+/// A date as Chinese, Japanese and Korean write it, with its time when one follows:
+/// `2025年3月12日`, `5月6日`, `2025년 3월 12일 오후 2시 30분`, `2025年9月2日上午9:30`,
+/// `11月20日午後3時`, `2025년 10월 15일(수) 오전 10:30`. The characters 年/년, 月/월 and
+/// 日/일/号 make it a date; the month and day are checked.
+pub(super) const DATE_CJK: PatternSpec = PatternSpec {
+    name: "date_cjk",
+    label: "DATE_TIME",
+    regex: r"(?x)
+        (?:^|[^0-9])
+        ( (?:[12][0-9]{3}\ ?[年년]\ ?)? [01]?[0-9]\ ?[月월]\ ?[0-3]?[0-9]\ ?[日일号號]
+          (?:\ ?[(（][一二三四五六日月火水木金土월화수목금토일周週星期]{1,3}[)）])?
+          (?:\ ?(?:上午|下午|中午|凌晨|晚上|早上|午前|午後|오전|오후)?\ ?[0-2]?[0-9]
+             (?:[:：][0-5][0-9](?:[:：][0-5][0-9])? | \ ?[时時시点點](?:\ ?[0-5]?[0-9]\ ?[分분])?) )? )",
+    group: 1,
+    score: 0.85,
+    validate: Some(month_and_day),
+    negative_context: &[],
+    examples: &[
+        ("会议定于2025年3月12日举行", "2025年3月12日"),
+        ("5月6日凌晨出发", "5月6日"),
+        (
+            "2025년 3월 12일 오후 2시 30분에 만나요",
+            "2025년 3월 12일 오후 2시 30분",
+        ),
+        ("2025年9月2日上午9:30到院", "2025年9月2日上午9:30"),
+        ("11月20日午後3時に伺います", "11月20日午後3時"),
+        (
+            "2025년 10월 15일(수) 오전 10:30",
+            "2025년 10월 15일(수) 오전 10:30",
+        ),
+    ],
+    counter_examples: &["13月45日", "3月份的报告", "2025年度"],
+    ..PatternSpec::BASE
+};
+
+/// The month (1–12) and day (1–31) of a [`DATE_CJK`] match.
+fn month_and_day(s: &str) -> bool {
+    let number_before = |marks: &[char]| -> Option<u32> {
+        let at = s.find(|c| marks.contains(&c))?;
+        let digits: String = s[..at]
+            .chars()
+            .rev()
+            .skip_while(|c| *c == ' ')
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.chars().rev().collect::<String>().parse().ok()
+    };
+    let month = number_before(&['月', '월']);
+    let day = number_before(&['日', '일', '号', '號']);
+    matches!((month, day), (Some(m), Some(d)) if (1..=12).contains(&m) && (1..=31).contains(&d))
+}

@@ -160,6 +160,48 @@ pub(super) const ACCOUNT_NUMBER: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// A customer's or client's number after its cue, in the languages users write in
+/// (`customer no. 48213`, `Kundennummer: K-204417`, `numéro client 88213`, `nº de cliente
+/// 0049312`, `klantnummer 7712045`, `müşteri no 55120`): one customer each, numbered by
+/// each firm its own way, so only the cue tells, and it fixes the span (`Grammar`). An
+/// `ACCOUNT_NUMBER`, as a customer's account is.
+pub(super) const CUSTOMER_NUMBER: PatternSpec = PatternSpec {
+    name: "customer_number",
+    label: "ACCOUNT_NUMBER",
+    regex: concat!(
+        r"(?ix)
+        \b(?: (?:customer|client)\s*(?:id|no\.?|number|num|\#)
+            | kundennummer | kunden-?nr\.? | kd\.?-?nr\.?
+            | n(?:um[ée]ro|º|°|o\.?)\s+(?:de\s+)?client | num[ée]ro\s+(?:de\s+)?cliente
+            | n\.?º\s+(?:de\s+)?cliente | (?:codice|numero)\s+cliente | c[óo]digo\s+(?:de|do)\s+cliente
+            | klantnummer | klantnr\.? | kundnummer | kundnr\.? | numer\s+klienta
+            | müşteri\s+(?:numarası|numaranız|no\.?) )",
+        copula!(),
+        cued_value!()
+    ),
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(member_shaped),
+    negative_context: &[],
+    examples: &[
+        ("Customer no. 48213, order shipped", "48213"),
+        ("Kundennummer: K-204417", "K-204417"),
+        ("mon numéro client est 88213", "88213"),
+        ("nº de cliente 0049312", "0049312"),
+        ("klantnummer 7712045", "7712045"),
+        ("müşteri no 55120", "55120"),
+        ("numer klienta: 300127", "300127"),
+    ],
+    counter_examples: &[
+        "customer number pending",
+        "customer id 12",
+        "Kundennummer 2024",
+        "the customer numbers grew",
+    ],
+    ..PatternSpec::BASE
+};
+
 /// A loyalty account after its cue: a frequent-flyer number (`AAdvantage #: 7K4P290`,
 /// `my SkyMiles number is 2197654321`), a loyalty or membership card; and a QQ number,
 /// the Chinese messenger's account, which is a number too. One traveller or customer
@@ -451,7 +493,7 @@ fn year(s: &str) -> bool {
 }
 
 /// Four or more digits, at most 24 characters, and no year.
-fn member_shaped(s: &str) -> bool {
+pub(super) fn member_shaped(s: &str) -> bool {
     let digits = s.bytes().filter(u8::is_ascii_digit).count();
     digits >= 4 && s.len() <= 24 && !year(s)
 }
