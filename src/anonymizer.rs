@@ -446,10 +446,9 @@ impl Anonymizer {
             }
             _ => labels,
         };
-        let languages = crate::engine::languages(&refs, options.language);
-        let detections = self
-            .engine
-            .load()
+        let engine = self.engine.load();
+        let languages = engine.languages(&refs, labels, options.language);
+        let detections = engine
             .detect_with(&refs, &languages, labels, threshold, extra)
             .inspect_err(|_| {
                 self.detection_failures.fetch_add(1, Ordering::Relaxed);

@@ -274,8 +274,28 @@ impl Engine {
         labels: &LabelSet,
         threshold: f32,
     ) -> Result<Vec<Vec<Detection>>, DetectError> {
-        let languages = languages(texts, None);
+        let languages = self.languages(texts, labels, None);
         self.detect_with(texts, &languages, labels, threshold, None)
+    }
+
+    /// [`languages`] when a recognizer that would run for `labels` reads texts by their
+    /// language; otherwise only the hint (detection costs a pass over each text's
+    /// opening, which a request for pattern labels or a rules-only log route need not pay).
+    pub fn languages(
+        &self,
+        texts: &[&str],
+        labels: &LabelSet,
+        hint: Option<Language>,
+    ) -> Vec<Option<Language>> {
+        let scoped = self
+            .recognizers
+            .iter()
+            .any(|r| r.languages().is_some() && r.labels().iter().any(|l| labels.contains(*l)));
+        if scoped {
+            languages(texts, hint)
+        } else {
+            vec![hint; texts.len()]
+        }
     }
 
     /// [`Engine::detect_many`] with one call's additions: its recognizers run beside the

@@ -246,7 +246,7 @@ impl Run<'_> {
         for batch in batches(self.docs) {
             let texts: Vec<&str> = batch.iter().map(|d| d.text.as_str()).collect();
             let started = Instant::now();
-            let languages = crate::engine::languages(&texts, None);
+            let languages = self.engine.languages(&texts, self.detect, None);
             all.extend(
                 self.engine
                     .propose(&texts, &languages, self.detect)

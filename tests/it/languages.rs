@@ -46,6 +46,13 @@ fn each_text_reports_the_language_it_was_read_as() {
         json!({"text": ["ok", "Please send it."], "detection_config": {"language": "pt-BR"}}),
     );
     assert_eq!(v["languages"], json!(["pt", "pt"]));
+    // No model reads pattern labels: their requests are not worth the detection.
+    let v = anonymize(
+        &s,
+        json!({"text": ["Sehr geehrte Damen und Herren, leider konnte ich den Termin am Montag nicht wahrnehmen."],
+               "detection_config": {"entities": ["EMAIL_ADDRESS"]}}),
+    );
+    assert_eq!(v["languages"], json!([null]));
 }
 
 #[test]

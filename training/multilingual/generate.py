@@ -183,7 +183,7 @@ class Filler:
         return text + template[pos:], ents
 
 
-def document(filler, rng):
+def document(filler, rng, lower_frac=0.0):
     spec = filler.spec
     parts, ents, text = [], [], ""
     for i in range(rng.choice([1, 1, 1, 2, 3])):
@@ -196,6 +196,9 @@ def document(filler, rng):
         ents += [{"start": x["start"] + len(text), "end": x["end"] + len(text), "label": x["label"]} for x in e]
         text += t
         parts.append(t)
+    # Chats are typed in lower case; the labels stay where they were.
+    if rng.random() < lower_frac:
+        text = text.lower() if len(text.lower()) == len(text) else text
     return text, ents
 
 
@@ -204,6 +207,8 @@ def main():
     ap.add_argument("--per-lang", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", default="", help="comma-separated language codes")
+    ap.add_argument("--lower-frac", type=float, default=0.0,
+                    help="share of documents written all in lower case, as chats are")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     rng = random.Random(a.seed)
@@ -212,7 +217,7 @@ def main():
         for code, spec in langs.items():
             filler = Filler(code, spec, random.Random(rng.randrange(1 << 30)))
             for i in range(a.per_lang):
-                text, ents = document(filler, filler.rng)
+                text, ents = document(filler, filler.rng, a.lower_frac)
                 out.write(json.dumps({"id": "%s-%05d" % (code, i), "lang": code, "text": text,
                                       "entities": ents}, ensure_ascii=False) + "\n")
     print("wrote %d languages to %s" % (len(langs), a.out))
