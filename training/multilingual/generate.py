@@ -185,7 +185,7 @@ class Filler:
 
 def document(filler, rng, lower_frac=0.0):
     spec = filler.spec
-    parts, ents, text = [], [], ""
+    ents, text = [], ""
     for i in range(rng.choice([1, 1, 1, 2, 3])):
         if rng.random() < 0.15:
             t, e = filler.fill(rng.choice(spec["NEGATIVES"]))
@@ -195,7 +195,6 @@ def document(filler, rng, lower_frac=0.0):
             text += rng.choice(["\n", " ", "\n\n"])
         ents += [{"start": x["start"] + len(text), "end": x["end"] + len(text), "label": x["label"]} for x in e]
         text += t
-        parts.append(t)
     # Chats are typed in lower case; the labels stay where they were.
     if rng.random() < lower_frac:
         text = text.lower() if len(text.lower()) == len(text) else text

@@ -14,7 +14,6 @@ smaller vocabulary splits rare words into more, shorter pieces.
 import argparse
 import json
 import os
-import unicodedata
 
 SERVED = [
     (0x0000, 0x024F),  # Basic Latin … Latin Extended-B

@@ -24,8 +24,9 @@ mkdir -p "$RUNS"
 run() { nice -n 15 "$py" "$@"; }
 run training/multilingual/convert_e5.py --out "$RUNS/base" --layers "$LAYERS"
 run training/multilingual/prune.py --src "$RUNS/base" --out "$RUNS/pruned" --keep "$KEEP"
-run training/multilingual/generate.py --per-lang "$PER_LANG" --seed "${SEED:-2}" \
-  --lower-frac "${LOWER_FRAC:-0.1}" --out "$RUNS/synthetic.jsonl"
+# 0.1.0's recipe; its data predates the Turkish module's own place names.
+run training/multilingual/generate.py --per-lang "$PER_LANG" --seed "${SEED:-1}" \
+  --lower-frac "${LOWER_FRAC:-0}" --out "$RUNS/synthetic.jsonl"
 run training/multilingual/train.py --base "$RUNS/pruned" --synthetic "$RUNS/synthetic.jsonl" \
   --english "${ANON_DATA:-/work/shared/data}/train" --epochs "$EPOCHS" --out "$RUNS/run"
 run training/export.py --hf "$RUNS/run/hf" --out "$OUT" --work "$RUNS/export" \

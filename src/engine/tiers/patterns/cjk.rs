@@ -486,6 +486,18 @@ macro_rules! cjk_cued_value {
     };
 }
 
+/// What the cued numbers of text without spaces share: the cue fixes the span
+/// (`Grammar`) and says what the number is, so no context word counts against it; at
+/// least four digits and no year.
+const CJK_CUED: PatternSpec = PatternSpec {
+    group: 1,
+    score: 0.8,
+    proof: crate::engine::Proof::Grammar,
+    validate: Some(super::cued::member_shaped),
+    negative_context: &[],
+    ..PatternSpec::BASE
+};
+
 /// A member's, customer's or client's number after its cue in Chinese, Japanese or Korean
 /// (`会员号VIP00387215`, `お客様番号：K-0038821`, `고객번호 M00728154`): the
 /// [`super::cued::CUSTOMER_NUMBER`] of text without spaces.
@@ -496,19 +508,13 @@ pub(super) const CUSTOMER_NUMBER_CJK: PatternSpec = PatternSpec {
         r"(?:会员号|会员卡号|会员编号|會員編號|會員號|客户编号|客户号|客戶編號|顧客番号|お客様番号|会員番号|会員ID|顧客ID|고객번호|회원번호|고객 ?ID|회원 ?ID)",
         cjk_cued_value!()
     ),
-    group: 1,
-    score: 0.8,
-    proof: crate::engine::Proof::Grammar,
-    // At least four digits, no year.
-    validate: Some(super::cued::member_shaped),
-    negative_context: &[],
     examples: &[
         ("会员号VIP00387215，积分已到账", "VIP00387215"),
         ("お客様番号：K-0038821", "K-0038821"),
         ("고객번호 M00728154 확인 부탁드립니다", "M00728154"),
     ],
     counter_examples: &["会员号码请妥善保管", "고객번호 12", "会員番号は2024年"],
-    ..PatternSpec::BASE
+    ..CJK_CUED
 };
 
 /// An employee's number after its cue in Chinese, Japanese or Korean (`工号：HS0092837`,
@@ -521,19 +527,13 @@ pub(super) const EMPLOYEE_ID_CJK: PatternSpec = PatternSpec {
         r"(?:工号|員工編號|员工编号|职工号|員工號|社員番号|従業員番号|社員ID|社員コード|사번|사원번호|직원번호)",
         cjk_cued_value!()
     ),
-    group: 1,
-    score: 0.8,
-    proof: crate::engine::Proof::Grammar,
-    // At least four digits, no year.
-    validate: Some(super::cued::member_shaped),
-    negative_context: &[],
     examples: &[
         ("工号：HS0092837，入职", "HS0092837"),
         ("社員番号 U00918273 の", "U00918273"),
         ("사번 2081734 김", "2081734"),
     ],
     counter_examples: &["工号牌", "사번 12"],
-    ..PatternSpec::BASE
+    ..CJK_CUED
 };
 
 /// A patient's record number after its cue in Chinese, Japanese or Korean (`病历号
@@ -546,19 +546,13 @@ pub(super) const MEDICAL_RECORD_CJK: PatternSpec = PatternSpec {
         r"(?:病历号|病歷號|病案号|住院号|门诊号|門診號|患者ID|患者番号|カルテ番号|診察券番号|환자번호|병록번호|진료번호)",
         cjk_cued_value!()
     ),
-    group: 1,
-    score: 0.8,
-    proof: crate::engine::Proof::Grammar,
-    // At least four digits, no year.
-    validate: Some(super::cued::member_shaped),
-    negative_context: &[],
     examples: &[
         ("病历号ZY20250311047，诊断", "ZY20250311047"),
         ("カルテ番号：TK1234567", "TK1234567"),
         ("환자번호 C2025081900731 입원", "C2025081900731"),
     ],
     counter_examples: &["病历号码未填写", "환자번호 12"],
-    ..PatternSpec::BASE
+    ..CJK_CUED
 };
 
 /// A date as Chinese, Japanese and Korean write it, with its time when one follows:
