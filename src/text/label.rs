@@ -75,6 +75,7 @@ labels! {
     "IN_VEHICLE_REGISTRATION" [] true "Indian vehicle registration marks";
     "IN_VOTER" ["IN_EPIC"] true "Indian voter ids (EPIC; needs context)";
     "KR_RRN" [] true "Korean resident registration numbers";
+    "JP_MY_NUMBER" ["MY_NUMBER"] true "Japanese individual numbers (My Number; checksum, after its cue)";
     "KR_FRN" [] true "Korean foreigner registration numbers";
     "KR_BRN" [] true "Korean business registration numbers";
     "KR_DRIVER_LICENSE" [] true "Korean driver licence numbers (needs context)";

@@ -164,9 +164,40 @@ pub fn cn_resident_id(s: &str) -> bool {
         && CHECK[(sum % 11) as usize] == b[17].to_ascii_uppercase()
 }
 
+/// Japanese individual number (マイナンバー, My Number Act, ordinance art. 5): twelve digits,
+/// the last a check digit over the eleven before it, weighted 2–7 then 2–6 from the
+/// right, 11 less the remainder mod 11 (0 for a remainder of 0 or 1). Spaces and dashes
+/// between groups are ignored.
+pub fn jp_my_number(s: &str) -> bool {
+    let d: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
+    if d.len() != 12
+        || s.chars()
+            .any(|c| !c.is_ascii_digit() && c != ' ' && c != '-')
+    {
+        return false;
+    }
+    let sum: u32 = (1..=11)
+        .map(|n| d[11 - n] * if n <= 6 { n as u32 + 1 } else { n as u32 - 5 })
+        .sum();
+    let check = match sum % 11 {
+        0 | 1 => 0,
+        r => 11 - r,
+    };
+    check == d[11]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checks_japanese_individual_numbers() {
+        assert!(jp_my_number("123456789018"));
+        assert!(jp_my_number("4021 3579 8640"));
+        assert!(!jp_my_number("123456789017"));
+        assert!(!jp_my_number("12345678901"));
+        assert!(!jp_my_number("12345678901a8"));
+    }
 
     #[test]
     fn checks_chinese_resident_ids() {

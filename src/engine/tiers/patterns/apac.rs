@@ -250,3 +250,25 @@ pub(super) const CN_RESIDENT_ID: PatternSpec = PatternSpec {
     counter_examples: &["110105194912310021", "order 110105194913310029"],
     ..PatternSpec::BASE
 };
+
+/// Japanese individual number (マイナンバー) after its cue: twelve digits, run together or
+/// in groups of four, with a check digit. A twelve-digit number passes the check one time
+/// in eleven, so the cue (`マイナンバー`, `個人番号`, `My Number`) is required, and it fixes
+/// the span; without word boundaries in Japanese text, the number's edges are spelled out.
+pub(super) const JP_MY_NUMBER: PatternSpec = PatternSpec {
+    name: "jp_my_number",
+    label: "JP_MY_NUMBER",
+    regex: r"(?:マイナンバー|個人番号|(?i:my\s?number))[^0-9\n]{0,8}?([0-9]{4}[\ \-]?[0-9]{4}[\ \-]?[0-9]{4})(?:$|[^0-9])",
+    group: 1,
+    score: 0.95,
+    validate: Some(apac::jp_my_number),
+    proof: Proof::Checksum,
+    negative_context: &[],
+    examples: &[
+        ("マイナンバー：1234 5678 9018を提出", "1234 5678 9018"),
+        ("個人番号は402135798640です", "402135798640"),
+        ("My Number 123456789018", "123456789018"),
+    ],
+    counter_examples: &["マイナンバー：123456789017", "注文番号123456789018"],
+    ..PatternSpec::BASE
+};

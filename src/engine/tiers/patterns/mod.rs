@@ -249,6 +249,7 @@ pub static ALL: &[&PatternSpec] = &[
     &apac::AU_MEDICARE,
     &apac::CA_SIN,
     &apac::CN_RESIDENT_ID,
+    &apac::JP_MY_NUMBER,
     &americas::BR_CPF,
     &americas::BR_CPF_BARE,
     &americas::BR_CEP,
