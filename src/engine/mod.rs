@@ -7,6 +7,7 @@
 pub mod context;
 pub mod explain;
 pub mod extra;
+pub mod language;
 pub mod lexicon;
 pub mod recognizer;
 pub mod refine;
@@ -278,8 +279,8 @@ impl Engine {
         self.detect_with(texts, &languages, labels, threshold, None)
     }
 
-    /// [`languages`] when a recognizer that would run for `labels` reads texts by their
-    /// language; otherwise only the hint (detection costs a pass over each text's
+    /// Each text's language ([`language::of_each`]) when a recognizer that would run for
+    /// `labels` reads texts by their language; otherwise only the hint (detection costs a pass over each text's
     /// opening, which a request for pattern labels or a rules-only log route need not pay).
     pub fn languages(
         &self,
@@ -292,7 +293,7 @@ impl Engine {
             .iter()
             .any(|r| r.languages().is_some() && r.labels().iter().any(|l| labels.contains(*l)));
         if scoped {
-            languages(texts, hint)
+            language::of_each(texts, hint)
         } else {
             vec![hint; texts.len()]
         }
@@ -300,7 +301,7 @@ impl Engine {
 
     /// [`Engine::detect_many`] with one call's additions: its recognizers run beside the
     /// engine's, and its allow list, context words and thresholds apply to all.
-    /// `languages[i]` is the language of `texts[i]` ([`languages`]).
+    /// `languages[i]` is the language of `texts[i]` ([`Engine::languages`]).
     ///
     /// # Errors
     /// As `detect_many`.
@@ -444,15 +445,6 @@ impl Engine {
         let found = resolve::resolve(text, found, threshold);
         refine::resolved(text, labels, found, switches)
     }
-}
-
-/// The language of each text: `hint` for every text when the caller gave one, else
-/// detected ([`Language::detect`]; `None` where its opening does not say).
-pub fn languages(texts: &[&str], hint: Option<Language>) -> Vec<Option<Language>> {
-    texts
-        .iter()
-        .map(|text| hint.or_else(|| Language::detect(text)))
-        .collect()
 }
 
 /// One text's candidates as the tiers proposed them, tier by tier.

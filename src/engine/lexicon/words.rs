@@ -559,6 +559,31 @@ pub(crate) fn lists() -> &'static Lists {
     })
 }
 
+/// The letters and the most frequent function words of the Latin-script languages a
+/// model is chosen for, by ISO 639-1 code: letter statistics alone call a table of names
+/// and scores "Spanish" with full confidence, while text in a language uses its own
+/// letters or function words (`engine/language.rs`).
+#[rustfmt::skip]
+pub(crate) const LANGUAGE_MARKS: &[(&str, &str, &[&str])] = &[
+    ("de", "ßäöü", &["der", "die", "das", "und", "ist", "nicht", "ich", "sie", "mit", "den", "ein", "eine", "zu", "auf", "für", "von", "wir", "bitte", "ihre", "im", "dem", "es", "sich", "auch", "vielen"]),
+    ("fr", "éèêàçœùûîôëï", &["le", "la", "les", "de", "des", "et", "est", "un", "une", "je", "vous", "pour", "pas", "que", "qui", "dans", "du", "au", "sur", "avec", "nous", "merci", "il", "elle", "ce"]),
+    ("es", "ñáéíóú¿¡", &["el", "la", "los", "las", "de", "del", "que", "y", "en", "es", "un", "una", "por", "para", "con", "no", "se", "su", "al", "lo", "como", "mi", "gracias", "pero", "está"]),
+    ("it", "àèéìòù", &["il", "la", "le", "di", "del", "della", "che", "e", "è", "un", "una", "per", "non", "con", "sono", "mi", "ho", "si", "da", "al", "nel", "alla", "grazie", "lo", "gli"]),
+    ("nl", "ëï", &["de", "het", "een", "en", "van", "is", "niet", "ik", "je", "u", "op", "dat", "met", "voor", "zijn", "we", "er", "te", "naar", "bij", "ook", "maar", "graag", "wij", "uw"]),
+    ("pt", "ãõçáéíóúâêôà", &["o", "a", "os", "as", "de", "do", "da", "dos", "das", "que", "e", "é", "um", "uma", "para", "com", "não", "em", "no", "na", "por", "se", "obrigado", "obrigada", "você"]),
+    ("pl", "ąćęłńóśźż", &["i", "w", "z", "na", "się", "nie", "do", "że", "jest", "to", "o", "od", "po", "jak", "ale", "dla", "pan", "pani", "proszę", "dziękuję", "czy", "jestem", "mam", "już", "przez"]),
+    ("sv", "åäö", &["och", "att", "det", "i", "en", "ett", "är", "som", "på", "för", "med", "inte", "jag", "du", "vi", "har", "till", "av", "om", "den", "kan", "tack", "hej", "mvh", "ni"]),
+    ("tr", "çğıİöşü", &["ve", "bir", "bu", "da", "de", "için", "ile", "ben", "sen", "biz", "çok", "ne", "mi", "var", "yok", "olarak", "gibi", "ama", "daha", "teşekkürler", "merhaba", "lütfen", "olan", "sayın", "rica"]),
+];
+
+/// The letters and function words of the language of ISO 639-1 `code`, when listed.
+pub(crate) fn language_marks(code: &str) -> Option<(&'static str, &'static [&'static str])> {
+    LANGUAGE_MARKS
+        .iter()
+        .find(|(c, ..)| *c == code)
+        .map(|&(_, letters, words)| (letters, words))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
