@@ -291,7 +291,7 @@ impl Engine {
         let scoped = self
             .recognizers
             .iter()
-            .any(|r| r.languages().is_some() && r.labels().iter().any(|l| labels.contains(*l)));
+            .any(|r| !r.languages().is_all() && r.labels().iter().any(|l| labels.contains(*l)));
         if scoped {
             language::of_each(texts, hint)
         } else {
@@ -363,20 +363,20 @@ impl Engine {
             .collect();
         let run = |recognizer: &&dyn Recognizer| {
             let mut found: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
-            let read = match recognizer.languages() {
-                None => recognizer.recognize_many(texts, labels, &mut found),
-                Some(scope) => {
-                    let admitted: Vec<usize> = (0..texts.len())
-                        .filter(|&i| scope.admits(languages.get(i).copied().flatten()))
-                        .collect();
-                    let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
-                    let mut some_found = vec![Vec::new(); some.len()];
-                    let read = recognizer.recognize_many(&some, labels, &mut some_found);
-                    for (i, f) in admitted.into_iter().zip(some_found) {
-                        found[i] = f;
-                    }
-                    read
+            let scope = recognizer.languages();
+            let read = if scope.is_all() {
+                recognizer.recognize_many(texts, labels, &mut found)
+            } else {
+                let admitted: Vec<usize> = (0..texts.len())
+                    .filter(|&i| scope.admits(languages.get(i).copied().flatten()))
+                    .collect();
+                let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
+                let mut some_found = vec![Vec::new(); some.len()];
+                let read = recognizer.recognize_many(&some, labels, &mut some_found);
+                for (i, f) in admitted.into_iter().zip(some_found) {
+                    found[i] = f;
                 }
+                read
             };
             read.map(|()| found).map_err(|e| {
                 let error = DetectError::new(recognizer.tier(), e.to_string());

@@ -125,10 +125,10 @@ pub trait Recognizer: Send + Sync {
     fn model_stats(&self) -> Option<super::tiers::ner::PoolStats> {
         None
     }
-    /// The texts this recognizer reads, by language, when not all: the engine gives it
-    /// only those.
-    fn languages(&self) -> Option<&crate::text::LanguageScope> {
-        None
+    /// The texts this recognizer reads, by language: the engine gives it only those.
+    fn languages(&self) -> &crate::text::LanguageScope {
+        static ALL: crate::text::LanguageScope = crate::text::LanguageScope::ALL;
+        &ALL
     }
     /// Appends candidates found in `text` for labels in `wanted`.
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>);
@@ -168,7 +168,7 @@ impl<R: Recognizer + ?Sized> Recognizer for std::sync::Arc<R> {
     fn model_stats(&self) -> Option<super::tiers::ner::PoolStats> {
         (**self).model_stats()
     }
-    fn languages(&self) -> Option<&crate::text::LanguageScope> {
+    fn languages(&self) -> &crate::text::LanguageScope {
         (**self).languages()
     }
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {

@@ -426,8 +426,8 @@ impl Recognizer for FirstWord {
     fn tier(&self) -> &'static str {
         "names"
     }
-    fn languages(&self) -> Option<&crate::text::LanguageScope> {
-        Some(&self.scope).filter(|s| !s.is_all())
+    fn languages(&self) -> &crate::text::LanguageScope {
+        &self.scope
     }
     fn recognize(&self, text: &str, _: &LabelSet, out: &mut Vec<Candidate>) {
         let end = text.find(' ').unwrap_or(text.len());

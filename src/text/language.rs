@@ -126,6 +126,12 @@ pub struct LanguageScope {
 }
 
 impl LanguageScope {
+    /// Every text, whatever its language.
+    pub const ALL: LanguageScope = LanguageScope {
+        only: None,
+        except: Vec::new(),
+    };
+
     /// Whether every text passes.
     pub fn is_all(&self) -> bool {
         self.only.is_none() && self.except.is_empty()

@@ -149,7 +149,7 @@ impl ModelSettings {
             // Bounds a hung or starved runtime: one forward pass takes well under a
             // second on 2 cores, so a minute without one finished window is a fault.
             inference_timeout: Duration::from_secs(60),
-            languages: LanguageScope::default(),
+            languages: LanguageScope::ALL,
         }
     }
 
@@ -555,8 +555,8 @@ impl Recognizer for NerRecognizer {
         Some(&self.identity)
     }
 
-    fn languages(&self) -> Option<&LanguageScope> {
-        Some(&self.languages).filter(|l| !l.is_all())
+    fn languages(&self) -> &LanguageScope {
+        &self.languages
     }
 
     fn model_stats(&self) -> Option<PoolStats> {
