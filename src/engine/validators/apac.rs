@@ -186,9 +186,36 @@ pub fn jp_my_number(s: &str) -> bool {
     check == d[11]
 }
 
+/// A date written with 月/월 and 日/일/号 (`2025年3月12日`, `3월 12일`): a month and a
+/// day that month can have.
+pub fn cjk_date(s: &str) -> bool {
+    // The number written just before the first of `marks`, spaces between allowed.
+    let before = |marks: &[char]| -> Option<u32> {
+        let head = s[..s.find(marks)?].trim_end_matches(' ');
+        let digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        (1..=2)
+            .contains(&digits)
+            .then(|| super::number(&head.as_bytes()[head.len() - digits..]))
+    };
+    match (before(&['月', '월']), before(&['日', '일', '号', '號'])) {
+        (Some(month), Some(day)) => super::month_day(month, day),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checks_cjk_dates() {
+        assert!(cjk_date("2025年3月12日"));
+        assert!(cjk_date("2025년 3월 12일 오후 2시"));
+        assert!(cjk_date("11月20日午後3時"));
+        assert!(!cjk_date("13月45日"));
+        assert!(!cjk_date("2月30日"));
+        assert!(!cjk_date("2025年度"));
+    }
 
     #[test]
     fn checks_japanese_individual_numbers() {

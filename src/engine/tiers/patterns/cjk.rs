@@ -6,7 +6,7 @@
 //! and only when it opens with a common surname (Chinese, Korean) or is no kinship or
 //! role word (Japanese, whose names have no closed surname list).
 
-use crate::engine::validators::structure;
+use crate::engine::validators::{apac, structure};
 use crate::engine::PatternSpec;
 use crate::text::ByteSpan;
 
@@ -486,18 +486,6 @@ macro_rules! cjk_cued_value {
     };
 }
 
-/// What the cued numbers of text without spaces share: the cue fixes the span
-/// (`Grammar`) and says what the number is, so no context word counts against it; at
-/// least four digits and no year.
-const CJK_CUED: PatternSpec = PatternSpec {
-    group: 1,
-    score: 0.8,
-    proof: crate::engine::Proof::Grammar,
-    validate: Some(super::cued::member_shaped),
-    negative_context: &[],
-    ..PatternSpec::BASE
-};
-
 /// A member's, customer's or client's number after its cue in Chinese, Japanese or Korean
 /// (`会员号VIP00387215`, `お客様番号：K-0038821`, `고객번호 M00728154`): the
 /// [`super::cued::CUSTOMER_NUMBER`] of text without spaces.
@@ -514,7 +502,7 @@ pub(super) const CUSTOMER_NUMBER_CJK: PatternSpec = PatternSpec {
         ("고객번호 M00728154 확인 부탁드립니다", "M00728154"),
     ],
     counter_examples: &["会员号码请妥善保管", "고객번호 12", "会員番号は2024年"],
-    ..CJK_CUED
+    ..super::cued::CUED_NUMBER
 };
 
 /// An employee's number after its cue in Chinese, Japanese or Korean (`工号：HS0092837`,
@@ -533,7 +521,7 @@ pub(super) const EMPLOYEE_ID_CJK: PatternSpec = PatternSpec {
         ("사번 2081734 김", "2081734"),
     ],
     counter_examples: &["工号牌", "사번 12"],
-    ..CJK_CUED
+    ..super::cued::CUED_NUMBER
 };
 
 /// A patient's record number after its cue in Chinese, Japanese or Korean (`病历号
@@ -552,7 +540,7 @@ pub(super) const MEDICAL_RECORD_CJK: PatternSpec = PatternSpec {
         ("환자번호 C2025081900731 입원", "C2025081900731"),
     ],
     counter_examples: &["病历号码未填写", "환자번호 12"],
-    ..CJK_CUED
+    ..super::cued::CUED_NUMBER
 };
 
 /// A date as Chinese, Japanese and Korean write it, with its time when one follows:
@@ -570,7 +558,7 @@ pub(super) const DATE_CJK: PatternSpec = PatternSpec {
              (?:[:：][0-5][0-9](?:[:：][0-5][0-9])? | \ ?[时時시点點](?:\ ?[0-5]?[0-9]\ ?[分분])?) )? )",
     group: 1,
     score: 0.85,
-    validate: Some(month_and_day),
+    validate: Some(apac::cjk_date),
     negative_context: &[],
     examples: &[
         ("会议定于2025年3月12日举行", "2025年3月12日"),
@@ -589,20 +577,3 @@ pub(super) const DATE_CJK: PatternSpec = PatternSpec {
     counter_examples: &["13月45日", "3月份的报告", "2025年度"],
     ..PatternSpec::BASE
 };
-
-/// The month (1–12) and day (1–31) of a [`DATE_CJK`] match.
-fn month_and_day(s: &str) -> bool {
-    let number_before = |marks: &[char]| -> Option<u32> {
-        let at = s.find(|c| marks.contains(&c))?;
-        let digits: String = s[..at]
-            .chars()
-            .rev()
-            .skip_while(|c| *c == ' ')
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.chars().rev().collect::<String>().parse().ok()
-    };
-    let month = number_before(&['月', '월']);
-    let day = number_before(&['日', '일', '号', '號']);
-    matches!((month, day), (Some(m), Some(d)) if (1..=12).contains(&m) && (1..=31).contains(&d))
-}

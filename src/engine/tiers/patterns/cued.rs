@@ -160,6 +160,18 @@ pub(super) const ACCOUNT_NUMBER: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// What a person's number after its cue shares (customers, employees, students, and the
+/// same in text without spaces, `cjk.rs`): the cue says what it is and fixes the span
+/// (`Grammar`), so no context word counts against it; at least four digits, no year.
+pub(super) const CUED_NUMBER: PatternSpec = PatternSpec {
+    group: 1,
+    score: 0.8,
+    proof: Proof::Grammar,
+    validate: Some(member_shaped),
+    negative_context: &[],
+    ..PatternSpec::BASE
+};
+
 /// A customer's or client's number after its cue, in the languages users write in
 /// (`customer no. 48213`, `Kundennummer: K-204417`, `numéro client 88213`, `nº de cliente
 /// 0049312`, `klantnummer 7712045`, `müşteri no 55120`): one customer each, numbered by
@@ -179,11 +191,6 @@ pub(super) const CUSTOMER_NUMBER: PatternSpec = PatternSpec {
         copula!(),
         cued_value!()
     ),
-    group: 1,
-    score: 0.8,
-    proof: Proof::Grammar,
-    validate: Some(member_shaped),
-    negative_context: &[],
     examples: &[
         ("Customer no. 48213, order shipped", "48213"),
         ("Kundennummer: K-204417", "K-204417"),
@@ -199,7 +206,7 @@ pub(super) const CUSTOMER_NUMBER: PatternSpec = PatternSpec {
         "Kundennummer 2024",
         "the customer numbers grew",
     ],
-    ..PatternSpec::BASE
+    ..CUED_NUMBER
 };
 
 /// A loyalty account after its cue: a frequent-flyer number (`AAdvantage #: 7K4P290`,
@@ -267,11 +274,6 @@ pub(super) const EMPLOYEE_ID: PatternSpec = PatternSpec {
         copula!(),
         cued_value!()
     ),
-    group: 1,
-    score: 0.8,
-    proof: Proof::Grammar,
-    validate: Some(member_shaped),
-    negative_context: &[],
     examples: &[
         ("Employee ID: E-004417 (Priya Raman)", "E-004417"),
         ("My badge number is 88213 and", "88213"),
@@ -287,7 +289,7 @@ pub(super) const EMPLOYEE_ID: PatternSpec = PatternSpec {
         "personnel numbers rose",
         "the Employee Code of Conduct",
     ],
-    ..PatternSpec::BASE
+    ..CUED_NUMBER
 };
 
 /// An employee's number or badge right after the bare word, as tickets write it:
@@ -493,7 +495,7 @@ fn year(s: &str) -> bool {
 }
 
 /// Four or more digits, at most 24 characters, and no year.
-pub(super) fn member_shaped(s: &str) -> bool {
+fn member_shaped(s: &str) -> bool {
     let digits = s.bytes().filter(u8::is_ascii_digit).count();
     digits >= 4 && s.len() <= 24 && !year(s)
 }
