@@ -9,22 +9,21 @@ config="${1:-conf/anonymizer.yaml}"
 bin=target/release/anonymizer
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# One run per language (and one over all of them): the report's own lines, speed included.
+row() {
+  "$bin" eval --config "$config" --data "$2" | awk -v lang="$1" -v speed="$3" '
+    / documents, / { docs = $2 }
+    /^character recall/ { recall = $3 }
+    /^character precision/ { precision = $3 }
+    /^speed/ { if (speed) rate = $2 }
+    END { printf "| %s | %s | %s | %s | %s |\n", lang, docs, recall, precision, rate }'
+}
+echo "| language | documents | character recall | character precision | characters/s |"
+echo "|---|---:|---:|---:|---:|"
 for path in eval/multilingual/*.txt; do
   lang=$(basename "$path" .txt)
   python3 eval/marked.py "$path" > "$work/$lang.jsonl"
   cat "$work/$lang.jsonl" >> "$work/all.jsonl"
-  "$bin" eval --config "$config" --data "$work/$lang.jsonl" --json > "$work/$lang.json"
-  "$bin" eval --config "$config" --data "$work/$lang.jsonl" | sed -n 's/^speed *\([0-9]*\) characters.*/\1/p' > "$work/$lang.speed"
+  row "$lang" "$work/$lang.jsonl" 1
 done
-"$bin" eval --config "$config" --data "$work/all.jsonl" --json > "$work/all.json"
-python3 - "$work" <<'PY'
-import json, os, sys
-work = sys.argv[1]
-rows = sorted(f[:-5] for f in os.listdir(work) if f.endswith(".json") and f != "all.json")
-print("| language | documents | character recall | character precision | characters/s |")
-print("|---|---:|---:|---:|---:|")
-for lang in rows + ["all"]:
-    d = json.load(open(os.path.join(work, lang + ".json")))
-    speed = open(os.path.join(work, lang + ".speed")).read().strip() if lang != "all" else ""
-    print("| %s | %d | %.3f | %.3f | %s |" % (lang, d["documents"], d["character_recall"], d["character_precision"], speed))
-PY
+row all "$work/all.jsonl" ""

@@ -4,16 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::{TestServer, KEY};
-
-/// The service on `conf/anonymizer.yaml`, both models loaded, with the test key.
-fn as_shipped() -> TestServer {
-    let yaml = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conf/anonymizer.yaml"),
-    )
-    .expect("conf/anonymizer.yaml");
-    TestServer::start_with_env(&yaml, &[("ANONYMIZER_API_KEYS", &format!("test:{KEY}"))])
-}
+use crate::support::TestServer;
 
 fn anonymize(s: &TestServer, body: Value) -> Value {
     let r = s.post("/v1/anonymize", &body);
@@ -23,7 +14,7 @@ fn anonymize(s: &TestServer, body: Value) -> Value {
 
 #[test]
 fn each_text_reports_the_language_it_was_read_as() {
-    let s = as_shipped();
+    let s = TestServer::with_model();
     let v = anonymize(
         &s,
         json!({"text": [
@@ -82,7 +73,7 @@ fn a_language_that_is_no_iso_code_is_refused_with_its_field() {
 /// of their own script: Korean and Japanese text has no spaces for word boundaries.
 #[test]
 fn korean_and_japanese_texts_lose_names_numbers_and_dates() {
-    let s = as_shipped();
+    let s = TestServer::with_model();
     let v = anonymize(
         &s,
         json!({"text": [

@@ -183,8 +183,8 @@ class Filler:
         return text + template[pos:], ents
 
 
-def document(filler, rng, lower_frac=0.0):
-    spec = filler.spec
+def document(filler, lower_frac=0.0):
+    spec, rng = filler.spec, filler.rng
     ents, text = [], ""
     for i in range(rng.choice([1, 1, 1, 2, 3])):
         if rng.random() < 0.15:
@@ -216,7 +216,7 @@ def main():
         for code, spec in langs.items():
             filler = Filler(code, spec, random.Random(rng.randrange(1 << 30)))
             for i in range(a.per_lang):
-                text, ents = document(filler, filler.rng, a.lower_frac)
+                text, ents = document(filler, a.lower_frac)
                 out.write(json.dumps({"id": "%s-%05d" % (code, i), "lang": code, "text": text,
                                       "entities": ents}, ensure_ascii=False) + "\n")
     print("wrote %d languages to %s" % (len(langs), a.out))

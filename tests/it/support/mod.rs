@@ -170,8 +170,8 @@ impl TestServer {
         Self::start(&base_config())
     }
 
-    /// The server as users run it: the default config, our model included, and the
-    /// `test` tenant's key.
+    /// The server as users run it: the default config (`conf/anonymizer.yaml`, which the
+    /// built-in defaults equal), both models included, and the `test` tenant's key.
     pub fn with_model() -> TestServer {
         Self::start(&format!(
             "auth:\n  api_keys:\n    - tenant: test\n      key: {KEY}\n"
