@@ -568,18 +568,15 @@ fn compile_model(
         "inference_timeout_ms",
         "must be greater than 0",
     );
-    let mut codes = |list: &[String], key: &str| -> Vec<Language> {
-        let mut out = Vec::with_capacity(list.len());
-        for (i, code) in list.iter().enumerate() {
-            match Language::from_code(code) {
-                Some(language) => out.push(language),
-                None => errors.push(ConfigError::new(
-                    format!("{prefix}.{key}[{i}]"),
-                    "must be an ISO 639-1 language code such as \"de\"",
-                )),
-            }
-        }
-        out
+    let mut codes = |list: &[String], key: &str| {
+        let reason = "must be an ISO 639-1 language code such as \"de\"";
+        parsed_at(
+            list,
+            &format!("{prefix}.{key}"),
+            Language::from_code,
+            reason,
+            errors,
+        )
     };
     let languages = LanguageScope {
         only: (!section.languages.is_empty()).then(|| codes(&section.languages, "languages")),
@@ -841,17 +838,32 @@ fn compile_deployment(
 
 /// The labels named under `detection.<key>`; an unknown name is an error at its index.
 fn labels_at(names: &[String], key: &str, errors: &mut Vec<ConfigError>) -> Vec<Label> {
-    let mut labels = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        match Label::parse(name) {
-            Some(label) => labels.push(label),
-            None => errors.push(ConfigError::new(
-                format!("detection.{key}[{i}]"),
-                "unknown label (see GET /v1/entities)",
-            )),
+    parsed_at(
+        names,
+        &format!("detection.{key}"),
+        Label::parse,
+        "unknown label (see GET /v1/entities)",
+        errors,
+    )
+}
+
+/// Each entry of the list at `path` parsed; one that does not parse is an error at its
+/// index, with `reason`.
+fn parsed_at<T>(
+    entries: &[String],
+    path: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    reason: &str,
+    errors: &mut Vec<ConfigError>,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(entries.len());
+    for (i, entry) in entries.iter().enumerate() {
+        match parse(entry) {
+            Some(value) => out.push(value),
+            None => errors.push(ConfigError::new(format!("{path}[{i}]"), reason)),
         }
     }
-    labels
+    out
 }
 
 /// `policy:` and `tenants:` into [`crate::policy::Policies`], each policy compiled once
