@@ -1,6 +1,8 @@
-//! Chinese, Japanese and Korean: street addresses, personal names and Chinese mobile
-//! numbers. The model reads English, so in these scripts the rules are all there is.
-//! Words are not separated by spaces here, so context words cannot be found as whole
+//! Chinese, Japanese and Korean: street addresses, personal names beside their cue, phone
+//! numbers, dates, and the numbers that follow a cue (customer, employee, patient,
+//! passport, insurance, plate). The multilingual model finds names, places and
+//! organisations in running text; these rules add what has a form or a cue. Words are
+//! not separated by spaces here, so context words cannot be found as whole
 //! words (`context.rs`): each pattern's regex carries its own cue, and a name is taken
 //! only beside one (a cue such as 我叫 or 姓名：, or an honorific such as 先生, さん, 씨)
 //! and only when it opens with a common surname (Chinese, Korean) or is no kinship or
@@ -374,10 +376,11 @@ fn ko_name(s: &str) -> bool {
     !NOT_KO_NAMES.contains(&s)
 }
 
-/// The words before a Chinese phone number, for the pattern and its prefilter.
+/// The words before a Chinese phone number, in simplified and traditional script, for the
+/// patterns and their prefilters.
 macro_rules! zh_phone_cue {
     () => {
-        r"(?:手机|电话|联系|微信|致电|拨打)"
+        r"(?:手机|手機|电话|電話|联系|聯絡|聯繫|致电|致電|拨打|撥打|微信|座机|座機|传真|傳真)"
     };
 }
 
@@ -401,43 +404,57 @@ pub(super) const PHONE_CN: PatternSpec = PatternSpec {
         ("联系人：张三电话13812345678", "13812345678"),
         ("手机号码：159-1234-5678。", "159-1234-5678"),
         ("请致电 186 0000 1234", "186 0000 1234"),
+        ("聯絡手機：13705526614", "13705526614"),
     ],
     counter_examples: &["订单号13812345678", "手机型号 12345678901"],
     ..PatternSpec::BASE
 };
 
-/// The cues of a Japanese or Korean phone number: 電話番号, 携帯, 連絡先; 전화번호,
-/// 휴대폰, 연락처. Also the prefilter of [`PHONE_JA_KO`].
-macro_rules! ja_ko_phone_cue {
+/// The cues of a phone number with a trunk 0 in Chinese, Japanese and Korean: 电话, 電話,
+/// 座机, 传真; 電話番号, 携帯, 連絡先; 전화번호, 휴대폰, 연락처. Also the prefilter of
+/// [`PHONE_CJK_TRUNK`].
+macro_rules! cjk_trunk_phone_cue {
     () => {
-        r"(?:電話番号|電話|携帯番号|携帯|連絡先|전화번호|전화|휴대폰|핸드폰|연락처)"
+        concat!(
+            zh_phone_cue!(),
+            r"|(?:電話番号|携帯番号|携帯|連絡先|전화번호|전화|휴대폰|핸드폰|연락처)"
+        )
     };
 }
 
-/// Japanese and Korean numbers after their cue: `電話番号は090-1234-5678`, `携帯：080 1234
-/// 5678`, `연락처 010-1234-5678`. A trunk 0, then dashed groups as both countries write
-/// them (or ten or eleven digits run together); the cue is required and context words
-/// are not found inside text without spaces, as for [`PHONE_CN`].
-pub(super) const PHONE_JA_KO: PatternSpec = PatternSpec {
-    name: "phone_ja_ko",
+/// Numbers with a trunk 0 after their cue in Chinese, Japanese or Korean: a landline
+/// (`电话：021-5876 2234`, `電話 03-1234-5678`, `(02) 2712-3456` in Taipei), a Japanese or
+/// Korean mobile (`電話番号は090-1234-5678`, `연락처 010-1234-5678`) or a Taiwanese one
+/// (`0912-345-678`), in dashed or spaced groups or run together. No national layout fits
+/// them all, so the cue is required; context words are not found inside text without
+/// spaces, as for [`PHONE_CN`].
+pub(super) const PHONE_CJK_TRUNK: PatternSpec = PatternSpec {
+    name: "phone_cjk_trunk",
     label: "PHONE_NUMBER",
-    prefilter: Some(ja_ko_phone_cue!()),
+    prefilter: Some(cjk_trunk_phone_cue!()),
     regex: concat!(
-        r"(?x)",
-        ja_ko_phone_cue!(),
-        r"[^0-9\n]{0,4}? (0[0-9]{1,4}[\ \-][0-9]{2,4}[\ \-][0-9]{4}|0[0-9]{9,10})\b"
+        r"(?x)(?:",
+        cjk_trunk_phone_cue!(),
+        r")[^0-9\n]{0,4}?
+        ( \(0[0-9]{1,3}\)\ ?[0-9]{3,4}[\ \-][0-9]{4}
+        | 0[0-9]{1,4}[\ \-][0-9]{2,4}[\ \-][0-9]{3,4}
+        | 0[0-9]{9,10} )\b"
     ),
     group: 1,
     score: 0.8,
+    validate: Some(structure::phone),
     negative_context: &[],
     examples: &[
         ("電話番号は090-1234-5678、住所は", "090-1234-5678"),
         ("携帯：080 1234 5678", "080 1234 5678"),
         ("연락처 010-1234-5678 입니다", "010-1234-5678"),
         ("電話 03-1234-5678", "03-1234-5678"),
+        ("联系电话：021-5876 2234", "021-5876 2234"),
+        ("聯絡電話：0912-345-678", "0912-345-678"),
+        ("電話：(02) 2712-3456", "(02) 2712-3456"),
     ],
     // A mobile's 3-4-4 grouping needs no cue ([`PHONE_CJK_MOBILE`]); a landline's does.
-    counter_examples: &["注文番号03-1234-5678", "電話 12345"],
+    counter_examples: &["注文番号03-1234-5678", "電話 12345", "电话 2025-03-18"],
     ..PatternSpec::BASE
 };
 
@@ -475,6 +492,57 @@ pub(super) const PHONE_CJK_MOBILE: PatternSpec = PatternSpec {
     ],
     ..PatternSpec::BASE
 };
+
+/// A Chinese mobile number written bare inside Chinese text, as it mostly is (`有事打我
+/// 13705526614`, `收件人王伟13705526614，`): eleven digits on a mobile prefix of the
+/// national plan, with a Han letter or a full-width mark right beside it. Out of Chinese
+/// text a bare eleven-digit run is as often an id or a count, and inside it a number
+/// named by 号, 码 or 单 just before it (订单号, 编号, 单号) is that, so those stay.
+pub(super) const PHONE_CN_IN_TEXT: PatternSpec = PatternSpec {
+    name: "phone_cn_in_text",
+    label: "PHONE_NUMBER",
+    regex: r"(?x)
+        (?:^|[^0-9A-Za-z.+\-_/=\#])
+        ( 1(?:3[0-9]|4[5-9]|5[0-35-9]|6[2567]|7[0-8]|8[0-9]|9[0-35-9])[0-9]{8} )
+        (?:$|[^0-9A-Za-z\-])",
+    group: 1,
+    score: 0.6,
+    validate: Some(structure::phone),
+    surroundings: Some(inside_chinese_text),
+    examples: &[
+        ("有事打我13705526614，周末也行", "13705526614"),
+        ("收件人王伟 15820337419。", "15820337419"),
+        ("我的电话号码是13011112222", "13011112222"),
+    ],
+    counter_examples: &[
+        "13812345678",
+        "订单号13812345678已发货",
+        "编号：13812345678",
+        "id 13812345678 ok",
+        "快递单13812345678",
+    ],
+    ..PatternSpec::BASE
+};
+
+/// A Han letter (not one that names an id: 号, 码, 单) or a full-width mark right before
+/// the number, one space allowed, or a Han letter or full-width mark right after it.
+fn inside_chinese_text(text: &str, span: ByteSpan) -> bool {
+    let before = text[..span.start].trim_end_matches(' ').chars().next_back();
+    let after = text[span.end..].trim_start_matches(' ').chars().next();
+    let han = |c: char| matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}');
+    let mark = |c: char| "，。：；、（）！？".contains(c);
+    let names_an_id = |c: char| "号码单號碼單".contains(c);
+    let before_ok = before.is_some_and(|c| (han(c) && !names_an_id(c)) || (mark(c) && c != '：'));
+    let after_ok = after.is_some_and(|c| han(c) || mark(c));
+    // A colon after an id word ("编号：") says as little as the word itself.
+    let after_colon = before == Some('：')
+        && text[..span.start]
+            .trim_end_matches([' ', '：'])
+            .chars()
+            .next_back()
+            .is_some_and(|c| han(c) && !names_an_id(c));
+    before_ok || after_colon || (after_ok && !before.is_some_and(names_an_id))
+}
 
 /// The value after a Chinese, Japanese or Korean identifier cue: an optional full-width or
 /// ASCII colon, `是`, `为`, `は`, `는`/`은`, then letters and digits with inner dashes, at
@@ -541,6 +609,71 @@ pub(super) const MEDICAL_RECORD_CJK: PatternSpec = PatternSpec {
     ],
     counter_examples: &["病历号码未填写", "환자번호 12"],
     ..super::cued::CUED_NUMBER
+};
+
+/// A passport's number after its cue in Chinese, Japanese or Korean (`护照号码：E40218836`,
+/// `旅券番号 TZ7720418`, `護照號碼：312048871`): the [`super::cued::PASSPORT_NUMBER`] of text
+/// without spaces, a guess under a country's own pattern as that one is.
+pub(super) const PASSPORT_CJK: PatternSpec = PatternSpec {
+    name: "passport_cjk",
+    label: "PASSPORT_NUMBER",
+    regex: concat!(
+        r"(?:护照号码|护照号|護照號碼|護照號|旅券番号|パスポート番号|여권번호|여권 번호)",
+        cjk_cued_value!()
+    ),
+    examples: &[
+        ("护照号码：E40218836\n户籍", "E40218836"),
+        ("旅券番号 TZ7720418", "TZ7720418"),
+        ("護照號碼：312048871", "312048871"),
+    ],
+    counter_examples: &["护照号码已过期", "여권번호 12"],
+    ..super::cued::PASSPORT_NUMBER
+};
+
+/// An insurance policy's or an insured person's number after its cue in Chinese, Japanese
+/// or Korean (`保单号：P440120250093317`, `被保険者番号 48201773`, `증권번호 2025-118-4471`):
+/// the [`super::cued::INSURANCE_NUMBER`] of text without spaces.
+pub(super) const INSURANCE_CJK: PatternSpec = PatternSpec {
+    name: "insurance_cjk",
+    label: "HEALTH_PLAN_NUMBER",
+    regex: concat!(
+        r"(?:保单号码|保单号|保单编号|保險單號|保單號碼|保單號|保険証番号|被保険者番号|証券番号|보험증권번호|증권번호|보험번호)",
+        cjk_cued_value!()
+    ),
+    examples: &[
+        ("保单号：P440120250093317\n", "P440120250093317"),
+        ("被保険者番号 48201773 の方", "48201773"),
+        ("증권번호 2025-118-4471, 피보험자", "2025-118-4471"),
+    ],
+    counter_examples: &["保单号码请妥善保管", "증권번호 12"],
+    ..super::cued::CUED_NUMBER
+};
+
+/// A vehicle's plate after its cue in Chinese or Korean, in the country's own form: a
+/// province's character, a letter and five or six letters and digits (`车牌号粤B·8K2D7`,
+/// `車牌號碼：京A12345`), or two or three digits, a Hangul syllable and four digits
+/// (`차량번호 12가 3456`). The [`super::cued::LICENSE_PLATE`] of text without spaces.
+pub(super) const LICENSE_PLATE_CJK: PatternSpec = PatternSpec {
+    name: "license_plate_cjk",
+    label: "LICENSE_PLATE",
+    regex: r"(?x)
+        (?:车牌号码|车牌号|车牌|車牌號碼|車牌號|車牌|차량번호|차량\ 번호|자동차\ ?번호)
+        [\ \t]*(?:[:：]|是|為|为|는|은)?[\ \t]*
+        ( \p{Han}[A-Z][·\ ]?[A-Z0-9]{5,6}
+        | [0-9]{2,3}\ ?\p{Hangul}\ ?[0-9]{4} )
+        (?:$|[^0-9A-Za-z])",
+    group: 1,
+    score: 0.8,
+    proof: crate::engine::Proof::Grammar,
+    negative_context: &[],
+    examples: &[
+        ("车牌号粤B·8K2D7的白色轿车", "粤B·8K2D7"),
+        ("車牌號碼：京A12345", "京A12345"),
+        ("차량번호 12가 3456 승용차", "12가 3456"),
+        ("상대 차량 번호 341나 7781.", "341나 7781"),
+    ],
+    counter_examples: &["车牌号未知", "차량번호 123"],
+    ..PatternSpec::BASE
 };
 
 /// A date as Chinese, Japanese and Korean write it, with its time when one follows:

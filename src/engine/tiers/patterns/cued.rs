@@ -76,10 +76,17 @@ pub(super) const LICENSE_PLATE: PatternSpec = PatternSpec {
     regex: r"(?ix)
         \b(?: licen[cs]e\s+plate(?:\s+(?:number|no\.?|\#))? | number\s+plate
             | plate\s+(?:number|no\.?|\#) | registration\s+(?:plate|mark|number)
-            | tag\s+number | reg\.?\s+no\.? | vehicle\s+registration )
+            | tag\s+number | reg\.?\s+no\.? | vehicle\s+registration
+            # the same cue in the languages users write in: Kennzeichen, immatriculé,
+            # matrícula, targata, kenteken, registreringsnummer, numer rejestracyjny, plaka
+            | (?:amtliche[sn]?\s+)?kennzeichen | immatricul[ée]e? | immatriculation
+            | plaque\s+d['’]immatriculation | matr[íi]cula | targat[oa] | targa
+            | kenteken | registreringsnummer(?:et)? | reg\.?\s*nr\.?
+            | (?:o\s+)?numer(?:ze)?\s+rejestracyjny(?:m)? | tablic[ay]\s+rejestracyjn[aąe]
+            | placa | plakas[ıi] )
         (?:\s+is)?
         \s*[:\#]?\s*
-        ((?-i:[A-Z0-9]{1,8}(?:[\ \-][A-Z0-9]{1,4}){0,2}))\b",
+        ((?-i:[A-Z0-9]{1,8}(?:[\ \-][A-Z0-9]{1,5}){0,2}))\b",
     group: 1,
     score: 0.52,
     validate: Some(plate_shaped),
@@ -90,12 +97,23 @@ pub(super) const LICENSE_PLATE: PatternSpec = PatternSpec {
         ("Reg. no: WX 4421", "WX 4421"),
         ("Tag number: 7ABC123", "7ABC123"),
         ("license plate is 4TYK982", "4TYK982"),
+        (
+            "Renault Clio immatriculée GH-417-TB, conductrice",
+            "GH-417-TB",
+        ),
+        ("Vehículo matrícula 7305 HRD. Fecha", "7305 HRD"),
+        ("una Fiat Panda targata EZ 219 PL,", "EZ 219 PL"),
+        ("Kennzeichen: 4TYK982 (Mietwagen)", "4TYK982"),
+        ("med registreringsnummer KRT 52B stals", "KRT 52B"),
+        ("o numerze rejestracyjnym WA 4471K.", "WA 4471K"),
     ],
     counter_examples: &[
         "license plate stolen",
         "registration number pending",
         "number plate ABCD",
         "registration mark 1",
+        "la matrícula 2024",
+        "kenteken aanvragen",
     ],
     ..PatternSpec::BASE
 };
@@ -351,6 +369,51 @@ pub(super) const STUDENT_ID: PatternSpec = PatternSpec {
     ..EMPLOYEE_ID
 };
 
+/// An insurance policy's or an insured person's number after its cue, in the languages
+/// users write in (`Versicherungsnummer 44-1187-302`, `Versicherungsschein-Nr. KH-2291-04`,
+/// `n° de police 88213-B`, `póliza nº 0049312`, `numero di polizza 7712045`, `polisnummer
+/// 7712045`, `apólice n.º 55120`, `numer polisy 300127`, `försäkringsnummer 88213`, `poliçe
+/// no 55120`): the [`super::clinical::HEALTH_PLAN_NUMBER`] of the other languages, one
+/// insured person or household each, so the same label.
+pub(super) const INSURANCE_NUMBER: PatternSpec = PatternSpec {
+    name: "insurance_number",
+    label: "HEALTH_PLAN_NUMBER",
+    regex: concat!(
+        r"(?ix)
+        \b(?: versicherungs(?:schein)?-?(?:nummer|nr\.?) | versicherten-?(?:nummer|nr\.?)
+            | polic?ennummer | polizzennummer
+            | n(?:um[ée]ro|º|°|o\.?)\s+(?:de\s+|d['’])?(?:police|assur[ée])
+            | (?:n(?:úmero|º|°|o\.?)\s+de\s+)?p[óo]liza(?:\s+n(?:º|°|o\.?|úmero))?
+            | (?:numero\s+(?:di\s+)?)?polizza(?:\s+n(?:\.|°|umero))?
+            | polisnummer | polisnr\.? | (?:n(?:úmero|\.?º)\s+d[ae]\s+)?ap[óo]lice(?:\s+n\.?º)?
+            | numer\s+polisy | nr\s+polisy | försäkringsnummer(?:et)?
+            | poliçe\s+(?:no|numarası|numaranız) )",
+        copula!(),
+        cued_value!()
+    ),
+    examples: &[
+        (
+            "Versicherungsschein-Nr. KH-2291-04\nSchadentag",
+            "KH-2291-04",
+        ),
+        ("meine Versicherungsnummer ist 44-1187-302", "44-1187-302"),
+        ("votre n° de police 88213-B", "88213-B"),
+        ("póliza nº 0049312", "0049312"),
+        ("numero di polizza 7712045", "7712045"),
+        ("Polisnummer: 204881733", "204881733"),
+        ("apólice n.º 55120-7", "55120-7"),
+        ("numer polisy: 300127", "300127"),
+        ("Poliçe no AS-4420-118", "AS-4420-118"),
+    ],
+    counter_examples: &[
+        "póliza 2024",
+        "polisnummer onbekend",
+        "la polizza scade",
+        "Versicherungsnummer 12",
+    ],
+    ..CUED_NUMBER
+};
+
 /// A passport number of any country after its cue, in the languages users write in
 /// (`her passport number is E1234567K`, `numéro de passeport 18AB12345`). A guess, not
 /// an exact span: where a country's own pattern reads the same number (`US_PASSPORT`,
@@ -361,8 +424,9 @@ pub(super) const PASSPORT_NUMBER: PatternSpec = PatternSpec {
     regex: concat!(
         r"(?ix)
         \b(?: passport | passeport | pasaporte | passaporte | passaporto | reisepass
-            | reisepassnummer | passnummer )
-        (?:\s*(?:no\.?|number|num|nr\.?|\#|numéro|número|numero|nummer))?",
+            | reisepassnummer | passnummer | paspoort | paspoortnummer | paszport(?:u|em)?
+            | pasaport(?:u|um)? )
+        (?:\s*(?:no\.?|number|num|nr\.?|\#|numéro|número|numero|nummer|n[º°o]?\.?|n\.º))?",
         copula!(),
         cued_value!()
     ),
@@ -374,6 +438,11 @@ pub(super) const PASSPORT_NUMBER: PatternSpec = PatternSpec {
     examples: &[
         ("her passport number is E1234567K.", "E1234567K"),
         ("numéro de passeport: 18AB12345", "18AB12345"),
+        ("ci-joint mon passeport n° 14CV80213,", "14CV80213"),
+        ("passaporto n. 5K1204398, si conviene", "5K1204398"),
+        ("legitymującym się paszportem nr EK902417,", "EK902417"),
+        ("Pasaport No: U48102277", "U48102277"),
+        ("mijn paspoortnummer is NW7K2PL81", "NW7K2PL81"),
     ],
     counter_examples: &[
         "passport number pending",
@@ -512,5 +581,5 @@ fn serial_shaped(s: &str) -> bool {
 
 fn plate_shaped(s: &str) -> bool {
     let alnum = s.bytes().filter(u8::is_ascii_alphanumeric).count();
-    (2..=8).contains(&alnum) && s.bytes().any(|b| b.is_ascii_digit())
+    (2..=8).contains(&alnum) && s.bytes().any(|b| b.is_ascii_digit()) && !year(s)
 }
