@@ -833,15 +833,17 @@ pub(super) const DATE_WRITTEN_EUROPEAN: PatternSpec = PatternSpec {
     name: "date_written_european",
     label: "DATE_TIME",
     regex: r"(?x)
-        (?:\b(?i:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche
+        (?:(?:\b(?i:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche
             |montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag
             |lunes|martes|miércoles|jueves|viernes|sábado|domingo
             |lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica
             |segunda(?:-feira)?|terça(?:-feira)?|quarta(?:-feira)?|quinta(?:-feira)?|sexta(?:-feira)?
             |maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag
-            |poniedziałek|wtorek|środa|czwartek|piątek|sobota|niedziela
+            |poniedziałek|wtorek|czwartek|piątek|sobota|niedziela
             |måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag
-            |pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar)
+            |pazartesi|salı|perşembe|cuma|cumartesi|pazar)
+          # the set's \b is ASCII: none before a weekday that opens outside it
+          | (?i:środa|çarşamba) )
           ,?\s+(?:(?:le|el|den|il|o)\s+)?)?
         \b\d{1,2}(?:er|\.|º|°)?\s+(?:de\s+)?
         (?i:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre
@@ -886,6 +888,10 @@ pub(super) const DATE_WRITTEN_EUROPEAN: PatternSpec = PatternSpec {
             "lördag 6 december 2025",
         ),
         ("Giriş: 4 Ağustos 2025 / Çıkış", "4 Ağustos 2025"),
+        (
+            "zebranie w środę? nie: środa, 4 czerwca 2025",
+            "środa, 4 czerwca 2025",
+        ),
         (
             "el viernes 6 de junio a las 18:30 en",
             "viernes 6 de junio a las 18:30",
@@ -957,6 +963,34 @@ pub(super) const TIME: PatternSpec = PatternSpec {
         ("on 08/01 at 10:30 AM. Phone", "10:30 AM"),
     ],
     counter_examples: &["the odds are 10:30 against", "25:61"],
+    ..PatternSpec::BASE
+};
+
+/// A time of day as the European languages served write it after their "at" (`um 17
+/// Uhr`, `à 16 h 45`, `vers 8 h 10`, `às 14h`, `alle 16:30`, `om 10.00 uur`, `kl. 13.30`,
+/// `o godz. 8:20`, `saat 10:30`): the hour with its minutes or its unit. The word before
+/// it says it is a time, not a count or a score; the span is the time itself.
+pub(super) const TIME_EUROPEAN: PatternSpec = PatternSpec {
+    name: "time_european",
+    label: "DATE_TIME",
+    regex: r"(?x)
+        (?: \b(?i:um|gegen|ab|vers|a\s+las|a\s+la|alle|ore|om|o\s+godz\.|godz\.|kl\.?|klockan|saat)
+          # no \b before a word that opens with a letter outside ASCII (the set's \b is ASCII)
+          | (?:^|[\s(,;])(?i:à|às|dès) )
+        \s+((?:[01]?\d|2[0-3])
+            (?:\s?[h:.]\s?[0-5]\d(?:\s?(?i:uhr|uur|h)\b)? | \s?(?i:uhr|uur|h)\b))",
+    group: 1,
+    score: 0.6,
+    negative_context: &["ratio", "score"],
+    examples: &[
+        ("am 11.02.2025 um 07:52 Uhr in", "07:52 Uhr"),
+        ("survenu le 14/01/2025 vers 8 h 10, au", "8 h 10"),
+        ("no dia 12/06, às 14h. O técnico", "14h"),
+        ("dnia 05.06.2025 o godz. 8:20.", "8:20"),
+        ("afspraak om 10.00 uur", "10.00 uur"),
+        ("tisdag kl. 13.30", "13.30"),
+    ],
+    counter_examples: &["um 17 Minuten", "à 18 ans", "alle 3 del pomeriggio"],
     ..PatternSpec::BASE
 };
 

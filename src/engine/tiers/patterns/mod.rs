@@ -117,6 +117,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::DATE_WRITTEN_EUROPEAN,
     &generic::DATE_YEAR,
     &generic::TIME,
+    &generic::TIME_EUROPEAN,
     &generic::DURATION,
     &generic::MONEY,
     &generic::AGE,

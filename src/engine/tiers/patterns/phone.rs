@@ -75,6 +75,30 @@ const PHONE_CONTEXT: &[&str] = &[
     "kontakt",
     "zadzwoń",
     "tfn",
+    "tlm",
+    "tlm.",
+    "telf",
+    "telf.",
+    "tfno",
+    "tfno.",
+    "llamarme",
+    "llámeme",
+    "marcar",
+    "liga",
+    "contactar",
+    "chiamate",
+    "chiamatemi",
+    "nås",
+    // "my number is …": the number word of each language (an order word nearby still
+    // counts against it)
+    "numer",
+    "número",
+    "numero",
+    "numéro",
+    "nummer",
+    "numara",
+    "numaram",
+    "numarası",
     "ringa",
     "cep",
     "iletişim",
@@ -401,11 +425,11 @@ pub(super) const PHONE_EU_MOBILE: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// Ten to twelve digits, not a run of one digit and no amount in thousands (`300
+/// Nine to twelve digits, not a run of one digit and no amount in thousands (`300
 /// 000000`).
 fn eu_mobile(s: &str) -> bool {
     let digits = s.bytes().filter(u8::is_ascii_digit).count();
-    (10..=12).contains(&digits) && structure::phone(s) && !s.ends_with("000")
+    (9..=12).contains(&digits) && structure::phone(s) && !s.ends_with("000")
 }
 
 /// Nine- and ten-digit national numbers without a trunk 0, in the groups of Spain,
