@@ -4,9 +4,11 @@ Faker's locales, labelled PER, ORG, LOC and DATE like our English model.
 
     python training/multilingual/generate.py --per-lang 3000 --seed 1 --out /tmp/ml.jsonl
 
-A module may bring its own place values where Faker's locale has none (`CITIES`,
-`COUNTRIES`, `STREETS` with `ADDRESSES` and `ADDRESSES_STREET` patterns over `{street}`,
-`{n}`, `{postcode}`, `{city}`).
+A module may list real organisations as they are written in its language (`KNOWN_ORGS`,
+drawn for a share `KNOWN_ORG_SHARE` of the organisations, from the environment) and
+bring its own place values where Faker's locale has none (`CITIES`, `COUNTRIES`,
+`STREETS` with `ADDRESSES` and `ADDRESSES_STREET` patterns over `{street}`, `{n}`,
+`{postcode}`, `{city}`).
 
 Output lines are the corpora's format (`{"id", "lang", "text", "entities"}`, code-point
 offsets). Slots the model must learn to leave alone (phones, e-mails, IBANs, products,
@@ -26,6 +28,10 @@ LABELS = {"PER": "PER", "GIVEN": "PER", "SURNAME": "PER", "per": "PER", "given":
           "ORG": "ORG", "CITY": "LOC", "REGION": "LOC", "COUNTRY": "LOC", "ADDRESS": "LOC",
           "STREET": "LOC", "DATE": "DATE"}
 UNLABELLED = {"PHONE", "EMAIL", "IBAN", "NUM", "AMOUNT", "TIME", "PRODUCT", "JOB"}
+# The share of organisations drawn from a module's KNOWN_ORGS (real names); 0, as for
+# the shipped model: runs with 0.1 and 0.3 found more organisations at lower precision
+# (training/MODEL_CARD.md, "Experiments not shipped").
+KNOWN_ORG_SHARE = float(os.environ.get("KNOWN_ORG_SHARE", "0"))
 # Languages written without spaces between a name's parts.
 GLUED = {"zh", "ja"}
 PRODUCTS = ["iPhone 15", "Excel", "Outlook", "SAP", "Windows 11", "Teams", "Zoom", "Slack",
@@ -98,7 +104,11 @@ class Filler:
                           month=self.spec["MONTHS"][m - 1])
 
     def org(self):
-        if self.rng.random() < 0.4:
+        # real organisations of the language's countries where the module lists them
+        r = self.rng.random()
+        if r < KNOWN_ORG_SHARE and self.spec.get("KNOWN_ORGS"):
+            return self.rng.choice(self.spec["KNOWN_ORGS"])
+        if r < KNOWN_ORG_SHARE + 0.4:
             return self.fake().company()
         text, _ = self.fill(self.rng.choice(self.spec["ORGS"]), labelled=False)
         return text

@@ -24,7 +24,8 @@ mkdir -p "$RUNS"
 run() { nice -n 15 "$py" "$@"; }
 run training/multilingual/convert_e5.py --out "$RUNS/base" --layers "$LAYERS"
 run training/multilingual/prune.py --src "$RUNS/base" --out "$RUNS/pruned" --keep "$KEEP"
-# 0.1.0's recipe; its data predates the Turkish module's own place names.
+# 0.1.0's recipe; its data predates the Turkish module's own place names and the
+# modules' longer organisation lists (KNOWN_ORGS stay unused unless KNOWN_ORG_SHARE is set).
 run training/multilingual/generate.py --per-lang "$PER_LANG" --seed "${SEED:-1}" \
   --lower-frac "${LOWER_FRAC:-0}" --out "$RUNS/synthetic.jsonl"
 run training/multilingual/train.py --base "$RUNS/pruned" --synthetic "$RUNS/synthetic.jsonl" \

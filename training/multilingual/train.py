@@ -7,7 +7,8 @@ documents of generate.py plus the English training corpora of `../shared/data/tr
         --out /tmp/ml-run [--english /work/shared/data/train] [--epochs 2]
 
 Word embeddings stay frozen: the pieces our templates never use keep their pretrained,
-cross-lingual vectors. Writes a Hugging Face folder (`--out`/hf) for export.py.
+cross-lingual vectors. `--base` may also be a trained folder of ours (`--out`/hf), to
+train it further on new data. Writes a Hugging Face folder (`--out`/hf) for export.py.
 """
 import argparse
 import glob
@@ -104,7 +105,9 @@ def main():
     rng = random.Random(a.seed)
     tok = Tokenizer.from_file(os.path.join(a.base, "tokenizer.json"))
     cfg_raw = json.load(open(os.path.join(a.base, "config.json")))
-    cfg = BertConfig(**{k: v for k, v in cfg_raw.items() if k not in ("architectures", "source_layers")},
+    # --base is the cut encoder, or a model of ours to train further (its labels are ours)
+    skip = ("architectures", "source_layers", "id2label", "label2id", "anonymizer")
+    cfg = BertConfig(**{k: v for k, v in cfg_raw.items() if k not in skip},
                      id2label=dict(enumerate(ID2LABEL)), label2id=LABEL2ID)
     model = BertForTokenClassification(cfg)
     missing = model.load_state_dict(load_file(os.path.join(a.base, "model.safetensors")), strict=False)

@@ -65,6 +65,50 @@ ORGS = [
     "Hotel {SURNAME}",
     "Gasthof {SURNAME}",
     "Landesbank {REGION}",
+    "Oberlandesgericht {CITY}",
+    "Verwaltungsgericht {CITY}",
+    "Sozialgericht {CITY}",
+    "Arbeitsgericht {CITY}",
+    "Bezirksgericht {CITY}",
+    "Staatsanwaltschaft {CITY}",
+    "Polizeipräsidium {CITY}",
+    "Agentur für Arbeit {CITY}",
+    "Hauptzollamt {CITY}",
+    "Standesamt {CITY}",
+    "Gemeinde {CITY}",
+    "Bezirkshauptmannschaft {CITY}",
+    "Medizinische Fakultät der Universität {CITY}",
+    "Evangelisches Krankenhaus {CITY}",
+    "AOK {REGION}",
+]
+
+
+# Real organisations of Germany, Austria and Switzerland as they are written in German text
+# (drawn for part of the {ORG} slots; plain strings, no slots).
+KNOWN_ORGS = [
+    "Deutsche Bank", "Commerzbank", "Postbank", "Hamburger Sparkasse", "Erste Bank", "UBS",
+    "Zürcher Kantonalbank", "Allianz", "Münchener Rück", "HUK-Coburg", "Debeka",
+    "Techniker Krankenkasse", "TK", "AOK", "AOK Bayern", "Barmer", "DAK-Gesundheit", "IKK classic",
+    "Österreichische Gesundheitskasse", "Deutsche Rentenversicherung Bund",
+    "Bundesagentur für Arbeit", "Arbeitsagentur", "Bundeszentralamt für Steuern",
+    "Bundesamt für Migration und Flüchtlinge", "BAMF", "Bundeskriminalamt", "Bundespolizei",
+    "Bundesministerium der Finanzen", "Bundesministerium für Gesundheit", "Auswärtiges Amt",
+    "Bundesverfassungsgericht", "Bundesgerichtshof", "Kraftfahrt-Bundesamt",
+    "Statistisches Bundesamt", "Deutsche Bundesbank", "BaFin",
+    "Bundesamt für Sicherheit in der Informationstechnik", "Polizeipräsidium München",
+    "Deutsche Bahn", "DB", "Deutsche Post", "DHL", "Lufthansa", "Austrian Airlines", "SBB", "ÖBB",
+    "BVG", "Deutsche Telekom", "Telekom", "Swisscom", "A1 Telekom Austria", "Aldi Süd", "Lidl",
+    "Edeka", "Rewe", "Kaufland", "dm-drogerie markt", "MediaMarkt", "Zalando", "Migros", "E.ON",
+    "RWE", "EnBW", "Stadtwerke München", "Ludwig-Maximilians-Universität München", "LMU",
+    "Technische Universität München", "Humboldt-Universität zu Berlin",
+    "Ruprecht-Karls-Universität Heidelberg", "RWTH Aachen", "Goethe-Universität Frankfurt am Main",
+    "Universität Wien", "ETH Zürich", "Karlsruher Institut für Technologie",
+    "Max-Planck-Gesellschaft", "Charité – Universitätsmedizin Berlin",
+    "Universitätsklinikum Hamburg-Eppendorf", "Inselspital Bern", "AKH Wien", "ZDF",
+    "Bayerischer Rundfunk", "Süddeutsche Zeitung", "Frankfurter Allgemeine Zeitung", "Der Spiegel",
+    "FC Bayern München", "Borussia Dortmund", "FC Schalke 04", "SK Rapid Wien", "Volkswagen",
+    "BMW", "Mercedes-Benz", "Siemens", "Robert Bosch GmbH", "BASF", "SAP", "Novartis", "ADAC",
+    "Deutsches Rotes Kreuz",
 ]
 
 TEMPLATES = [

@@ -60,6 +60,45 @@ ORGS = [
     "OCMW {CITY}",
     "Stadsbestuur {CITY}",
     "Kinderopvang {SURNAME}",
+    "Gerechtshof {CITY}",
+    "Arrondissementsparket {CITY}",
+    "Vredegerecht van het kanton {CITY}",
+    "Arbeidsrechtbank {CITY}",
+    "Ondernemingsrechtbank {CITY}",
+    "Stad {CITY}",
+    "Gemeentebestuur {CITY}",
+    "Politiezone {CITY}",
+    "Brandweer {CITY}",
+    "GGD {CITY}",
+    "Huisartsenpost {CITY}",
+    "Sociale Dienst {CITY}",
+    "Veiligheidsregio {REGION}",
+    "Advocatenkantoor {SURNAME}",
+    "Faculteit der Rechtsgeleerdheid",
+]
+
+
+# Real organisations of the Netherlands and Flanders as they are written in Dutch text
+# (drawn for part of the {ORG} slots; plain strings, no slots).
+KNOWN_ORGS = [
+    "ING", "Rabobank", "ABN AMRO", "de Volksbank", "Triodos Bank", "KBC", "Belfius",
+    "BNP Paribas Fortis", "Achmea", "Nationale-Nederlanden", "Centraal Beheer", "Zilveren Kruis",
+    "CZ", "VGZ", "Menzis", "DSW Zorgverzekeraar", "Christelijke Mutualiteit", "Belastingdienst",
+    "UWV", "Sociale Verzekeringsbank", "DUO", "Nationale Politie", "Openbaar Ministerie",
+    "Raad van State", "Hoge Raad", "Rijkswaterstaat", "RDW", "Kamer van Koophandel", "KvK",
+    "Immigratie- en Naturalisatiedienst", "IND", "Ministerie van Financiën",
+    "Ministerie van Volksgezondheid, Welzijn en Sport", "Autoriteit Persoonsgegevens",
+    "De Nederlandsche Bank", "RIVM", "Centraal Bureau voor de Statistiek", "FOD Financiën", "VDAB",
+    "KPN", "Ziggo", "Odido", "Proximus", "Telenet", "Albert Heijn", "AH", "Jumbo", "HEMA",
+    "bol.com", "Coolblue", "Kruidvat", "Colruyt", "Delhaize", "PostNL", "NS",
+    "Nederlandse Spoorwegen", "ProRail", "KLM", "NMBS", "De Lijn", "bpost", "Schiphol", "Eneco",
+    "Essent", "Liander", "TenneT", "Fluvius", "Universiteit van Amsterdam",
+    "Vrije Universiteit Amsterdam", "Universiteit Leiden", "Universiteit Utrecht",
+    "Rijksuniversiteit Groningen", "Erasmus Universiteit Rotterdam", "Radboud Universiteit",
+    "TU Delft", "Wageningen University & Research", "KU Leuven", "Universiteit Gent",
+    "Amsterdam UMC", "Erasmus MC", "Leids Universitair Medisch Centrum", "Radboudumc", "UZ Leuven",
+    "NOS", "de Volkskrant", "NRC", "De Telegraaf", "VRT", "AFC Ajax", "PSV", "Feyenoord",
+    "Club Brugge", "KNVB", "Philips", "ASML", "Heineken", "Unilever", "Ahold Delhaize", "ANWB",
 ]
 
 TEMPLATES = [

@@ -60,6 +60,48 @@ ORGS = [
     "Niepubliczne Przedszkole „{GIVEN}”",
     "Fundacja „{CITY} Pomaga”",
     "Województwo {REGION}",
+    "Urząd Skarbowy {CITY}-Śródmieście",
+    "Sąd Rejonowy {CITY}-Wschód",
+    "Sąd Rejonowy {CITY}-Zachód",
+    "ZUS Oddział {CITY}",
+    "Urząd Gminy {CITY}",
+    "Nadleśnictwo {CITY}",
+    "PGE Dystrybucja S.A. Oddział {CITY}",
+    "MPK {CITY}",
+    "MPWiK {CITY}",
+    "TBS {CITY}",
+    "OSP {CITY}",
+    "Wydział Prawa i Administracji",
+    "Wydział Lekarski",
+    "Kancelaria Radców Prawnych {SURNAME} i Wspólnicy",
+]
+
+
+# Real Polish organisations as they are written in Polish text, in the nominative
+# (drawn for part of the {ORG} slots; plain strings, no slots).
+KNOWN_ORGS = [
+    "PKO Bank Polski", "PKO BP", "Bank Pekao", "mBank", "ING Bank Śląski", "Santander Bank Polska",
+    "Bank Millennium", "Alior Bank", "Bank Gospodarstwa Krajowego", "Narodowy Bank Polski", "PZU",
+    "Warta", "Zakład Ubezpieczeń Społecznych", "ZUS", "Narodowy Fundusz Zdrowia", "NFZ",
+    "Kasa Rolniczego Ubezpieczenia Społecznego", "KRUS", "Krajowa Administracja Skarbowa",
+    "Ministerstwo Finansów", "Ministerstwo Zdrowia", "Urząd do Spraw Cudzoziemców", "Policja",
+    "Komenda Główna Policji", "Straż Graniczna", "Sąd Najwyższy", "Trybunał Konstytucyjny",
+    "Naczelny Sąd Administracyjny", "UOKiK", "Urząd Ochrony Danych Osobowych",
+    "Główny Urząd Statystyczny", "GUS", "Komisja Nadzoru Finansowego", "Orange Polska", "Play",
+    "Plus", "Netia", "Biedronka", "Żabka", "Allegro", "LPP", "CCC", "Empik", "Dino Polska",
+    "Media Expert", "RTV Euro AGD", "InPost", "Poczta Polska", "PKP", "PKP Intercity", "Polregio",
+    "Koleje Mazowieckie", "PLL LOT", "LOT", "PGE Polska Grupa Energetyczna", "PGE", "Tauron",
+    "Enea", "Energa", "Orlen", "PGNiG", "Polskie Sieci Elektroenergetyczne", "KGHM Polska Miedź",
+    "Wody Polskie", "Uniwersytet Jagielloński", "UJ", "Uniwersytet Warszawski",
+    "Politechnika Warszawska", "Akademia Górniczo-Hutnicza", "AGH",
+    "Uniwersytet im. Adama Mickiewicza w Poznaniu", "Uniwersytet Wrocławski",
+    "Politechnika Gdańska", "Szkoła Główna Handlowa w Warszawie", "SGH",
+    "Uniwersytet Mikołaja Kopernika w Toruniu", "Warszawski Uniwersytet Medyczny",
+    "Centrum Zdrowia Dziecka", "Szpital Uniwersytecki w Krakowie",
+    "Uniwersyteckie Centrum Kliniczne", "Narodowy Instytut Onkologii", "TVP", "TVN", "Polsat",
+    "Polskie Radio", "RMF FM", "Gazeta Wyborcza", "Rzeczpospolita", "Polska Agencja Prasowa",
+    "Onet", "Legia Warszawa", "Lech Poznań", "Wisła Kraków", "PZPN", "CD Projekt", "Asseco Poland",
+    "Comarch", "Grupa Azoty",
 ]
 
 TEMPLATES = [

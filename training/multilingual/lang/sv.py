@@ -55,6 +55,45 @@ ORGS = [
     "Hotell {CITY}",
     "Bokhandeln {CITY}",
     "{GIVEN}s Café",
+    "{CITY}s tingsrätt",
+    "Förvaltningsrätten i {CITY}",
+    "Åklagarkammaren i {CITY}",
+    "Lokalpolisområde {CITY}",
+    "Arbetsförmedlingen {CITY}",
+    "Socialtjänsten i {CITY}",
+    "Överförmyndarnämnden i {CITY}",
+    "Miljöförvaltningen i {CITY}",
+    "Universitetssjukhuset i {CITY}",
+    "Centralsjukhuset i {CITY}",
+    "Folktandvården {CITY}",
+    "Räddningstjänsten {CITY}",
+    "Komvux {CITY}",
+    "Länsstyrelsen i {REGION}",
+    "Medicinska fakulteten",
+]
+
+
+# Real Swedish organisations as they are written in Swedish text
+# (drawn for part of the {ORG} slots; plain strings, no slots).
+KNOWN_ORGS = [
+    "Handelsbanken", "SEB", "Swedbank", "Nordea", "Länsförsäkringar", "Folksam", "Skandia",
+    "Trygg-Hansa", "Klarna", "Sparbanken Skåne", "Försäkringskassan", "Pensionsmyndigheten",
+    "Arbetsförmedlingen", "Skatteverket", "Kronofogden", "Polisen", "Polismyndigheten",
+    "Migrationsverket", "Transportstyrelsen", "Trafikverket", "CSN", "Centrala studiestödsnämnden",
+    "Socialstyrelsen", "Folkhälsomyndigheten", "Bolagsverket", "Lantmäteriet", "Tullverket",
+    "Finansinspektionen", "Riksbanken", "SCB", "Åklagarmyndigheten", "Högsta domstolen",
+    "Svea hovrätt", "Stockholms tingsrätt", "Region Stockholm", "Region Skåne", "Göteborgs Stad",
+    "Försvarsmakten", "Telia", "Tele2", "Telenor", "Tre", "ICA", "Coop", "Hemköp", "Willys",
+    "Systembolaget", "Apoteket", "Apotek Hjärtat", "H&M", "IKEA", "Clas Ohlson", "Åhléns",
+    "PostNord", "SJ", "SL", "Västtrafik", "Skånetrafiken", "SAS", "Vattenfall", "Ellevio",
+    "Stockholm Exergi", "Uppsala universitet", "Lunds universitet", "Stockholms universitet",
+    "Göteborgs universitet", "Karolinska Institutet", "Kungliga Tekniska högskolan", "KTH",
+    "Chalmers tekniska högskola", "Linköpings universitet", "Umeå universitet",
+    "Handelshögskolan i Stockholm", "Karolinska Universitetssjukhuset",
+    "Sahlgrenska Universitetssjukhuset", "Skånes universitetssjukhus", "Akademiska sjukhuset",
+    "Södersjukhuset", "SVT", "Sveriges Radio", "TV4", "Dagens Nyheter", "Svenska Dagbladet",
+    "Aftonbladet", "Expressen", "AIK", "Djurgårdens IF", "Malmö FF", "IFK Göteborg", "Volvo",
+    "Volvo Cars", "Scania", "Saab", "Ericsson", "Spotify", "Electrolux", "SKF", "Atlas Copco",
 ]
 
 TEMPLATES = [
