@@ -329,8 +329,7 @@ pub(super) const PHONE_CUED_NATIONAL: PatternSpec = PatternSpec {
 };
 
 fn cued_national(s: &str) -> bool {
-    let digits = s.bytes().filter(u8::is_ascii_digit).count();
-    (9..=12).contains(&digits) && structure::phone(s)
+    national(s, 9..=12)
 }
 
 /// North American local numbers without an area code, `555-0199`, as notes and forms
@@ -384,8 +383,7 @@ pub(super) const PHONE_TRUNK: PatternSpec = PatternSpec {
 
 /// Nine to thirteen digits (a German office number with its extension has thirteen).
 fn trunk(s: &str) -> bool {
-    let digits = s.bytes().filter(u8::is_ascii_digit).count();
-    (9..=13).contains(&digits) && structure::phone(s)
+    national(s, 9..=13)
 }
 
 /// Mobile numbers of the European countries whose languages we serve, in the national form
@@ -428,8 +426,7 @@ pub(super) const PHONE_EU_MOBILE: PatternSpec = PatternSpec {
 /// Nine to twelve digits, not a run of one digit and no amount in thousands (`300
 /// 000000`).
 fn eu_mobile(s: &str) -> bool {
-    let digits = s.bytes().filter(u8::is_ascii_digit).count();
-    (9..=12).contains(&digits) && structure::phone(s) && !s.ends_with("000")
+    national(s, 9..=12) && !s.ends_with("000")
 }
 
 /// Nine- and ten-digit national numbers without a trunk 0, in the groups of Spain,
@@ -467,9 +464,14 @@ pub(super) const PHONE_GROUPED_NATIONAL: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Nine or ten digits and no amount in thousands.
 fn grouped_national(s: &str) -> bool {
-    let digits = s.bytes().filter(u8::is_ascii_digit).count();
-    (9..=10).contains(&digits) && structure::phone(s) && !s.ends_with("000")
+    national(s, 9..=10) && !s.ends_with("000")
+}
+
+/// A national number's length in digits, and no run of one digit or 1234….
+fn national(s: &str, digits: std::ops::RangeInclusive<usize>) -> bool {
+    digits.contains(&s.bytes().filter(u8::is_ascii_digit).count()) && structure::phone(s)
 }
 
 /// Philippine mobile numbers in national form `0917 123 4567` (Presidio's
