@@ -67,7 +67,7 @@ pub(crate) fn names_no_one(text: &str, detection: &Detection) -> bool {
 
 /// Whether a value with a digit follows an identifier's name, after separators and
 /// at most one "no." / "number" / "is" in a few languages (" no 10000000146", ": 659…",
-/// " number 943 …", " es 12345678Z", " is QQ 12 34 56 C").
+/// " number 943 …", " es 12345678Z", " is QQ 12 34 56 C", " lautet 65 929 …").
 fn a_value_follows(after: &str) -> bool {
     let separators = [' ', '\t', ':', '=', '#', '-', '.'];
     let mut rest = after.trim_start_matches(separators);
@@ -76,6 +76,7 @@ fn a_value_follows(after: &str) -> bool {
         .unwrap_or(rest.len());
     if [
         "no", "nr", "number", "nummer", "numero", "número", "is", "es", "est", "ist", "è", "é",
+        "lautet", "är", "jest", "wynosi",
     ]
     .iter()
     .any(|w| rest[..word_len].eq_ignore_ascii_case(w))
@@ -114,6 +115,7 @@ mod tests {
     fn the_name_of_an_identifier_before_its_value_names_no_one() {
         for (text, part, label) in [
             ("Steuer-ID: 65929970489", "Steuer", "PERSON"),
+            ("Meine Steuer-ID lautet 65 929 970 489.", "Steuer", "PERSON"),
             ("TC kimlik no 10000000146", "kimlik", "PERSON"),
             ("TC kimlik no 10000000146", "TC", "ORGANIZATION"),
             ("ABN 51 824 753 556", "ABN", "ORGANIZATION"),
