@@ -94,6 +94,8 @@ labels! {
     "CH_AHV" ["AHV", "AVS"] true "Swiss social security numbers (AHV/AVS, EAN-13 check)";
     "IE_PPSN" ["PPSN", "IE_PPS"] true "Irish Personal Public Service numbers (PPSN, mod-23 check letter)";
     "PT_NIF" [] true "Portuguese taxpayer numbers (NIF, mod-11 check; needs context)";
+    "PT_NISS" ["NISS"] true "Portuguese social security numbers (NISS, check digit; needs context)";
+    "AT_SOCIAL_SECURITY" ["AT_SVNR", "SVNR"] true "Austrian social security numbers (check digit and birth date; needs context)";
     "NO_BIRTH_NUMBER" ["FODSELSNUMMER"] true "Norwegian national identity numbers (fødselsnummer, two mod-11 checks; needs context)";
     "DK_CPR" ["CPR"] true "Danish CPR numbers (needs context)";
     "CZ_BIRTH_NUMBER" ["RODNE_CISLO"] true "Czech and Slovak birth numbers (rodné číslo, mod-11 check; needs context)";

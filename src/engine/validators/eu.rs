@@ -250,6 +250,33 @@ pub fn pt_nif(s: &str) -> bool {
     check == d[8]
 }
 
+/// Portuguese social security number (NISS) `DDDDDDDDDDC`: eleven digits, a person's
+/// starting 1 (a firm's 2); weights 29 23 19 17 13 11 7 5 3 2 and the check digit 9 minus
+/// the sum mod 10.
+pub fn pt_niss(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 11 || !matches!(d[0], 1 | 2) {
+        return false;
+    }
+    let weights = [29, 23, 19, 17, 13, 11, 7, 5, 3, 2];
+    let sum: u32 = d[..10].iter().zip(weights).map(|(x, w)| x * w).sum();
+    9 - sum % 10 == d[10]
+}
+
+/// Austrian social security number `SSSC DDMMYY`: a serial of three digits (not from 0),
+/// its check digit, and the holder's birth date; weights 3 7 9 · 5 8 4 2 1 6, the check
+/// is the sum mod 11 (a remainder of 10 is never issued).
+pub fn at_svnr(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 10 || d[0] == 0 {
+        return false;
+    }
+    let weights = [3, 7, 9, 0, 5, 8, 4, 2, 1, 6];
+    let sum: u32 = d.iter().zip(weights).map(|(x, w)| x * w).sum();
+    let (day, month) = (d[4] * 10 + d[5], d[6] * 10 + d[7]);
+    sum % 11 == d[3] && (1..=31).contains(&day) && (1..=12).contains(&month)
+}
+
 /// Norwegian fødselsnummer `DDMMYYIIIKK`: a date (day + 40 for a D-number, month + 40
 /// for an H-number) and two mod-11 check digits (weights 3 7 6 1 8 9 4 5 2, then
 /// 5 4 3 2 7 6 5 4 3 2; a remainder that would need 10 makes the number invalid).
@@ -337,6 +364,14 @@ mod tests {
             cz_birth_number("536201/123"),
             "nine digits before 1954: no check"
         );
+    }
+
+    #[test]
+    fn checks_portuguese_and_austrian_social_security_numbers() {
+        assert!(pt_niss("11084129805") && pt_niss("20847133605"));
+        assert!(!pt_niss("11084129806") && !pt_niss("31084129805") && !pt_niss("1108412980"));
+        assert!(at_svnr("1232 150387") && at_svnr("4826010190"));
+        assert!(!at_svnr("1233 150387") && !at_svnr("0232 150387") && !at_svnr("1232 151387"));
     }
 
     #[test]

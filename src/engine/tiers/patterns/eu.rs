@@ -517,6 +517,60 @@ pub(super) const PT_NIF: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
+/// Portuguese social security number (NISS, número de identificação da segurança
+/// social): eleven digits, a person's starting 1, with its check digit. Context-gated:
+/// one eleven-digit run in ten passes.
+pub(super) const PT_NISS: PatternSpec = PatternSpec {
+    name: "pt_niss",
+    label: "PT_NISS",
+    regex: r"\b[12]\d{10}\b",
+    score: 0.3,
+    validate: Some(eu::pt_niss),
+    proof: Proof::Checksum,
+    context: &[
+        "niss",
+        "segurança social",
+        "seguranca social",
+        "n.º de segurança social",
+        "nº de segurança social",
+    ],
+    examples: &[
+        ("NISS 11084129805. Informada a", "11084129805"),
+        ("número de segurança social: 12039584712", "12039584712"),
+    ],
+    counter_examples: &["11084129805", "NISS 11084129806", "encomenda 11084129805"],
+    ..PatternSpec::BASE
+};
+
+/// Austrian social security number (Sozialversicherungsnummer, on the e-card): a serial,
+/// its check digit and the birth date, `1232 150387`. Context-gated: ten digits pass one
+/// time in eleven.
+pub(super) const AT_SOCIAL_SECURITY: PatternSpec = PatternSpec {
+    name: "at_social_security",
+    label: "AT_SOCIAL_SECURITY",
+    regex: r"\b[1-9]\d{3}\s?\d{6}\b",
+    score: 0.3,
+    validate: Some(eu::at_svnr),
+    proof: Proof::Checksum,
+    context: &[
+        "sozialversicherungsnummer",
+        "svnr",
+        "sv-nr",
+        "sv-nummer",
+        "versicherungsnummer",
+        "e-card",
+    ],
+    examples: &[
+        (
+            "Meine Sozialversicherungsnummer ist 1232 150387, ich wohne",
+            "1232 150387",
+        ),
+        ("SVNR: 4826010190", "4826010190"),
+    ],
+    counter_examples: &["1232 150387", "SVNR 1233 150387", "Rechnung 4826010190"],
+    ..PatternSpec::BASE
+};
+
 /// Norwegian fødselsnummer: a birth date (a D-number adds 40 to the day, an H-number 40
 /// to the month), three individual digits and two mod-11 check digits. Context-gated,
 /// like the Swedish bare form: eleven digits also make phone and account numbers.

@@ -221,6 +221,8 @@ pub static ALL: &[&PatternSpec] = &[
     &eu::IE_PPSN,
     &eu::EU_VAT_NUMBER,
     &eu::PT_NIF,
+    &eu::PT_NISS,
+    &eu::AT_SOCIAL_SECURITY,
     &eu::NO_BIRTH_NUMBER,
     &eu::DK_CPR,
     &eu::CZ_BIRTH_NUMBER,
