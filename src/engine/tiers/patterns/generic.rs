@@ -822,6 +822,41 @@ fn written_date(s: &str) -> bool {
         })
 }
 
+/// A weekday in the European languages served, for the date and time patterns (`concat!`).
+/// The set's `\b` is ASCII: none before a weekday that opens outside it (środa, çarşamba).
+macro_rules! eu_weekday {
+    () => {
+        r"(?:\b(?i:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche
+            |montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag
+            |lunes|martes|miércoles|jueves|viernes|sábado|domingo
+            |lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica
+            |segunda(?:-feira)?|terça(?:-feira)?|quarta(?:-feira)?|quinta(?:-feira)?|sexta(?:-feira)?
+            |maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag
+            |poniedziałek|wtorek|czwartek|piątek|sobota|niedziela
+            |måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag
+            |pazartesi|salı|perşembe|cuma|cumartesi|pazar)
+          | (?i:środa|çarşamba) )"
+    };
+}
+
+/// The words before a time of day in the European languages served ("at": um, à, a las,
+/// alle, om, às, o godz., kl., saat), for `concat!` inside a case-insensitive group. The
+/// patterns put a space or a mark before them, not `\b`: the set's `\b` is ASCII, and
+/// à, às and dès open outside it.
+macro_rules! eu_at {
+    () => {
+        r"um|gegen|ab|à|às|dès|vers|a\s+las|a\s+la|alle|ore|om|o\s+godz\.|godz\.|kl\.?|klockan|saat"
+    };
+}
+
+/// A time of day in digits as these languages write it: the hour with its minutes or its
+/// unit (`17 Uhr`, `16 h 45`, `14h`, `16:30`, `10.00 uur`), for `concat!`.
+macro_rules! eu_time {
+    () => {
+        r"(?:[01]?\d|2[0-3])(?:\s?[h:.]\s?[0-5]\d(?:\s?(?i:uhr|uur|h)\b)? | \s?(?i:uhr|uur|h)\b)"
+    };
+}
+
 /// Dates in words in the European languages served, with the day and the month's name
 /// (`3 avril 1985`, `3. März 1985`, `3 de abril de 1985`, `3 aprile 1985`, `1 października
 /// 2024 r.`, `7 oktober 2025`, `12 Temmuz 2025`), and the weekday before them or the time
@@ -832,19 +867,11 @@ fn written_date(s: &str) -> bool {
 pub(super) const DATE_WRITTEN_EUROPEAN: PatternSpec = PatternSpec {
     name: "date_written_european",
     label: "DATE_TIME",
-    regex: r"(?x)
-        (?:(?:\b(?i:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche
-            |montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag
-            |lunes|martes|miércoles|jueves|viernes|sábado|domingo
-            |lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica
-            |segunda(?:-feira)?|terça(?:-feira)?|quarta(?:-feira)?|quinta(?:-feira)?|sexta(?:-feira)?
-            |maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag
-            |poniedziałek|wtorek|czwartek|piątek|sobota|niedziela
-            |måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag
-            |pazartesi|salı|perşembe|cuma|cumartesi|pazar)
-          # the set's \b is ASCII: none before a weekday that opens outside it
-          | (?i:środa|çarşamba) )
-          ,?\s+(?:(?:le|el|den|il|o)\s+)?)?
+    regex: concat!(
+        r"(?x)
+        (?:",
+        eu_weekday!(),
+        r",?\s+(?:(?:le|el|den|il|o)\s+)?)?
         \b\d{1,2}(?:er|\.|º|°)?\s+(?:de\s+)?
         (?i:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre
           |novembre|décembre|decembre
@@ -860,9 +887,10 @@ pub(super) const DATE_WRITTEN_EUROPEAN: PatternSpec = PatternSpec {
           |listopada|grudnia
           |ocak|şubat|mart|nisan|mayıs|haziran|temmuz|ağustos|eylül|ekim|kasım|aralık)\b
         (?:\s+(?:de\s+|del\s+)?\d{4}\b(?:\s?r\.)?)?
-        (?:,?\s+(?i:um|gegen|à|vers|a\s+las|a\s+la|alle|ore|om|às|o\s+godz\.|godz\.|kl\.?
-              |klockan|saat)
-           \s+(?:[01]?\d|2[0-3])(?:\s?[h:.]\s?[0-5]\d)?(?:\s?(?i:uhr|uur|h)\b)?)?",
+        (?:,?\s+(?i:",
+        eu_at!(),
+        r")\s+(?:[01]?\d|2[0-3])(?:\s?[h:.]\s?[0-5]\d)?(?:\s?(?i:uhr|uur|h)\b)?)?"
+    ),
     score: 0.8,
     validate: Some(european_date),
     negative_context: &[],
@@ -973,12 +1001,13 @@ pub(super) const TIME: PatternSpec = PatternSpec {
 pub(super) const TIME_EUROPEAN: PatternSpec = PatternSpec {
     name: "time_european",
     label: "DATE_TIME",
-    regex: r"(?x)
-        (?: \b(?i:um|gegen|ab|vers|a\s+las|a\s+la|alle|ore|om|o\s+godz\.|godz\.|kl\.?|klockan|saat)
-          # no \b before a word that opens with a letter outside ASCII (the set's \b is ASCII)
-          | (?:^|[\s(,;])(?i:à|às|dès) )
-        \s+((?:[01]?\d|2[0-3])
-            (?:\s?[h:.]\s?[0-5]\d(?:\s?(?i:uhr|uur|h)\b)? | \s?(?i:uhr|uur|h)\b))",
+    regex: concat!(
+        r"(?x)(?:^|[\s(,;])(?i:",
+        eu_at!(),
+        r")\s+(",
+        eu_time!(),
+        r")"
+    ),
     group: 1,
     score: 0.6,
     negative_context: &["ratio", "score"],
@@ -988,9 +1017,50 @@ pub(super) const TIME_EUROPEAN: PatternSpec = PatternSpec {
         ("no dia 12/06, às 14h. O técnico", "14h"),
         ("dnia 05.06.2025 o godz. 8:20.", "8:20"),
         ("afspraak om 10.00 uur", "10.00 uur"),
-        ("tisdag kl. 13.30", "13.30"),
+        ("Incheckning från kl. 13.30", "13.30"),
     ],
     counter_examples: &["um 17 Minuten", "à 18 ans", "alle 3 del pomeriggio"],
+    ..PatternSpec::BASE
+};
+
+/// A weekday or a day said in words with a time after its "at", as chats and reminders
+/// write an appointment (`samedi soir vers 20h`, `Freitag um 9 Uhr`, `mañana a las
+/// 10:30`, `w piątek o 19:00`, `sexta às 21h`, `imorgon kl. 13.30`): the whole of it is the
+/// date and time, over the [`TIME_EUROPEAN`] inside it.
+pub(super) const DAY_TIME_EUROPEAN: PatternSpec = PatternSpec {
+    name: "day_time_european",
+    label: "DATE_TIME",
+    regex: concat!(
+        r"(?x)(?:",
+        eu_weekday!(),
+        r"| \b(?i:heute|morgen|übermorgen|demain|après-demain|hoy|mañana|pasado\s+mañana|oggi
+            |domani|dopodomani|vandaag|overmorgen|hoje|amanhã|dzisiaj|dziś|jutro|pojutrze
+            |idag|imorgon|i\s+morgon|i\s+övermorgon|bugün|yarın) )
+        (?:\s+(?i:soir|matin|après-midi|abend|früh|nachmittag|vormittag|por\s+la\s+(?:tarde|mañana|noche)
+            |sera|mattina|pomeriggio|avond|ochtend|middag|à\s+noite|de\s+manhã|à\s+tarde
+            |wieczorem|rano|po\s+południu|kväll|eftermiddag|förmiddag|akşam|sabah|öğleden\s+sonra))?
+        ,?\s+(?i:",
+        eu_at!(),
+        r")\s+",
+        eu_time!()
+    ),
+    score: 0.65,
+    negative_context: &[],
+    examples: &[
+        (
+            "on se fait un resto samedi soir vers 20h ?",
+            "samedi soir vers 20h",
+        ),
+        ("Wir sehen uns Freitag um 9 Uhr im Büro", "Freitag um 9 Uhr"),
+        ("te llamo mañana a las 10:30", "mañana a las 10:30"),
+        ("a festa vai ser sexta às 21h!", "sexta às 21h"),
+        ("Mötet är imorgon kl. 13.30.", "imorgon kl. 13.30"),
+    ],
+    counter_examples: &[
+        "Freitag um die Ecke",
+        "mañana a las tantas",
+        "morgen um 12 Minuten",
+    ],
     ..PatternSpec::BASE
 };
 

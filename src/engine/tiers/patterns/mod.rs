@@ -118,6 +118,7 @@ pub static ALL: &[&PatternSpec] = &[
     &generic::DATE_YEAR,
     &generic::TIME,
     &generic::TIME_EUROPEAN,
+    &generic::DAY_TIME_EUROPEAN,
     &generic::DURATION,
     &generic::MONEY,
     &generic::AGE,
