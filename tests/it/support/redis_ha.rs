@@ -18,8 +18,20 @@ pub struct Node {
 
 impl Node {
     /// Starts `redis-server` on a free port with `extra` added to a config without
-    /// persistence; `sentinel`: as a sentinel.
+    /// persistence; `sentinel`: as a sentinel. A port is free only when it is picked: a
+    /// node that exits at once (another test took its port, or a cluster node's bus port,
+    /// its own plus 10000, in the meantime) is started again on another.
     fn start(extra: &str, sentinel: bool) -> Node {
+        for _ in 0..4 {
+            if let Some(node) = Node::try_start(extra, sentinel) {
+                return node;
+            }
+        }
+        panic!("redis-server did not start on any of four free ports");
+    }
+
+    /// One try: the node once it answers, or `None` when it exited first.
+    fn try_start(extra: &str, sentinel: bool) -> Option<Node> {
         let dir = scratch_dir();
         let port = free_port();
         let config = dir.join("redis.conf");
@@ -43,16 +55,21 @@ impl Node {
             .expect(
                 "redis-server must be installed (scripts/setup.sh installs Debian's redis-server)",
             );
-        let node = Node {
+        let mut node = Node {
             child: Some(child),
             port,
             _dir: dir,
         };
-        assert!(
-            eventually(Duration::from_secs(10), || node.connection().is_some()),
-            "redis-server did not answer on port {port}"
-        );
-        node
+        let mut exited = false;
+        let answered = eventually(Duration::from_secs(10), || {
+            exited = node
+                .child
+                .as_mut()
+                .is_some_and(|c| matches!(c.try_wait(), Ok(Some(_))));
+            exited || node.connection().is_some()
+        });
+        assert!(answered, "redis-server did not answer on port {port}");
+        (!exited).then_some(node)
     }
 
     pub fn address(&self) -> String {
