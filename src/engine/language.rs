@@ -7,7 +7,7 @@
 //! language is its opening's, and detection stays a small fixed cost (about 120 µs).
 
 use super::lexicon::words;
-use crate::text::Language;
+use crate::text::{is_han, Language};
 
 /// Characters of a text that detection reads.
 const SAMPLE_CHARS: usize = 2_000;
@@ -63,7 +63,7 @@ fn by_cjk_script(sample: &str) -> Option<Language> {
         match c as u32 {
             0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => kana += 1,
             0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F => hangul += 1,
-            0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF => han += 1,
+            _ if is_han(c) => han += 1,
             _ if c.is_alphabetic() => letters += 1,
             _ => {}
         }

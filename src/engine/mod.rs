@@ -280,8 +280,9 @@ impl Engine {
     }
 
     /// Each text's language ([`language::of_each`]) when a recognizer that would run for
-    /// `labels` reads texts by their language; otherwise only the hint (detection costs a pass over each text's
-    /// opening, which a request for pattern labels or a rules-only log route need not pay).
+    /// `labels` reads texts by their language; otherwise only the hint (detection costs a
+    /// pass over each text's opening, which a request for pattern labels or a rules-only
+    /// log route need not pay).
     pub fn languages(
         &self,
         texts: &[&str],

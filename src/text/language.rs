@@ -111,6 +111,12 @@ impl Language {
     }
 }
 
+/// A Han letter (CJK unified ideographs, extension A, compatibility ideographs): the
+/// script that makes a text Chinese, and the letters Chinese words are written in.
+pub fn is_han(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)

@@ -9,5 +9,5 @@ pub mod span;
 pub mod token;
 
 pub use label::{Label, LabelSet};
-pub use language::{Language, LanguageScope};
+pub use language::{is_han, Language, LanguageScope};
 pub use span::{ByteSpan, CharIndex, CharSpan};

@@ -169,7 +169,7 @@ pub fn cn_resident_id(s: &str) -> bool {
 /// right, 11 less the remainder mod 11 (0 for a remainder of 0 or 1). Spaces and dashes
 /// between groups are ignored.
 pub fn jp_my_number(s: &str) -> bool {
-    let d: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
+    let d = super::digits(s);
     if d.len() != 12
         || s.chars()
             .any(|c| !c.is_ascii_digit() && c != ' ' && c != '-')

@@ -10,7 +10,7 @@
 
 use crate::engine::validators::{apac, structure};
 use crate::engine::PatternSpec;
-use crate::text::ByteSpan;
+use crate::text::{is_han, ByteSpan};
 
 /// Characters that never begin a Chinese place name but often stand right before one
 /// ("他住在北京市…", "地址是…"): a place name's run of Han characters may not take them in.
@@ -524,24 +524,18 @@ pub(super) const PHONE_CN_IN_TEXT: PatternSpec = PatternSpec {
     ..PatternSpec::BASE
 };
 
-/// A Han letter (not one that names an id: 号, 码, 单) or a full-width mark right before
-/// the number, one space allowed, or a Han letter or full-width mark right after it.
+/// A Han letter or a full-width mark next to the number: before it (spaces and a colon
+/// between allowed) or right after it; but no id's name right before it (号, 码, 单 of
+/// 订单号, 编号：, 快递单).
 fn inside_chinese_text(text: &str, span: ByteSpan) -> bool {
-    let before = text[..span.start].trim_end_matches(' ').chars().next_back();
+    let chinese = |c: char| is_han(c) || "，。：；、（）！？".contains(c);
+    let before = text[..span.start]
+        .trim_end_matches([' ', '：'])
+        .chars()
+        .next_back();
     let after = text[span.end..].trim_start_matches(' ').chars().next();
-    let han = |c: char| matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}');
-    let mark = |c: char| "，。：；、（）！？".contains(c);
-    let names_an_id = |c: char| "号码单號碼單".contains(c);
-    let before_ok = before.is_some_and(|c| (han(c) && !names_an_id(c)) || (mark(c) && c != '：'));
-    let after_ok = after.is_some_and(|c| han(c) || mark(c));
-    // A colon after an id word ("编号：") says as little as the word itself.
-    let after_colon = before == Some('：')
-        && text[..span.start]
-            .trim_end_matches([' ', '：'])
-            .chars()
-            .next_back()
-            .is_some_and(|c| han(c) && !names_an_id(c));
-    before_ok || after_colon || (after_ok && !before.is_some_and(names_an_id))
+    !before.is_some_and(|c| "号码单號碼單".contains(c))
+        && (before.is_some_and(chinese) || after.is_some_and(chinese))
 }
 
 /// The value after a Chinese, Japanese or Korean identifier cue: an optional full-width or
