@@ -424,6 +424,13 @@ impl Anonymizer {
         Ok(detections)
     }
 
+    /// Whether detecting with `options` runs a model (see [`Engine::runs_model`]).
+    pub fn runs_model(&self, options: &Options) -> bool {
+        let defaults = self.defaults.load();
+        let labels = options.labels.as_ref().unwrap_or(&defaults.labels);
+        self.engine.load().runs_model(labels)
+    }
+
     /// Detection over all texts at once, so the model tier batches their windows; with
     /// the language each text was read as.
     #[allow(clippy::type_complexity)]

@@ -26,10 +26,13 @@ SETS = {"conll2003": ("PER", "LOC", "ORG"), "wnut17": ("PER", "LOC", "ORG"),
 def torch_runner(model):
     import torch
 
+    dev = next(model.parameters()).device
+
     def run(ids, mask, tt):
         with torch.no_grad():
-            return model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask),
-                         token_type_ids=torch.from_numpy(tt)).logits.numpy()
+            return model(input_ids=torch.from_numpy(ids).to(dev),
+                         attention_mask=torch.from_numpy(mask).to(dev),
+                         token_type_ids=torch.from_numpy(tt).to(dev)).logits.float().cpu().numpy()
     return run
 
 
@@ -107,13 +110,14 @@ def main():
     ap.add_argument("--data", default=os.environ.get("ANON_DATA", "/work/shared/data"))
     ap.add_argument("--speed", action="store_true")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu", help="where an --hf model runs (cpu, cuda)")
     ap.add_argument("--out")
     a = ap.parse_args()
     if a.hf:
         import torch
         from transformers import BertForTokenClassification
         torch.set_num_threads(a.threads)
-        model = BertForTokenClassification.from_pretrained(a.hf).eval()
+        model = BertForTokenClassification.from_pretrained(a.hf).eval().to(a.device)
         run = torch_runner(model)
         cfg = os.path.join(a.hf, "config.json")
         tokp = a.tokenizer or os.path.join(a.hf, "tokenizer.json")

@@ -89,7 +89,7 @@ def teacher_logits(onnx_path, ex, threads, bs=32):
     return out
 
 
-def teacher_hidden(model, ex, layers, bs=32):
+def teacher_hidden(model, ex, layers, bs=32, device="cpu"):
     """The teacher's hidden states after each of `layers` (float16, [tokens, hidden] per layer)
     for every training window, computed once: what each student layer is asked to reproduce
     (the student's layer k is the teacher's layers[k], so it has to make up for the layers
@@ -98,15 +98,17 @@ def teacher_hidden(model, ex, layers, bs=32):
     import numpy as np
     order = sorted(range(len(ex)), key=lambda i: len(ex[i][0]))
     out = [None] * len(ex)
+    model.to(device)
     with torch.no_grad():
         for k in range(0, len(order), bs):
             chunk = order[k:k + bs]
-            x, m, _, t = collate(ex, chunk)
+            x, m, _, t = (v.to(device) for v in collate(ex, chunk))
             hs = model.bert(input_ids=x, attention_mask=m, token_type_ids=t,
                             output_hidden_states=True).hidden_states
             for j, i in enumerate(chunk):
                 n = len(ex[i][0])
-                out[i] = np.stack([hs[li + 1][j, :n].numpy() for li in layers]).astype(np.float16)
+                out[i] = np.stack([hs[li + 1][j, :n].float().cpu().numpy()
+                                   for li in layers]).astype(np.float16)
     return out
 
 
@@ -194,10 +196,10 @@ def with_head(model, i2l):
     return model
 
 
-def save(model, out, enc_dir):
+def save(model, out, tokenizer):
     """A loadable model folder: weights, config and the tokenizer evaluate.py reads."""
     model.save_pretrained(out)
-    shutil.copy(os.path.join(enc_dir, "tokenizer.json"), os.path.join(out, "tokenizer.json"))
+    shutil.copy(tokenizer, os.path.join(out, "tokenizer.json"))
 
 
 def average_checkpoints(model, dirs):
@@ -234,6 +236,14 @@ def main():
     ap.add_argument("--lower-corpora", default="conll2003,wnut17",
                     help="comma-separated corpora --lower-frac copies")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu",
+                    help="where the model trains (cpu, cuda); the teacher's int8 soft labels "
+                         "are computed on the CPU either way")
+    ap.add_argument("--time-budget", type=float, default=0,
+                    help="seconds of training at most: after 150 steps the run is shortened (and "
+                         "its learning-rate curve with it) to what fits; 0: no limit")
+    ap.add_argument("--freeze-word-embeddings", action="store_true",
+                    help="keep the starting word embeddings (a student: its teacher's)")
     ap.add_argument("--casing", type=int, default=1,
                     help="1: feed the word-shape bit through token_type_ids (see bio.casing_type_ids)")
     ap.add_argument("--eval-each-epoch", action="store_true")
@@ -273,8 +283,10 @@ def main():
     torch.manual_seed(a.seed)
     rng = random.Random(a.seed)
     os.makedirs(a.out, exist_ok=True)
-    enc_dir = encoder_dir()
-    tok = infer.load_tokenizer(os.path.join(enc_dir, "tokenizer.json"))
+    # a student reads with its teacher's tokenizer; the base encoder is needed only without one
+    enc_dir = "" if a.teacher else encoder_dir()
+    tok_path = os.path.join(a.teacher or enc_dir, "tokenizer.json")
+    tok = infer.load_tokenizer(tok_path)
 
     docs, lowered, lower_rng = [], [], random.Random(a.seed + 3000)
     excl = set(x for x in a.exclude.split(",") if x)
@@ -343,28 +355,34 @@ def main():
         print("teacher logits", len(soft), "elapsed %.0fs" % (time.time() - t_start), flush=True)
         if a.hidden_weight:
             full = student_from(a.teacher, a.teacher_hf, None)
-            hidden = teacher_hidden(full, ex, layers)
+            hidden = teacher_hidden(full, ex, layers, device=a.device)
             del full
             print("teacher hidden states elapsed %.0fs" % (time.time() - t_start), flush=True)
     model = initial_model(a, layers, enc_dir, i2l)
     ep = schedule.resumed_epoch(a.resume) if a.resume else 0
     schedule.skip_epochs(ex, a.bs, rng, ep)
+    if a.freeze_word_embeddings:
+        model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
+    dev = torch.device(a.device)
+    model.to(dev)
     model.train()
     steps_per_epoch = (len(ex) + a.bs - 1) // a.bs
     total = int(steps_per_epoch * a.epochs)
-    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=a.lr,
+                            weight_decay=0.01)
     step, t0, log = ep * steps_per_epoch, time.time(), []
     first = step
     if a.resume and os.path.exists(os.path.join(a.resume, OPTIMIZER_STATE)):
         opt.load_state_dict(torch.load(os.path.join(a.resume, OPTIMIZER_STATE)))
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: schedule.lr_factor(first + s, total))
+    planned = total
     while step < total:
         ep += 1
         run_loss = 0.0
         for k, bidx in enumerate(schedule.batches(ex, a.bs, rng)):
             if step >= total:
                 break
-            x, m, y, t = collate(ex, bidx)
+            x, m, y, t = (v.to(dev) for v in collate(ex, bidx))
             out = model(input_ids=x, attention_mask=m, token_type_ids=t, labels=y,
                         output_hidden_states=hidden is not None)
             loss = out.loss
@@ -374,14 +392,14 @@ def main():
                     st[j, :len(soft[i])] = torch.from_numpy(soft[i].astype("float32"))
                 kd_rows = torch.tensor([[0 if i in gold_only else 1] for i in bidx])
                 if kd_rows.any():
-                    kd = distillation_loss(out.logits, st, m * kd_rows, a.kd_temp)
+                    kd = distillation_loss(out.logits, st.to(dev), m * kd_rows.to(dev), a.kd_temp)
                     # windows of unlabelled text have no gold token: CE is nan there
                     loss = kd if torch.isnan(loss) else a.kd_alpha * kd + (1 - a.kd_alpha) * loss
             if hidden is not None:
                 ht = torch.zeros((len(bidx), len(layers)) + out.hidden_states[0].shape[1:])
                 for j, i in enumerate(bidx):
                     ht[j, :, :len(hidden[i][0])] = torch.from_numpy(hidden[i].astype("float32"))
-                loss = loss + a.hidden_weight * hidden_loss(out.hidden_states[1:], ht, m)
+                loss = loss + a.hidden_weight * hidden_loss(out.hidden_states[1:], ht.to(dev), m)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
@@ -389,13 +407,21 @@ def main():
             opt.zero_grad()
             step += 1
             run_loss += loss.item()
+            if a.time_budget and step == first + 50:
+                t50 = time.time()   # the first steps also pay for warming up
+            if a.time_budget and step == first + 150:
+                per_step = (time.time() - t50) / 100
+                fits = first + 150 + int((a.time_budget - (time.time() - t0)) / per_step)
+                if fits < total:
+                    total = max(fits, step)
+                    print("time budget: %d of %d steps" % (total, planned), flush=True)
             if step % 20 == 0:
                 print("epoch %d step %d/%d loss %.4f elapsed %.0fs" % (
                     ep, step, total, run_loss / (k + 1), time.time() - t0), flush=True)
         log.append({"epoch": ep, "loss": run_loss / max(1, k + 1), "elapsed_s": time.time() - t0})
         if step < total:
             checkpoint = os.path.join(a.out, "hf_epoch%d" % ep)
-            save(model, checkpoint, enc_dir)
+            save(model, checkpoint, tok_path)
             torch.save(opt.state_dict(), os.path.join(checkpoint, OPTIMIZER_STATE))
         if a.eval_each_epoch and step < total:
             import evaluate
@@ -405,15 +431,16 @@ def main():
             model.train()
             log[-1]["dev"] = evaluate.summary(res)
             print("dev after epoch", ep, json.dumps(log[-1]["dev"]), flush=True)
-    model.eval()
+    model.eval().to("cpu")
     hf = os.path.join(a.out, "hf")
     if a.average_last > 1:
-        save(model, os.path.join(a.out, "hf_last"), enc_dir)
+        save(model, os.path.join(a.out, "hf_last"), tok_path)
         average_checkpoints(model, [os.path.join(a.out, "hf_epoch%d" % e)
                                     for e in range(max(1, ep - a.average_last + 1), ep)])
-    save(model, hf, enc_dir)
+    save(model, hf, tok_path)
     with open(os.path.join(a.out, "train_log.json"), "w") as f:
-        json.dump({"args": vars(a), "windows": len(ex), "steps": total, "epochs": log,
+        json.dump({"args": vars(a), "windows": len(ex), "steps": total, "planned_steps": planned,
+                   "epochs": log,
                    "train_seconds": time.time() - t0}, f, indent=1)
     print("saved", hf, "train seconds %.0f" % (time.time() - t0), flush=True)
 

@@ -49,11 +49,12 @@ class Bench:
         with urllib.request.urlopen(req, timeout=30) as r:
             return r.read().decode()
 
-    def stream(self, base, bodies, units, path="/v1/anonymize", ctype=JSON, key="", fresh=False):
+    def stream(self, base, bodies, units, path="/v1/anonymize", ctype=JSON, key="", fresh=False,
+               tmp_name="bodies"):
         """One wrk connection through `bodies` in order; `units` counts each body's payload
         (characters or bytes). fresh: each body once, for at most --duration; else cycle
         for --duration or --passes. Returns requests, units/s, seconds, p50/p99 (ms)."""
-        f = os.path.join(self.a.tmp, "bodies")
+        f = os.path.join(self.a.tmp, tmp_name)
         with open(f, "wb") as out:
             for b, n in zip(bodies, units):
                 b = b if isinstance(b, bytes) else b.encode()
@@ -250,6 +251,46 @@ class Bench:
             self.row("d. default labels, " + name, "mixed, %d × %s" % (n, name), "1 text", r["requests"],
                      "p50 **%.1f ms**, p99 %.1f ms" % (r["p50"], r["p99"]))
 
+    # -- e. mixed load: a pattern-label stream beside default-label streams ----------------
+    def shape_e(self):
+        """What a log route or a pattern-label caller gets on a replica that also serves chat:
+        one stream of fresh 25 KB prose for pattern labels, alone and then beside two
+        default-label streams of 2 KB mixed documents (the model busy all the while)."""
+        import threading
+        ents = json.loads(self.get(self.a.ours + "/v1/entities", self.a.key))["entities"]
+        labels = [e["label"] for e in ents if e["default"] and e["label"] not in MODEL_LABELS]
+        chats = self.c.mixed(64, 1000, 3000)
+        chat_bodies = [json.dumps({"text": [t]}) for t in chats]
+
+        def patterns():
+            texts = self.fresh_docs("prose", self.a.fresh_mb / 2)
+            bodies = [json.dumps({"text": [t], "detection_config": {"entities": labels}}) for t in texts]
+            return self.stream(self.a.ours, bodies, [len(t.encode()) for t in texts], key=self.a.key, fresh=True)
+
+        log("e. pattern labels alone")
+        alone = patterns()
+        model, stop = [], threading.Event()
+
+        def chat():
+            while not stop.is_set():
+                model.append(self.stream(self.a.ours, chat_bodies, [len(t) for t in chats], key=self.a.key,
+                                         tmp_name="bodies-%d" % threading.get_ident()))
+        log("e. pattern labels beside two default-label streams")
+        threads = [threading.Thread(target=chat) for _ in range(2)]
+        for t in threads:
+            t.start()
+        time.sleep(1)
+        busy = patterns()
+        stop.set()
+        for t in threads:
+            t.join()
+        for name, r in [("alone", alone), ("beside 2 default-label streams", busy)]:
+            self.row("e. pattern labels (%d), %s" % (len(labels), name), "prose, 25 KB, each once", "1 text",
+                     r["requests"], "**%.2f MB/s**, p50 %.1f ms, p99 %.1f ms" % (r["rate"] / 1e6, r["p50"], r["p99"]))
+        rate = sum(r["rate"] for r in model) / max(1, len(model))
+        self.row("e. default labels beside them (2 streams)", "mixed, 64 × 1–3 KB, cycled", "1 text",
+                 sum(r["requests"] for r in model), "%s chars/s a stream" % format(int(rate), ","))
+
     def table(self):
         print("cpu: %s | commit %s" % (cpu(), self.a.commit))
         print()
@@ -266,7 +307,7 @@ class Bench:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shapes", default="abcd")
+    ap.add_argument("--shapes", default="abcde")
     ap.add_argument("--ours", required=True)
     ap.add_argument("--key", required=True)
     ap.add_argument("--metrics", required=True)
@@ -284,9 +325,9 @@ def main():
     ap.add_argument("--warm-mb", type=float, default=1, help="a, c: MB of other text sent first, untimed")
     ap.add_argument("--docs-b", type=int, default=96, help="mixed documents for shape b")
     a = ap.parse_args()
-    shapes = [s for s in a.shapes if s in "abcd"]
+    shapes = [s for s in a.shapes if s in "abcde"]
     if not shapes:
-        raise SystemExit("SHAPES must name some of a, b, c, d")
+        raise SystemExit("SHAPES must name some of a, b, c, d, e")
     b = Bench(a)
     start = time.time()
     for s in shapes:

@@ -6,7 +6,10 @@
 # same run. Prints one markdown table; progress goes to stderr.
 #   bash benches/served/frontier.sh
 # Env: DURATION (seconds per stream, default 10), NO_BUILD=1, ANON_DATA (default
-#      /work/shared/data), and run.sh's VENV / VENV_SERVED / PYTHON312.
+#      /work/shared/data), POINTS (instead of the points below: entries
+#      "name|layers|model dir|window|overlap" separated by ";", e.g. a student trained
+#      elsewhere beside "shipped (1.1.0)|4|models/anonymizer-ner|128|24"), and run.sh's
+#      VENV / VENV_SERVED / PYTHON312.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dev="${ANON_DATA:-/work/shared/data}/dev"
@@ -30,6 +33,7 @@ points=(
   "windows of 64|4|models/anonymizer-ner|64|8"
   "teacher (1.0.0)|6|$tmp/teacher|128|24"
 )
+[ -z "${POINTS:-}" ] || IFS=';' read -r -a points <<< "$POINTS"
 
 config() { # model dir, window, overlap -> a config file
   local out; out=$(mktemp -p "$tmp" config.XXXX.yaml)

@@ -6,7 +6,7 @@
 # Env: BIN (default target/release/anonymizer; built unless NO_BUILD=1), DURATION
 #      (seconds per stream, default 10), PASSES (shapes b, d: N passes over the texts
 #      instead), FRESH_MB (shapes a, c: MB of new text per stream, default 8), SHAPES
-#      (some of abcd, default all), PRESIDIO=0 (skip Presidio), SEED (corpus, 1),
+#      (some of abcde, default all), PRESIDIO=0 (skip Presidio), SEED (corpus, 1),
 #      VENV (Presidio's, /work/venv-presidio), VENV_SERVED (Faker's, /work/venv-served),
 #      PYTHON312, ANON_DATA (default /work/shared/data), CONFIG (the config ours serves,
 #      default conf/anonymizer.yaml). See benches/served/README.md.
@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=benches/served
 BIN="${BIN:-target/release/anonymizer}"
-SHAPES="${SHAPES:-abcd}"
+SHAPES="${SHAPES:-abcde}"
 PRESIDIO="${PRESIDIO:-1}"
 CONLL="${ANON_DATA:-/work/shared/data}/dev/conll2003_dev.jsonl"
 VENV="${VENV:-/work/venv-presidio}"

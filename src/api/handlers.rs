@@ -38,6 +38,12 @@ impl Outcome {
     }
 }
 
+/// A `/v1/anonymize` body read and checked, not yet run ([`Api::read_anonymize`]).
+pub struct AnonymizeCall {
+    texts: Vec<String>,
+    options: Options,
+}
+
 /// Who is calling: the tenant of the API key and the optional `X-Session-Id`.
 /// The server has authenticated and shape-checked both before a handler runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +102,20 @@ impl Api {
     /// # Errors
     /// 400 for bad JSON, 422 for schema violations, 503 when detection failed.
     pub fn anonymize(&self, caller: &Caller, body: &[u8]) -> Result<Outcome, ApiError> {
+        let call = self.read_anonymize(caller, body)?;
+        self.run_anonymize(caller, call)
+    }
+
+    /// Whether `call` runs a model: the server runs such calls off its event loop.
+    pub fn runs_model(&self, call: &AnonymizeCall) -> bool {
+        self.anonymizer.runs_model(&call.options)
+    }
+
+    /// The first half of [`Api::anonymize`]: the body read and checked, nothing detected.
+    ///
+    /// # Errors
+    /// 400 for bad JSON, 422 for schema violations.
+    pub fn read_anonymize(&self, caller: &Caller, body: &[u8]) -> Result<AnonymizeCall, ApiError> {
         let root = &parse_object(body)?;
         let mut p = Problems::default();
         reject_unknown(
@@ -149,8 +169,16 @@ impl Api {
             return Err(ApiError::validation(p.0));
         }
         let options = self.options(caller, &asked)?;
+        let texts = texts.into_iter().map(str::to_owned).collect();
+        Ok(AnonymizeCall { texts, options })
+    }
 
-        let texts: Vec<String> = texts.into_iter().map(str::to_owned).collect();
+    /// The second half of [`Api::anonymize`]: detection and replacement.
+    ///
+    /// # Errors
+    /// 422 when a session is full, 503 when detection or the session store failed.
+    pub fn run_anonymize(&self, caller: &Caller, call: AnonymizeCall) -> Result<Outcome, ApiError> {
+        let AnonymizeCall { texts, options } = call;
         let result = self
             .anonymizer
             .anonymize(&caller.scope(), &texts, &options)

@@ -8,7 +8,7 @@ pub mod openapi;
 pub mod presidio;
 
 pub use error::{ApiError, ErrorCode};
-pub use handlers::{Api, Caller, Outcome};
+pub use handlers::{AnonymizeCall, Api, Caller, Outcome};
 
 /// A session id is opaque: at most this many visible ASCII characters.
 pub const MAX_SESSION_ID: usize = 128;

@@ -279,6 +279,14 @@ impl Engine {
         self.detect_with(texts, &languages, labels, threshold, None)
     }
 
+    /// Whether a model tier runs for `labels`: what makes a request cost milliseconds
+    /// instead of microseconds, so the server runs it off its event loop.
+    pub fn runs_model(&self, labels: &LabelSet) -> bool {
+        self.recognizers
+            .iter()
+            .any(|r| r.model().is_some() && r.labels().iter().any(|l| labels.contains(*l)))
+    }
+
     /// Each text's language ([`language::of_each`]) when a recognizer that would run for
     /// `labels` reads texts by their language; otherwise only the hint (detection costs a
     /// pass over each text's opening, which a request for pattern labels or a rules-only

@@ -79,6 +79,11 @@ impl AnonymizeJob {
         self.body.is_empty()
     }
 
+    /// Whether the route's detection runs a model, for choosing where to run the job.
+    pub fn runs_model(&self, anonymizer: &Anonymizer) -> bool {
+        anonymizer.runs_model(&self.options)
+    }
+
     /// # Errors
     /// A refusal for every way the body cannot be anonymized; then nothing of it may be
     /// forwarded.

@@ -392,12 +392,38 @@ fn a_request_for_labels_the_model_does_not_produce_never_runs_it() {
     );
 }
 
+#[test]
+fn the_engine_says_which_label_sets_run_the_model() {
+    let Some(r) = ours() else { return };
+    let mut tiers = crate::engine::Engine::builtin_recognizers_beside_model().expect("rules");
+    tiers.push(Box::new(Shared(r)));
+    let engine = crate::engine::Engine::from_recognizers(tiers);
+    assert!(engine.runs_model(&LabelSet::defaults()));
+    assert!(engine.runs_model(&LabelSet::new(vec![
+        Label::builtin("EMAIL_ADDRESS"),
+        Label::builtin("PERSON"),
+    ])));
+    let rules_only = LabelSet::new(vec![
+        Label::builtin("EMAIL_ADDRESS"),
+        Label::builtin("CREDIT_CARD"),
+    ]);
+    assert!(!engine.runs_model(&rules_only));
+    let rules = crate::engine::Engine::from_recognizers(
+        crate::engine::Engine::builtin_recognizers_beside_model().expect("rules"),
+    );
+    assert!(!rules.runs_model(&LabelSet::defaults()));
+}
+
 /// The shared test recognizer as an engine tier.
 struct Shared(&'static NerRecognizer);
 
 impl Recognizer for Shared {
     fn labels(&self) -> &[Label] {
         self.0.labels()
+    }
+
+    fn model(&self) -> Option<&ModelIdentity> {
+        self.0.model()
     }
 
     fn tier(&self) -> &'static str {
