@@ -152,17 +152,22 @@ pub struct RouteConfig {
     /// request is signed with (SigV4), after its body was rewritten.
     #[serde(default)]
     pub aws: Option<AwsConfig>,
-    /// Vertex AI routes: the operator's Google access token, from the metadata server.
+    /// Vertex AI routes: the operator's Google access token, from the metadata server or
+    /// a service-account key file.
     #[serde(default)]
     pub google_credentials: Option<GoogleCredentials>,
 }
 
-/// Where a route's Google access token comes from.
+/// Where a route's Google access token comes from: one of the two.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GoogleCredentials {
     /// The metadata server, `host[:port]` (`metadata.google.internal` on Google Cloud).
-    pub metadata_host: String,
+    #[serde(default)]
+    pub metadata_host: Option<String>,
+    /// A service-account key file (JSON), elsewhere.
+    #[serde(default)]
+    pub service_account_file: Option<String>,
 }
 
 /// How a route signs what it forwards to AWS.
@@ -300,7 +305,7 @@ pub struct Route {
     /// Signs forwarded requests (AWS routes).
     pub aws: Option<AwsSigning>,
     /// The operator's Google access token, sent as the bearer (Vertex AI routes).
-    pub google: Option<std::sync::Arc<super::google_token::MetadataToken>>,
+    pub google: Option<std::sync::Arc<super::google_token::GoogleToken>>,
 }
 
 #[derive(Debug, Clone)]
@@ -567,13 +572,7 @@ pub fn compile_with(config: &RouteConfig, base: &Spec) -> Result<Route, Vec<(Str
     }
     let mirrored_headers = compile_mirrored(config, preset, &mut errors);
     let aws = compile_aws(config, &mut errors);
-    let google = config.google_credentials.as_ref().map(|g| {
-        if g.metadata_host.trim().is_empty() {
-            errors.push((
-                "google_credentials.metadata_host".into(),
-                "is empty (is its variable set?)".into(),
-            ));
-        }
+    let google = config.google_credentials.as_ref().and_then(|g| {
         if !caller_key_in.is_empty() || config.upstream.add_headers.contains_key("authorization") {
             errors.push((
                 "google_credentials".into(),
@@ -582,7 +581,33 @@ pub fn compile_with(config: &RouteConfig, base: &Spec) -> Result<Route, Vec<(Str
                     .into(),
             ));
         }
-        super::google_token::MetadataToken::shared(&g.metadata_host)
+        fn given(v: &Option<String>) -> Option<&str> {
+            v.as_deref().map(str::trim).filter(|v| !v.is_empty())
+        }
+        match (given(&g.metadata_host), given(&g.service_account_file)) {
+            (Some(host), None) => Some(super::google_token::GoogleToken::metadata(host)),
+            (None, Some(path)) => match super::google_token::GoogleToken::service_account(path) {
+                Ok(token) => Some(token),
+                Err(why) => {
+                    errors.push(("google_credentials.service_account_file".into(), why));
+                    None
+                }
+            },
+            (Some(_), Some(_)) => {
+                errors.push((
+                    "google_credentials".into(),
+                    "takes `metadata_host` or `service_account_file`, not both".into(),
+                ));
+                None
+            }
+            (None, None) => {
+                errors.push((
+                    "google_credentials".into(),
+                    "needs `metadata_host` or `service_account_file` (is its variable set?)".into(),
+                ));
+                None
+            }
+        }
     });
     match upstream {
         Some(upstream) if errors.is_empty() => Ok(Route {

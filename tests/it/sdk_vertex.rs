@@ -204,3 +204,148 @@ fn vertex_routes_on_google_cloud_take_the_workloads_token_from_the_metadata_serv
     r.assert_error(502, "bad_gateway");
     assert_eq!(up.received().len(), 4);
 }
+
+/// The throwaway service-account key of `tests/fixtures/google-service-account/`, written
+/// out with `token_uri` at `token_uri`; its path.
+fn service_account_file(token_uri: &str) -> std::path::PathBuf {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/google-service-account/key.json");
+    let text = std::fs::read_to_string(fixture).expect("fixture");
+    let path = std::env::temp_dir().join(format!(
+        "anonymizer-sa-{}-{}.json",
+        std::process::id(),
+        crate::support::free_port()
+    ));
+    std::fs::write(&path, text.replace("TOKEN_URI", token_uri)).expect("written");
+    path
+}
+
+/// Checks a token request as Google's token endpoint does (RFC 7523): the grant type, an
+/// RS256 assertion whose signature the key's public half verifies, the account as issuer,
+/// the Cloud Platform scope, this endpoint as audience, an hour's lifetime. `None` when
+/// the request is not one.
+fn checked_assertion(req: &Received, public_key: &[u8], audience: &str) -> Option<Value> {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
+    let form = std::str::from_utf8(&req.body).ok()?;
+    let mut fields = form.split('&').filter_map(|kv| kv.split_once('='));
+    let grant = fields.clone().find(|(k, _)| *k == "grant_type")?.1;
+    let assertion = fields.find(|(k, _)| *k == "assertion")?.1;
+    if req.method != "POST"
+        || req.header("content-type") != Some("application/x-www-form-urlencoded")
+        || grant != "urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer"
+    {
+        return None;
+    }
+    let (signed, signature) = assertion.rsplit_once('.')?;
+    let (header, claims) = signed.split_once('.')?;
+    ring::signature::UnparsedPublicKey::new(
+        &ring::signature::RSA_PKCS1_2048_8192_SHA256,
+        public_key,
+    )
+    .verify(signed.as_bytes(), &URL_SAFE_NO_PAD.decode(signature).ok()?)
+    .ok()?;
+    let header: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(header).ok()?).ok()?;
+    let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims).ok()?).ok()?;
+    let lifetime = claims["exp"].as_u64()? - claims["iat"].as_u64()?;
+    (header == json!({"alg": "RS256", "typ": "JWT"})
+        && claims["iss"] == "proxy@anonymizer-tests.iam.gserviceaccount.com"
+        && claims["scope"] == "https://www.googleapis.com/auth/cloud-platform"
+        && claims["aud"] == audience
+        && lifetime == 3600)
+        .then_some(claims)
+}
+
+#[test]
+fn vertex_routes_elsewhere_exchange_a_service_account_key_for_a_token() {
+    use ring::signature::KeyPair;
+    // The fixture's public half, for the token server to check signatures with.
+    let fixture = service_account_file("http://unused/token");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&fixture).unwrap()).unwrap();
+    let pem = doc["private_key"].as_str().unwrap();
+    let b64: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+    let der = {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap()
+    };
+    let public = ring::signature::RsaKeyPair::from_pkcs8(&der)
+        .unwrap()
+        .public_key()
+        .as_ref()
+        .to_vec();
+    let _ = std::fs::remove_file(fixture);
+    let public_check = public.clone();
+    let audience = std::sync::Arc::new(std::sync::OnceLock::<String>::new());
+    let aud = std::sync::Arc::clone(&audience);
+    let tokens = Upstream::start(move |req: &Received| {
+        match checked_assertion(req, &public, aud.get().map_or("", String::as_str)) {
+            Some(_) => Reply::json(
+                &json!({"access_token": "ya29.from-key-file", "expires_in": 3599, "token_type": "Bearer"}),
+            ),
+            None => {
+                let mut r = Reply::json(&json!({"error": "invalid_grant"}));
+                r.status = 400;
+                r
+            }
+        }
+    });
+    let uri = format!("{}/token", tokens.url());
+    audience.set(uri.clone()).unwrap();
+    let key_file = service_account_file(&uri);
+    let up = Upstream::start(vertex);
+    let route = |name: &str, publisher: &str, preset: &str| {
+        format!(
+            "  - name: {name}\n    match: {{paths: [/v1/projects/*/locations/*/publishers/{publisher}/models/*, /v1beta1/projects/*/locations/*/publishers/{publisher}/models/*]}}\n    upstream: {{url: '{}'}}\n    preset: {preset}\n    google_credentials: {{service_account_file: '{}'}}\n",
+            up.url(),
+            key_file.display()
+        )
+    };
+    let yaml = format!(
+        "{}routes:\n{}{}",
+        crate::support::base_config(),
+        route("g", "google", "vertex_gemini"),
+        route("a", "anthropic", "vertex_anthropic")
+    );
+    let s = crate::support::TestServer::start(&yaml);
+    // The SDKs' token is our key; the account's goes upstream.
+    let got = run(&format!("http://{}", s.addr), &[KEY]);
+    assert_eq!(got, restored());
+    let received = up.received();
+    assert_anonymized(&received);
+    for r in &received {
+        assert_eq!(r.header("authorization"), Some("Bearer ya29.from-key-file"));
+    }
+    // One exchange, with a valid assertion, kept while the token is valid.
+    let asked = tokens.received();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].path, "/token");
+    assert!(checked_assertion(&asked[0], &public_check, &uri).is_some());
+    drop(s);
+    // A key file that is not one is refused at start, naming what is missing, never
+    // what the file holds.
+    std::fs::write(
+        &key_file,
+        r#"{"type": "service_account", "client_email": "x@y", "private_key": "not a key 7f3a"}"#,
+    )
+    .unwrap();
+    let config = key_file.with_extension("yaml");
+    std::fs::write(&config, &yaml).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_anonymizer"))
+        .args(["check-config", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&key_file);
+    let _ = std::fs::remove_file(&config);
+    assert_eq!(out.status.code(), Some(2));
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("google_credentials.service_account_file")
+            && text.contains("`private_key` is not a PEM private key")
+            && !text.contains("7f3a"),
+        "{text}"
+    );
+}
