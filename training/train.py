@@ -89,6 +89,25 @@ def teacher_logits(onnx_path, ex, threads, bs=32):
     return out
 
 
+def soft_labels(a, ex):
+    """The teachers' averaged logits for every window, from --soft-cache when it has them."""
+    import numpy as np
+    if a.soft_cache and os.path.exists(a.soft_cache):
+        with np.load(a.soft_cache) as z:
+            flat, lengths = z["logits"], z["lengths"]
+        if len(lengths) != len(ex) or any(n != len(e[0]) for n, e in zip(lengths, ex)):
+            raise SystemExit("--soft-cache was made for other windows")
+        return np.split(flat, np.cumsum(lengths)[:-1])
+    dirs = [d for d in (a.soft_teachers or a.teacher).split(",") if d]
+    runs = [teacher_logits(os.path.join(d, "model.onnx"), ex, a.threads) for d in dirs]
+    soft = [(sum(r[i].astype(np.float32) for r in runs) / len(runs)).astype(np.float16)
+            for i in range(len(ex))]
+    if a.soft_cache:
+        np.savez(a.soft_cache, logits=np.concatenate(soft),
+                 lengths=np.array([len(x) for x in soft]))
+    return soft
+
+
 def teacher_hidden(model, ex, layers, bs=32, device="cpu"):
     """The teacher's hidden states after each of `layers` (float16, [tokens, hidden] per layer)
     for every training window, computed once: what each student layer is asked to reproduce
@@ -256,6 +275,14 @@ def main():
                     help="distil: the teacher's fp32 HF folder to start the student from "
                          "(default: the weights read back from --teacher's model.onnx)")
     ap.add_argument("--layers", default="0,2,5", help="the teacher's layers the student keeps")
+    ap.add_argument("--soft-teachers", default="",
+                    help="distil: comma-separated model folders whose int8 logits, averaged, are "
+                         "the soft labels (default: the --teacher folder); any shipped graph, fused too")
+    ap.add_argument("--soft-cache", default="",
+                    help="distil: a .npz file the soft labels are read from if it exists, else "
+                         "written to (runs with the same data arguments share them)")
+    ap.add_argument("--only-soft", action="store_true",
+                    help="compute the soft labels into --soft-cache and stop")
     ap.add_argument("--kd-alpha", type=float, default=0.7,
                     help="weight of the teacher's soft labels; 1 - alpha goes to the gold labels")
     ap.add_argument("--kd-temp", type=float, default=2.0)
@@ -348,7 +375,10 @@ def main():
     layers = [int(x) for x in a.layers.split(",")]
     soft = hidden = None
     if a.teacher:
-        soft = teacher_logits(os.path.join(a.teacher, "model.onnx"), ex, a.threads)
+        soft = soft_labels(a, ex)
+        if a.only_soft:
+            print("soft labels written to", a.soft_cache, flush=True)
+            return
         if a.misc and soft and soft[0].shape[1] < len(i2l):
             b_misc = bio.label2id(types)["B-MISC"]
             soft = [with_misc(s, t, b_misc) for s, t in zip(soft, misc_tags)]
