@@ -299,6 +299,12 @@ class Bench:
         for r in self.rows:
             print("| %s |" % " | ".join(str(x) for x in r))
         print()
+        if self.a.pid:
+            with open("/proc/%d/status" % self.a.pid) as f:
+                rss = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+            print("Service memory after the run (ours with the default config, `MALLOC_ARENA_MAX=2`): "
+                  "RSS %d MB." % (rss // 1024))
+            print()
         print("Each stream one keep-alive connection (wrk -t1 -c1). Fresh text (a, c): each text once, "
               "at most %d s, after a %g MB warm-up of other text; b, d: %s." % (
                   self.a.duration, self.a.warm_mb,
@@ -324,6 +330,7 @@ def main():
     ap.add_argument("--fresh-mb", type=float, default=8, help="a, c: MB of new text per stream")
     ap.add_argument("--warm-mb", type=float, default=1, help="a, c: MB of other text sent first, untimed")
     ap.add_argument("--docs-b", type=int, default=96, help="mixed documents for shape b")
+    ap.add_argument("--pid", type=int, default=0, help="our server's pid: its RSS is printed after the run")
     a = ap.parse_args()
     shapes = [s for s in a.shapes if s in "abcde"]
     if not shapes:

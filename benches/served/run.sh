@@ -48,6 +48,7 @@ ours() { # API port, metrics port, then the binary's arguments
 }
 # Ours as shipped: the default config (rules + our model).
 ours 18380 19380 --config "${CONFIG:-conf/anonymizer.yaml}" 2>"$tmp/ours.log" &
+ours_pid=$!
 wait_for=(localhost:18380/readyz)
 if [[ "$SHAPES" == *c* ]]; then
   # The log routes, rules only, in front of the sink.
@@ -68,7 +69,7 @@ commit=$(git rev-parse --short HEAD)
 [ -z "$(git status --porcelain -- src Cargo.toml Cargo.lock)" ] || commit="$commit + uncommitted changes in src/"
 args=(--shapes "$SHAPES" --ours http://127.0.0.1:18380 --key $KEY --metrics http://127.0.0.1:19380
       --conll "$CONLL" --tmp "$tmp" --commit "$commit" --duration "${DURATION:-10}"
-      --passes "${PASSES:-0}" --seed "${SEED:-1}" --fresh-mb "${FRESH_MB:-8}")
+      --passes "${PASSES:-0}" --seed "${SEED:-1}" --fresh-mb "${FRESH_MB:-8}" --pid "$ours_pid")
 [[ "$SHAPES" != *c* ]] || args+=(--proxy http://127.0.0.1:18381 --proxy-metrics http://127.0.0.1:19381
                                   --sink http://127.0.0.1:18382)
 [ "$PRESIDIO" = 0 ] || args+=(--presidio http://127.0.0.1:18390)
