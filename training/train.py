@@ -304,6 +304,8 @@ def main():
                          "continue after its epoch N (same batches and learning rate; AdamW's "
                          "moments start afresh if the folder has no optimizer.pt)")
     a = ap.parse_args()
+    if a.only_soft and not a.soft_cache:
+        ap.error("--only-soft needs --soft-cache")
 
     t_start = time.time()
     torch.set_num_threads(a.threads)

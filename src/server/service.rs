@@ -553,9 +553,7 @@ impl ApiService {
             if !api.runs_model(&call) {
                 return api.run_anonymize(&caller, call);
             }
-            return tokio::task::spawn_blocking(move || api.run_anonymize(&caller, call))
-                .await
-                .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)));
+            return off_the_loop(move || api.run_anonymize(&caller, call)).await;
         }
         let work = move || match endpoint {
             Endpoint::Anonymize => api.anonymize(&caller, &body),
@@ -569,10 +567,17 @@ impl ApiService {
         if inline && endpoint != Endpoint::PresidioAnalyze {
             return work();
         }
-        tokio::task::spawn_blocking(work)
-            .await
-            .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)))
+        off_the_loop(work).await
     }
+}
+
+/// `work` on the blocking pool; a panic in it is an internal error.
+async fn off_the_loop(
+    work: impl FnOnce() -> std::result::Result<Outcome, ApiError> + Send + 'static,
+) -> std::result::Result<Outcome, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|_| Err(ApiError::new(ErrorCode::Internal)))
 }
 
 /// The request line and headers as the exchange reads them.
