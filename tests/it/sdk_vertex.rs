@@ -154,6 +154,36 @@ fn vertex_sdks_with_the_operators_google_token_send_ours_as_theirs() {
     }
 }
 
+/// Both Vertex publishers' routes in front of `up`, with the operator's token from
+/// `credentials` (a `google_credentials` mapping in flow style).
+fn operator_routes(up: &Upstream, credentials: &str) -> String {
+    let route = |name: &str, publisher: &str, preset: &str| {
+        format!(
+            "  - name: {name}\n    match: {{paths: [/v1/projects/*/locations/*/publishers/{publisher}/models/*, /v1beta1/projects/*/locations/*/publishers/{publisher}/models/*]}}\n    upstream: {{url: '{}'}}\n    preset: {preset}\n    google_credentials: {credentials}\n",
+            up.url()
+        )
+    };
+    format!(
+        "{}routes:\n{}{}",
+        crate::support::base_config(),
+        route("g", "google", "vertex_gemini"),
+        route("a", "anthropic", "vertex_anthropic")
+    )
+}
+
+/// Both SDKs through `s` with our key as their Google token: their answers restored, and
+/// `token` the bearer of everything `up` received, which holds no personal value.
+fn sdks_send_the_operators_token(s: &crate::support::TestServer, up: &Upstream, token: &str) {
+    let got = run(&format!("http://{}", s.addr), &[KEY]);
+    assert_eq!(got, restored());
+    let received = up.received();
+    assert_anonymized(&received);
+    let bearer = format!("Bearer {token}");
+    for r in &received {
+        assert_eq!(r.header("authorization"), Some(bearer.as_str()));
+    }
+}
+
 #[test]
 fn vertex_routes_on_google_cloud_take_the_workloads_token_from_the_metadata_server() {
     let metadata = Upstream::start(|_: &Received| {
@@ -163,27 +193,10 @@ fn vertex_routes_on_google_cloud_take_the_workloads_token_from_the_metadata_serv
     });
     let up = Upstream::start(vertex);
     let host = metadata.url().trim_start_matches("http://").to_owned();
-    let route = |name: &str, publisher: &str, preset: &str| {
-        format!(
-            "  - name: {name}\n    match: {{paths: [/v1/projects/*/locations/*/publishers/{publisher}/models/*, /v1beta1/projects/*/locations/*/publishers/{publisher}/models/*]}}\n    upstream: {{url: '{}'}}\n    preset: {preset}\n    google_credentials: {{metadata_host: '{host}'}}\n",
-            up.url()
-        )
-    };
-    let yaml = format!(
-        "{}routes:\n{}{}",
-        crate::support::base_config(),
-        route("g", "google", "vertex_gemini"),
-        route("a", "anthropic", "vertex_anthropic")
-    );
+    let yaml = operator_routes(&up, &format!("{{metadata_host: '{host}'}}"));
     let s = crate::support::TestServer::start(&yaml);
     // The SDKs' token is our key; the workload's goes upstream.
-    let got = run(&format!("http://{}", s.addr), &[KEY]);
-    assert_eq!(got, restored());
-    let received = up.received();
-    assert_anonymized(&received);
-    for r in &received {
-        assert_eq!(r.header("authorization"), Some("Bearer ya29.from-metadata"));
-    }
+    sdks_send_the_operators_token(&s, &up, "ya29.from-metadata");
     // Fetched once, as Google's libraries ask for it, and kept while it is valid.
     let asked = metadata.received();
     assert_eq!(asked.len(), 1);
@@ -295,28 +308,13 @@ fn vertex_routes_elsewhere_exchange_a_service_account_key_for_a_token() {
     audience.set(uri.clone()).unwrap();
     let key_file = service_account_file(&uri);
     let up = Upstream::start(vertex);
-    let route = |name: &str, publisher: &str, preset: &str| {
-        format!(
-            "  - name: {name}\n    match: {{paths: [/v1/projects/*/locations/*/publishers/{publisher}/models/*, /v1beta1/projects/*/locations/*/publishers/{publisher}/models/*]}}\n    upstream: {{url: '{}'}}\n    preset: {preset}\n    google_credentials: {{service_account_file: '{}'}}\n",
-            up.url(),
-            key_file.display()
-        )
-    };
-    let yaml = format!(
-        "{}routes:\n{}{}",
-        crate::support::base_config(),
-        route("g", "google", "vertex_gemini"),
-        route("a", "anthropic", "vertex_anthropic")
+    let yaml = operator_routes(
+        &up,
+        &format!("{{service_account_file: '{}'}}", key_file.display()),
     );
     let s = crate::support::TestServer::start(&yaml);
     // The SDKs' token is our key; the account's goes upstream.
-    let got = run(&format!("http://{}", s.addr), &[KEY]);
-    assert_eq!(got, restored());
-    let received = up.received();
-    assert_anonymized(&received);
-    for r in &received {
-        assert_eq!(r.header("authorization"), Some("Bearer ya29.from-key-file"));
-    }
+    sdks_send_the_operators_token(&s, &up, "ya29.from-key-file");
     // One exchange, with a valid assertion, kept while the token is valid.
     let asked = tokens.received();
     assert_eq!(asked.len(), 1);
