@@ -136,11 +136,11 @@ async fn from_metadata(host: &str) -> Result<(Secret<String>, u64), TokenError> 
     let request = format!(
         "GET {PATH} HTTP/1.1\r\nHost: metadata.google.internal\r\nMetadata-Flavor: Google\r\nConnection: close\r\n\r\n"
     );
-    exchange(stream, request.as_bytes()).await
+    round_trip(stream, request.as_bytes()).await
 }
 
 /// Sends `request` and reads the whole answer (the request asks to close).
-async fn exchange<S>(mut stream: S, request: &[u8]) -> Result<(Secret<String>, u64), TokenError>
+async fn round_trip<S>(mut stream: S, request: &[u8]) -> Result<(Secret<String>, u64), TokenError>
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
@@ -170,6 +170,8 @@ struct TokenUri {
     /// As the key file gives it: the assertion's audience.
     url: String,
     tls: bool,
+    /// As written in the URI: the `Host` header.
+    authority: String,
     host: String,
     port: u16,
     path: String,
@@ -255,14 +257,14 @@ impl ServiceAccount {
         let request = format!(
             "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             uri.path,
-            uri.host_header(),
+            uri.authority,
             body.len()
         );
         let stream = TcpStream::connect((uri.host.as_str(), uri.port))
             .await
             .map_err(|_| TokenError::Unreachable)?;
         if !uri.tls {
-            return exchange(stream, request.as_bytes()).await;
+            return round_trip(stream, request.as_bytes()).await;
         }
         let name = tokio_rustls::rustls::pki_types::ServerName::try_from(uri.host.clone())
             .map_err(|_| TokenError::Unreachable)?;
@@ -271,39 +273,47 @@ impl ServiceAccount {
             .connect(name, stream)
             .await
             .map_err(|_| TokenError::Unreachable)?;
-        exchange(tls, request.as_bytes()).await
+        round_trip(tls, request.as_bytes()).await
     }
 }
 
 impl TokenUri {
+    /// Read as the route's upstream URL is (`route.rs`, `parse_upstream`).
     fn parse(uri: &str) -> Option<TokenUri> {
-        let (tls, rest) = if let Some(rest) = uri.strip_prefix("https://") {
-            (true, rest)
-        } else {
-            (false, uri.strip_prefix("http://")?)
+        let parsed: http::Uri = uri.parse().ok()?;
+        let tls = match parsed.scheme_str() {
+            Some("http") => false,
+            Some("https") => true,
+            _ => return None,
         };
-        let (authority, path) = rest.find('/').map_or((rest, "/"), |i| rest.split_at(i));
-        let (host, port) = match authority.rsplit_once(':') {
-            Some((host, port)) => (host, port.parse().ok()?),
-            None => (authority, if tls { 443 } else { 80 }),
-        };
+        let authority = parsed.authority()?.as_str().to_owned();
+        let host = parsed.host()?.trim_start_matches('[').trim_end_matches(']');
         if host.is_empty() {
             return None;
         }
+        // A port that is written must be a number (`Uri` keeps `h:port` and drops it).
+        let port = match parsed.port_u16() {
+            Some(port) => port,
+            None if authority.ends_with(parsed.host()?) => {
+                if tls {
+                    443
+                } else {
+                    80
+                }
+            }
+            None => return None,
+        };
         Some(TokenUri {
             url: uri.to_owned(),
             tls,
             host: host.to_owned(),
             port,
-            path: path.to_owned(),
+            path: parsed
+                .path_and_query()
+                .map_or("/", |p| p.as_str())
+                .to_owned(),
+            authority,
         })
-    }
-
-    fn host_header(&self) -> String {
-        match (self.tls, self.port) {
-            (true, 443) | (false, 80) => self.host.clone(),
-            _ => format!("{}:{}", self.host, self.port),
-        }
     }
 }
 
@@ -399,10 +409,10 @@ mod tests {
             ),
             (true, "oauth2.googleapis.com", 443, "/token")
         );
-        assert_eq!(google.host_header(), "oauth2.googleapis.com");
+        assert_eq!(google.authority, "oauth2.googleapis.com");
         let local = TokenUri::parse("http://127.0.0.1:8089/token").unwrap();
         assert_eq!((local.tls, local.port), (false, 8089));
-        assert_eq!(local.host_header(), "127.0.0.1:8089");
+        assert_eq!(local.authority, "127.0.0.1:8089");
         for bad in [
             "ftp://x/token",
             "https://:443/token",
