@@ -282,9 +282,15 @@ impl Engine {
     /// Whether a model tier runs for `labels`: what makes a request cost milliseconds
     /// instead of microseconds, so the server runs it off its event loop.
     pub fn runs_model(&self, labels: &LabelSet) -> bool {
+        self.active(labels).any(|r| r.model().is_some())
+    }
+
+    /// The recognizers that run for `labels`: those producing any of them.
+    fn active<'e>(&'e self, labels: &'e LabelSet) -> impl Iterator<Item = &'e dyn Recognizer> {
         self.recognizers
             .iter()
-            .any(|r| r.model().is_some() && r.labels().iter().any(|l| labels.contains(*l)))
+            .map(|r| r.as_ref())
+            .filter(|r| r.labels().iter().any(|l| labels.contains(*l)))
     }
 
     /// Each text's language ([`language::of_each`]) when a recognizer that would run for
@@ -297,11 +303,7 @@ impl Engine {
         labels: &LabelSet,
         hint: Option<Language>,
     ) -> Vec<Option<Language>> {
-        let scoped = self
-            .recognizers
-            .iter()
-            .any(|r| !r.languages().is_all() && r.labels().iter().any(|l| labels.contains(*l)));
-        if scoped {
+        if self.active(labels).any(|r| !r.languages().is_all()) {
             language::of_each(texts, hint)
         } else {
             vec![hint; texts.len()]
@@ -364,12 +366,7 @@ impl Engine {
         languages: &[Option<Language>],
         labels: &LabelSet,
     ) -> Result<Vec<Proposal>, DetectError> {
-        let active: Vec<&dyn Recognizer> = self
-            .recognizers
-            .iter()
-            .map(|r| r.as_ref())
-            .filter(|r| r.labels().iter().any(|l| labels.contains(*l)))
-            .collect();
+        let active: Vec<&dyn Recognizer> = self.active(labels).collect();
         let run = |recognizer: &&dyn Recognizer| {
             let mut found: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
             let scope = recognizer.languages();
