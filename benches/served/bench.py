@@ -81,10 +81,14 @@ class Bench:
     def fresh_docs(self, kind, mb):
         return [self.c.document(kind, 25000) for _ in range(max(1, int(mb * 40)))]
 
+    def pattern_labels(self):
+        """Every default label of `GET /v1/entities` but the model's."""
+        ents = json.loads(self.get(self.a.ours + "/v1/entities", self.a.key))["entities"]
+        return [e["label"] for e in ents if e["default"] and e["label"] not in MODEL_LABELS]
+
     # -- a. pattern labels only: the model never runs ----------------------------------
     def shape_a(self):
-        ents = json.loads(self.get(self.a.ours + "/v1/entities", self.a.key))["entities"]
-        labels = [e["label"] for e in ents if e["default"] and e["label"] not in MODEL_LABELS]
+        labels = self.pattern_labels()
         windows = self.model_windows()
 
         def send(texts, ls, fresh=True):
@@ -257,8 +261,7 @@ class Bench:
         one stream of fresh 25 KB prose for pattern labels, alone and then beside two
         default-label streams of 2 KB mixed documents (the model busy all the while)."""
         import threading
-        ents = json.loads(self.get(self.a.ours + "/v1/entities", self.a.key))["entities"]
-        labels = [e["label"] for e in ents if e["default"] and e["label"] not in MODEL_LABELS]
+        labels = self.pattern_labels()
         chats = self.c.mixed(64, 1000, 3000)
         chat_bodies = [json.dumps({"text": [t]}) for t in chats]
 
