@@ -15,6 +15,7 @@ pub mod lower_case_surnames;
 pub mod model;
 pub mod pool;
 pub mod tokenize;
+pub mod unigram;
 pub mod window;
 
 use std::fmt;

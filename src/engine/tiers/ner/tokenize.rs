@@ -1,5 +1,6 @@
 //! Text → sub-word tokens with byte spans into the original text, through the model's
-//! own `tokenizer.json` (the `tokenizers` crate, no network features).
+//! own `tokenizer.json` (the `tokenizers` crate, no network features; a Unigram model
+//! through our [`CompactUnigram`], which gives the same tokens in far less memory).
 //!
 //! `tokenizers::Tokenizer::encode` reports offsets in **bytes** of the original text
 //! (`encode_char_offsets` would give chars); normalisation (lower-casing, accent
@@ -9,8 +10,15 @@
 
 use std::path::Path;
 
+use serde::Deserialize;
+use tokenizers::{
+    DecoderWrapper, Encoding, NormalizerWrapper, PostProcessorWrapper, PreTokenizerWrapper,
+    TokenizerImpl,
+};
+
 use crate::text::ByteSpan;
 
+use super::unigram::CompactUnigram;
 use super::NerError;
 
 /// The tokens of one text, without special tokens.
@@ -36,9 +44,67 @@ impl Tokens {
     }
 }
 
+/// The `tokenizers` pipeline (normalizer, pre-tokenizer, added tokens) around our model.
+type UnigramTokenizer = TokenizerImpl<
+    CompactUnigram,
+    NormalizerWrapper,
+    PreTokenizerWrapper,
+    PostProcessorWrapper,
+    DecoderWrapper,
+>;
+
+/// A `tokenizer.json` as the `tokenizers` crate reads it, or with a Unigram model as ours.
+enum Inner {
+    Stock(Box<tokenizers::Tokenizer>),
+    Unigram(Box<UnigramTokenizer>),
+}
+
+impl Inner {
+    fn read(json: &str) -> Result<Inner, String> {
+        #[derive(Deserialize)]
+        struct Model {
+            #[serde(rename = "type")]
+            kind: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Head {
+            model: Model,
+        }
+        let head: Head = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        // Windows and padding are ours: a truncation or padding the file sets is dropped.
+        if head.model.kind.as_deref() == Some("Unigram") {
+            let mut inner: UnigramTokenizer =
+                serde_json::from_str(json).map_err(|e| e.to_string())?;
+            inner.with_truncation(None).map_err(|e| e.to_string())?;
+            inner.with_padding(None);
+            Ok(Inner::Unigram(Box::new(inner)))
+        } else {
+            let mut inner: tokenizers::Tokenizer =
+                json.parse().map_err(|e: tokenizers::Error| e.to_string())?;
+            inner.with_truncation(None).map_err(|e| e.to_string())?;
+            inner.with_padding(None);
+            Ok(Inner::Stock(Box::new(inner)))
+        }
+    }
+
+    fn encode(&self, text: &str) -> tokenizers::Result<Encoding> {
+        match self {
+            Inner::Stock(t) => t.encode(text, false),
+            Inner::Unigram(t) => t.encode(text, false),
+        }
+    }
+
+    fn token_to_id(&self, token: &str) -> Option<u32> {
+        match self {
+            Inner::Stock(t) => t.token_to_id(token),
+            Inner::Unigram(t) => t.token_to_id(token),
+        }
+    }
+}
+
 /// A loaded `tokenizer.json` plus the ids of its `[CLS]`/`[SEP]` wrappers.
 pub struct Tokenizer {
-    inner: tokenizers::Tokenizer,
+    inner: Inner,
     pub cls: u32,
     pub sep: u32,
     pub pad: u32,
@@ -53,13 +119,10 @@ impl Tokenizer {
         if !path.is_file() {
             return Err(NerError::missing(path));
         }
-        let mut inner = tokenizers::Tokenizer::from_file(path)
+        let json = std::fs::read_to_string(path)
             .map_err(|e| NerError::runtime(format!("loading {}: {e}", path.display())))?;
-        // We window and pad ourselves.
-        inner
-            .with_truncation(None)
-            .map_err(|e| NerError::runtime(format!("tokenizer truncation: {e}")))?;
-        inner.with_padding(None);
+        let inner = Inner::read(&json)
+            .map_err(|e| NerError::runtime(format!("loading {}: {e}", path.display())))?;
         let special = |names: &[&str]| names.iter().find_map(|n| inner.token_to_id(n));
         let cls = special(&["[CLS]", "<s>"]);
         let sep = special(&["[SEP]", "</s>"]);
@@ -84,6 +147,12 @@ impl Tokenizer {
         self
     }
 
+    /// The tokenizer's own encoding of `text`, without special tokens.
+    #[cfg(test)]
+    pub(super) fn encoding(&self, text: &str) -> tokenizers::Result<Encoding> {
+        self.inner.encode(text)
+    }
+
     /// Tokenizes `text` without special tokens.
     ///
     /// # Errors
@@ -94,7 +163,7 @@ impl Tokenizer {
         }
         let encoding = self
             .inner
-            .encode(text, false)
+            .encode(text)
             .map_err(|e| NerError::runtime(format!("tokenizing: {e}")))?;
         let mut tokens = Tokens {
             ids: encoding.get_ids().to_vec(),
