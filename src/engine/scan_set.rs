@@ -16,12 +16,11 @@
 //! `anonymizer_pattern_scan_fallbacks_total`; a registry test keeps every shard well
 //! within its cache on a varied corpus).
 
-use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use regex_automata::hybrid::dfa::{Cache, OverlappingState, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
-use regex_automata::util::pool::Pool;
 use regex_automata::{Input, MatchKind};
 
 /// Patterns per shard. On new text (each 25 KB document scanned once after ten others,
@@ -45,7 +44,72 @@ pub fn fallbacks_total() -> u64 {
     FALLBACKS.load(Ordering::Relaxed)
 }
 
-type CacheFn = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+/// The lazy-DFA caches of one DFA, shared by all threads, at most twice the cores. A
+/// cache holds the states its scans built (MBs on varied text). The `regex` crate's pool
+/// keeps caches per stack of threads, and the event loop's threads, the blocking pool's
+/// and a large request's two halves made five of each shard's on two cores (~130 MB in
+/// all); scans beyond the cores cannot run at once anyway, so a scan beyond the limit
+/// waits for a cache instead of building its own. A thread holds one cache at a time and
+/// takes no other lock meanwhile, so the wait always ends.
+struct Caches {
+    dfa: DFA,
+    state: Mutex<(Vec<Cache>, usize)>,
+    returned: Condvar,
+    limit: usize,
+}
+
+impl Caches {
+    fn new(dfa: DFA) -> Self {
+        Caches {
+            dfa,
+            state: Mutex::new((Vec::new(), 0)),
+            returned: Condvar::new(),
+            // Twice the cores: a scan whose thread was preempted holding a cache, or a
+            // large request's two halves beside other requests, need not wait.
+            limit: 2 * std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+
+    /// Runs `scan` with a cache: a free one, a new one while fewer than the limit exist,
+    /// or the next one returned.
+    fn with<R>(&self, scan: impl FnOnce(&DFA, &mut Cache) -> R) -> R {
+        let cache = {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if let Some(cache) = state.0.pop() {
+                    break cache;
+                }
+                if state.1 < self.limit {
+                    state.1 += 1;
+                    break self.dfa.create_cache();
+                }
+                state = self.returned.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let mut lent = Lent {
+            caches: self,
+            cache: Some(cache),
+        };
+        scan(&self.dfa, lent.cache.as_mut().expect("lent until dropped"))
+    }
+}
+
+/// A cache out of its pool; it goes back when dropped, after a panic too.
+struct Lent<'a> {
+    caches: &'a Caches,
+    cache: Option<Cache>,
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        if let Some(cache) = self.cache.take() {
+            let mut state = self.caches.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.0.push(cache);
+            drop(state);
+            self.caches.returned.notify_one();
+        }
+    }
+}
 
 struct Shard {
     /// Scans of this shard the DFA gave up on.
@@ -54,8 +118,7 @@ struct Shard {
     clears: AtomicU64,
     /// Index in the whole set of each of this shard's patterns, ascending.
     members: Vec<usize>,
-    dfa: DFA,
-    caches: Pool<Cache, CacheFn>,
+    caches: Caches,
 }
 
 /// Regexes searched together, as shards of lazy DFAs: the set forms of all patterns, or
@@ -101,14 +164,11 @@ impl ScanSet {
                 .thompson(thompson::Config::new().which_captures(WhichCaptures::None))
                 .build_many(&chunk)
                 .map_err(|e| ScanSetError(e.to_string()))?;
-            let for_cache = dfa.clone();
-            let create: CacheFn = Box::new(move || for_cache.create_cache());
             shards.push(Shard {
                 gave_up: AtomicU64::new(0),
                 clears: AtomicU64::new(0),
                 members,
-                dfa,
-                caches: Pool::new(create),
+                caches: Caches::new(dfa),
             });
         }
         let mut shard_of = vec![0; forms.len()];
@@ -141,24 +201,22 @@ impl ScanSet {
             if !shard.members.iter().any(|&i| wanted(i)) {
                 continue;
             }
-            let mut cache = shard.caches.get();
-            let cleared = cache.clear_count();
-            events.clear();
-            let input = Input::new(haystack);
-            let mut state = OverlappingState::start();
-            let searched = loop {
-                match shard
-                    .dfa
-                    .try_search_overlapping_fwd(&mut cache, &input, &mut state)
-                {
-                    Err(e) => break Err(e),
-                    Ok(()) => match state.get_match() {
-                        None => break Ok(()),
-                        Some(m) => events.push((m.pattern().as_usize(), m.offset())),
-                    },
-                }
-            };
-            let cleared = cache.clear_count().saturating_sub(cleared);
+            let (searched, cleared) = shard.caches.with(|dfa, cache| {
+                let cleared = cache.clear_count();
+                events.clear();
+                let input = Input::new(haystack);
+                let mut state = OverlappingState::start();
+                let searched = loop {
+                    match dfa.try_search_overlapping_fwd(cache, &input, &mut state) {
+                        Err(e) => break Err(e),
+                        Ok(()) => match state.get_match() {
+                            None => break Ok(()),
+                            Some(m) => events.push((m.pattern().as_usize(), m.offset())),
+                        },
+                    }
+                };
+                (searched, cache.clear_count().saturating_sub(cleared))
+            });
             shard.clears.fetch_add(cleared as u64, Ordering::Relaxed);
             if searched.is_err() {
                 FALLBACKS.fetch_add(1, Ordering::Relaxed);
@@ -221,8 +279,7 @@ fn lazy_dfa(cache_bytes: usize) -> regex_automata::hybrid::dfa::Config {
 /// ends the set scan found, this bounds the stretch its own regex must search, as a
 /// maximum length bounds it for the others.
 pub struct Starts {
-    dfa: DFA,
-    caches: Pool<Cache, CacheFn>,
+    caches: Caches,
 }
 
 impl Starts {
@@ -241,22 +298,21 @@ impl Starts {
             )
             .build(form)
             .map_err(|e| ScanSetError(e.to_string()))?;
-        let for_cache = dfa.clone();
-        let create: CacheFn = Box::new(move || for_cache.create_cache());
         Ok(Self {
-            dfa,
-            caches: Pool::new(create),
+            caches: Caches::new(dfa),
         })
     }
 
     /// The earliest offset at which a match ending at `end` starts; `None` when no
     /// match ends there or the DFA gave up.
     pub fn earliest(&self, haystack: &str, end: usize) -> Option<usize> {
-        let mut cache = self.caches.get();
         let input = Input::new(haystack)
             .range(..end)
             .anchored(regex_automata::Anchored::Yes);
-        match self.dfa.try_search_rev(&mut cache, &input) {
+        match self
+            .caches
+            .with(|dfa, cache| dfa.try_search_rev(cache, &input))
+        {
             Ok(found) => found.map(|m| m.offset()),
             Err(_) => {
                 FALLBACKS.fetch_add(1, Ordering::Relaxed);
@@ -308,6 +364,27 @@ mod tests {
 
     fn forms(n: usize) -> Vec<String> {
         (0..n).map(|i| format!("w{i}x")).collect()
+    }
+
+    #[test]
+    fn many_threads_share_at_most_the_limit_of_caches_and_each_finds_its_matches() {
+        let set = ScanSet::new(&forms(3)).unwrap();
+        let limit = set.shards[0].caches.limit;
+        std::thread::scope(|scope| {
+            for t in 0..4 * limit {
+                let set = &set;
+                scope.spawn(move || {
+                    for i in 0..50 {
+                        let text = format!("{t} w{}x {i}", (t + i) % 3);
+                        let hits = set.matches(&text, |_| true);
+                        assert_eq!(hits.len(), 1, "{text}");
+                        assert_eq!(hits[0].index, (t + i) % 3);
+                    }
+                });
+            }
+        });
+        let (free, created) = &*set.shards[0].caches.state.lock().unwrap();
+        assert!(*created <= limit && free.len() == *created, "{created} of {limit}");
     }
 
     #[test]
