@@ -384,7 +384,10 @@ mod tests {
             }
         });
         let (free, created) = &*set.shards[0].caches.state.lock().unwrap();
-        assert!(*created <= limit && free.len() == *created, "{created} of {limit}");
+        assert!(
+            *created <= limit && free.len() == *created,
+            "{created} of {limit}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! The crate's `Unigram` finds the pieces that start at a position through a trie of one
 //! hash map per node: ~50 MB for the multilingual model's 92k pieces, a fifth of the
 //! service's memory. Here the pieces are one string, and the trie one array of nodes,
-//! each node's children side by side and sorted by their byte (~5 MB in all).
+//! each node's children side by side and sorted by their byte (a few MB in all).
 //!
 //! Decoding is the crate's `encode_optimized` (SentencePiece's best path): the same
 //! scores added in the same order, the same tie-breaking (the first candidate of equal
