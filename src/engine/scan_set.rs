@@ -17,7 +17,7 @@
 //! within its cache on a varied corpus).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Condvar, Mutex, OnceLock};
 
 use regex_automata::hybrid::dfa::{Cache, OverlappingState, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
@@ -53,20 +53,31 @@ pub fn fallbacks_total() -> u64 {
 /// takes no other lock meanwhile, so the wait always ends.
 struct Caches {
     dfa: DFA,
-    state: Mutex<(Vec<Cache>, usize)>,
+    state: Mutex<Lendable>,
     returned: Condvar,
-    limit: usize,
+}
+
+#[derive(Default)]
+struct Lendable {
+    free: Vec<Cache>,
+    /// Caches made, free or lent.
+    made: usize,
+}
+
+/// Most caches of one DFA: twice the cores, so that a scan whose thread was preempted
+/// holding a cache, or a large request's two halves beside other requests, need not wait.
+/// Read once: the cores are looked up in the cgroup files.
+fn cache_limit() -> usize {
+    static LIMIT: OnceLock<usize> = OnceLock::new();
+    *LIMIT.get_or_init(|| 2 * std::thread::available_parallelism().map_or(2, |n| n.get()))
 }
 
 impl Caches {
     fn new(dfa: DFA) -> Self {
         Caches {
             dfa,
-            state: Mutex::new((Vec::new(), 0)),
+            state: Mutex::default(),
             returned: Condvar::new(),
-            // Twice the cores: a scan whose thread was preempted holding a cache, or a
-            // large request's two halves beside other requests, need not wait.
-            limit: 2 * std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 
@@ -76,11 +87,11 @@ impl Caches {
         let cache = {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             loop {
-                if let Some(cache) = state.0.pop() {
+                if let Some(cache) = state.free.pop() {
                     break cache;
                 }
-                if state.1 < self.limit {
-                    state.1 += 1;
+                if state.made < cache_limit() {
+                    state.made += 1;
                     break self.dfa.create_cache();
                 }
                 state = self.returned.wait(state).unwrap_or_else(|e| e.into_inner());
@@ -104,7 +115,7 @@ impl Drop for Lent<'_> {
     fn drop(&mut self) {
         if let Some(cache) = self.cache.take() {
             let mut state = self.caches.state.lock().unwrap_or_else(|e| e.into_inner());
-            state.0.push(cache);
+            state.free.push(cache);
             drop(state);
             self.caches.returned.notify_one();
         }
@@ -369,7 +380,7 @@ mod tests {
     #[test]
     fn many_threads_share_at_most_the_limit_of_caches_and_each_finds_its_matches() {
         let set = ScanSet::new(&forms(3)).unwrap();
-        let limit = set.shards[0].caches.limit;
+        let limit = cache_limit();
         std::thread::scope(|scope| {
             for t in 0..4 * limit {
                 let set = &set;
@@ -383,9 +394,10 @@ mod tests {
                 });
             }
         });
-        let (free, created) = &*set.shards[0].caches.state.lock().unwrap();
+        let state = set.shards[0].caches.state.lock().unwrap();
+        let created = state.made;
         assert!(
-            *created <= limit && free.len() == *created,
+            created <= limit && state.free.len() == created,
             "{created} of {limit}"
         );
     }

@@ -10,10 +10,11 @@
 
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use tokenizers::{
-    DecoderWrapper, Encoding, NormalizerWrapper, PostProcessorWrapper, PreTokenizerWrapper,
-    TokenizerImpl,
+    DecoderWrapper, Encoding, Model, ModelWrapper, NormalizerWrapper, PostProcessorWrapper,
+    PreTokenizerWrapper, TokenizerImpl,
 };
 
 use crate::text::ByteSpan;
@@ -44,47 +45,34 @@ impl Tokens {
     }
 }
 
-/// The `tokenizers` pipeline (normalizer, pre-tokenizer, added tokens) around our model.
-type UnigramTokenizer = TokenizerImpl<
-    CompactUnigram,
-    NormalizerWrapper,
-    PreTokenizerWrapper,
-    PostProcessorWrapper,
-    DecoderWrapper,
->;
+/// The `tokenizers` pipeline (normalizer, pre-tokenizer, added tokens) around model `M`.
+type Pipeline<M> =
+    TokenizerImpl<M, NormalizerWrapper, PreTokenizerWrapper, PostProcessorWrapper, DecoderWrapper>;
 
-/// A `tokenizer.json` as the `tokenizers` crate reads it, or with a Unigram model as ours.
+/// A `tokenizer.json` with the model the crate reads, or with a Unigram model as ours.
 enum Inner {
-    Stock(Box<tokenizers::Tokenizer>),
-    Unigram(Box<UnigramTokenizer>),
+    Stock(Box<Pipeline<ModelWrapper>>),
+    Unigram(Box<Pipeline<CompactUnigram>>),
 }
 
 impl Inner {
     fn read(json: &str) -> Result<Inner, String> {
+        /// Only the model's type, to pick the model.
         #[derive(Deserialize)]
-        struct Model {
+        struct Head {
+            model: ModelType,
+        }
+        #[derive(Deserialize)]
+        struct ModelType {
             #[serde(rename = "type")]
             kind: Option<String>,
         }
-        #[derive(Deserialize)]
-        struct Head {
-            model: Model,
-        }
         let head: Head = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        // Windows and padding are ours: a truncation or padding the file sets is dropped.
-        if head.model.kind.as_deref() == Some("Unigram") {
-            let mut inner: UnigramTokenizer =
-                serde_json::from_str(json).map_err(|e| e.to_string())?;
-            inner.with_truncation(None).map_err(|e| e.to_string())?;
-            inner.with_padding(None);
-            Ok(Inner::Unigram(Box::new(inner)))
+        Ok(if head.model.kind.as_deref() == Some("Unigram") {
+            Inner::Unigram(Box::new(pipeline(json)?))
         } else {
-            let mut inner: tokenizers::Tokenizer =
-                json.parse().map_err(|e: tokenizers::Error| e.to_string())?;
-            inner.with_truncation(None).map_err(|e| e.to_string())?;
-            inner.with_padding(None);
-            Ok(Inner::Stock(Box::new(inner)))
-        }
+            Inner::Stock(Box::new(pipeline(json)?))
+        })
     }
 
     fn encode(&self, text: &str) -> tokenizers::Result<Encoding> {
@@ -100,6 +88,15 @@ impl Inner {
             Inner::Unigram(t) => t.token_to_id(token),
         }
     }
+}
+
+/// The pipeline of `json` with model `M`. Windows and padding are ours: a truncation or
+/// padding the file sets is dropped.
+fn pipeline<M: Model + DeserializeOwned>(json: &str) -> Result<Pipeline<M>, String> {
+    let mut pipeline: Pipeline<M> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    pipeline.with_truncation(None).map_err(|e| e.to_string())?;
+    pipeline.with_padding(None);
+    Ok(pipeline)
 }
 
 /// A loaded `tokenizer.json` plus the ids of its `[CLS]`/`[SEP]` wrappers.

@@ -195,11 +195,25 @@ impl CompactUnigram {
     /// The best segmentation of `sentence` as byte ranges with their ids (unknown runs
     /// fused into one range with the unknown id).
     fn segment(&self, sentence: &str) -> Result<Vec<(usize, usize, u32)>, String> {
+        /// The best path ending at a position: its last piece and where that starts.
         #[derive(Clone, Copy)]
         struct Best {
             id: u32,
             score: f64,
             from: Option<usize>,
+        }
+        impl Best {
+            /// Takes the path through piece `id` from `from` if it scores higher; the
+            /// first of equal scores stays, as in the crate.
+            fn offer(&mut self, id: u32, score: f64, from: usize) {
+                if self.from.is_none() || score > self.score {
+                    *self = Best {
+                        id,
+                        score,
+                        from: Some(from),
+                    };
+                }
+            }
         }
         let size = sentence.len();
         let bytes = sentence.as_bytes();
@@ -218,28 +232,12 @@ impl CompactUnigram {
             let char_len = sentence[at..].chars().next().map_or(1, char::len_utf8);
             let mut single = false;
             self.prefixes(&bytes[at..], |len, id| {
-                let candidate = self.scores[id as usize] + so_far;
-                let node = &mut best[at + len];
-                if node.from.is_none() || candidate > node.score {
-                    *node = Best {
-                        id,
-                        score: candidate,
-                        from: Some(at),
-                    };
-                }
+                best[at + len].offer(id, self.scores[id as usize] + so_far, at);
                 single |= len == char_len;
             });
             if !single {
                 let unk = self.unk_id.ok_or("no unknown piece")?;
-                let candidate = unk_score + so_far;
-                let node = &mut best[at + char_len];
-                if node.from.is_none() || candidate > node.score {
-                    *node = Best {
-                        id: unk,
-                        score: candidate,
-                        from: Some(at),
-                    };
-                }
+                best[at + char_len].offer(unk, unk_score + so_far, at);
             }
             at += char_len;
         }
@@ -269,17 +267,14 @@ impl Model for CompactUnigram {
         let mut tokens = Vec::new();
         for (start, end, id) in self.segment(sentence)? {
             let value = &sentence[start..end];
-            if Some(id) != self.unk_id {
-                tokens.push(Token::new(id, value.to_owned(), (start, end)));
-                continue;
-            }
             // As the crate: a fused run of unknown characters is a piece if the
             // vocabulary holds it, else its bytes if all are pieces, else unknown.
-            if let Some(piece) = self.id_of(value) {
-                tokens.push(Token::new(piece, value.to_owned(), (start, end)));
-                continue;
-            }
-            if self.byte_fallback {
+            let known = if Some(id) == self.unk_id {
+                self.id_of(value)
+            } else {
+                Some(id)
+            };
+            if known.is_none() && self.byte_fallback {
                 let bytes: Option<Vec<Token>> = value
                     .bytes()
                     .map(|b| {
@@ -293,7 +288,11 @@ impl Model for CompactUnigram {
                     continue;
                 }
             }
-            tokens.push(Token::new(id, value.to_owned(), (start, end)));
+            tokens.push(Token::new(
+                known.unwrap_or(id),
+                value.to_owned(),
+                (start, end),
+            ));
         }
         Ok(tokens)
     }
