@@ -26,6 +26,7 @@ pub use recognizer::{
     Candidate, PatternRecognizer, PatternSpec, Proof, RecognizeError, Recognizer, Trace,
 };
 pub use tiers::custom::{CustomPattern, CustomRecognizer, EngineOptions};
+use tiers::ner::reading::Reading;
 use tiers::{custom, dictionary, fields, names, ner, patterns};
 
 /// Bytes of text from which a request's detection is spread over rayon's pool (tiers
@@ -331,7 +332,7 @@ impl Engine {
                 for (text, proposal) in texts.iter().zip(proposals.iter_mut()) {
                     let mut found = Vec::new();
                     recognizer.recognize(text, labels, &mut found);
-                    proposal.parts.push((false, found));
+                    proposal.parts.push(Part::Found(false, found));
                 }
             }
         }
@@ -368,29 +369,36 @@ impl Engine {
     ) -> Result<Vec<Proposal>, DetectError> {
         let active: Vec<&dyn Recognizer> = self.active(labels).collect();
         let run = |recognizer: &&dyn Recognizer| {
-            let mut found: Vec<Vec<Candidate>> = vec![Vec::new(); texts.len()];
+            let model = recognizer.tier() == ner::TIER;
             let scope = recognizer.languages();
-            let read = if scope.is_all() {
-                recognizer.recognize_many(texts, labels, &mut found)
-            } else {
-                let admitted: Vec<usize> = (0..texts.len())
-                    .filter(|&i| scope.admits(languages.get(i).copied().flatten()))
-                    .collect();
-                let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
-                let mut some_found = vec![Vec::new(); some.len()];
-                let read = recognizer.recognize_many(&some, labels, &mut some_found);
-                for (i, f) in admitted.into_iter().zip(some_found) {
-                    found[i] = f;
+            let admitted: Vec<usize> = (0..texts.len())
+                .filter(|&i| scope.is_all() || scope.admits(languages.get(i).copied().flatten()))
+                .collect();
+            let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
+            let read: Result<Vec<Part>, RecognizeError> = match recognizer.read_many(&some, labels)
+            {
+                Some(read) => read.map(|r| r.into_iter().map(Part::Read).collect()),
+                None => {
+                    let mut found = vec![Vec::new(); some.len()];
+                    recognizer
+                        .recognize_many(&some, labels, &mut found)
+                        .map(|()| found.into_iter().map(|f| Part::Found(model, f)).collect())
                 }
-                read
             };
-            read.map(|()| found).map_err(|e| {
+            read.map(|read| {
+                let mut parts: Vec<Part> = vec![Part::Found(model, Vec::new()); texts.len()];
+                for (i, part) in admitted.into_iter().zip(read) {
+                    parts[i] = part;
+                }
+                parts
+            })
+            .map_err(|e| {
                 let error = DetectError::new(recognizer.tier(), e.to_string());
                 tracing::warn!(%error, texts = texts.len(), "detection failed");
                 error
             })
         };
-        let mut results: Vec<Option<Result<Vec<Vec<Candidate>>, DetectError>>> =
+        let mut results: Vec<Option<Result<Vec<Part>, DetectError>>> =
             active.iter().map(|_| None).collect();
         if active.len() > 1 && large(texts) {
             // A large request's rule tiers run side by side on rayon's pool, which the
@@ -417,12 +425,11 @@ impl Engine {
             }
         }
         let mut proposals: Vec<Proposal> = vec![Proposal::default(); texts.len()];
-        for (recognizer, found) in active.iter().zip(results) {
-            let model = recognizer.tier() == ner::TIER;
-            let found =
-                found.unwrap_or_else(|| Err(DetectError::new(recognizer.tier(), "did not run")))?;
-            for (proposal, found) in proposals.iter_mut().zip(found) {
-                proposal.parts.push((model, found));
+        for (recognizer, parts) in active.iter().zip(results) {
+            let parts =
+                parts.unwrap_or_else(|| Err(DetectError::new(recognizer.tier(), "did not run")))?;
+            for (proposal, part) in proposals.iter_mut().zip(parts) {
+                proposal.parts.push(part);
             }
         }
         Ok(proposals)
@@ -456,8 +463,18 @@ impl Engine {
 /// One text's candidates as the tiers proposed them, tier by tier.
 #[derive(Debug, Clone, Default)]
 pub struct Proposal {
-    /// (from the model tier, its candidates), in recognizer order.
-    parts: Vec<(bool, Vec<Candidate>)>,
+    /// In recognizer order.
+    parts: Vec<Part>,
+}
+
+/// What one tier proposed in one text.
+#[derive(Debug, Clone)]
+enum Part {
+    /// Its candidates, and whether it is a model tier (the model-span rules correct them).
+    Found(bool, Vec<Candidate>),
+    /// How the model read the text: the reading rules correct its entities, then the
+    /// model-span rules its candidates.
+    Read(Reading),
 }
 
 impl Proposal {
@@ -480,11 +497,18 @@ impl Proposal {
         switches: &refine::Switches,
     ) -> Vec<Candidate> {
         let mut out = Vec::new();
-        for (model, found) in self.parts {
-            if model {
-                out.extend(refine::model_candidates(text, labels, found, switches));
-            } else {
-                out.extend(found);
+        for part in self.parts {
+            match part {
+                Part::Found(false, found) => out.extend(found),
+                Part::Found(true, found) => {
+                    out.extend(refine::model_candidates(text, labels, found, switches));
+                }
+                Part::Read(mut reading) => {
+                    refine::read(text, &mut reading, switches);
+                    let mut found = Vec::new();
+                    reading.candidates(text, labels, &mut found);
+                    out.extend(refine::model_candidates(text, labels, found, switches));
+                }
             }
         }
         out

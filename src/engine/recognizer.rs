@@ -151,6 +151,19 @@ pub trait Recognizer: Send + Sync {
     ) -> Result<(), RecognizeError> {
         each_text(self, texts, wanted, out)
     }
+    /// For a tier whose entities the reading rules of `engine::refine` correct before
+    /// they become candidates (the model tier): how it read each text of `texts`, in
+    /// place of [`Recognizer::recognize_many`]. `None`: its candidates are final as found.
+    ///
+    /// # Errors
+    /// As [`Recognizer::recognize_many`].
+    fn read_many(
+        &self,
+        _texts: &[&str],
+        _wanted: &LabelSet,
+    ) -> Option<Result<Vec<super::tiers::ner::reading::Reading>, RecognizeError>> {
+        None
+    }
 }
 
 /// A shared recognizer (the loaded model, the built-in tiers) serves every engine built
@@ -184,6 +197,13 @@ impl<R: Recognizer + ?Sized> Recognizer for std::sync::Arc<R> {
         out: &mut [Vec<Candidate>],
     ) -> Result<(), RecognizeError> {
         (**self).recognize_many(texts, wanted, out)
+    }
+    fn read_many(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+    ) -> Option<Result<Vec<super::tiers::ner::reading::Reading>, RecognizeError>> {
+        (**self).read_many(texts, wanted)
     }
 }
 

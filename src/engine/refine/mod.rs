@@ -4,9 +4,11 @@
 //! name ([`Switches`]) to measure what each one does (`anonymizer eval --by-rule`).
 //!
 //! The stages run in the order of [`STAGES`]; within a stage, rows run in the order of
-//! their stage's list. The first three stages correct the model tier's spans, one
-//! span at a time, before they meet the other tiers' candidates; the last three
-//! correct the resolved detections of a whole text.
+//! their stage's list. The first stage corrects the model tier's reading of a whole
+//! text with what its tokens show, before its entities are merged and labelled; the
+//! next three correct the model tier's spans, one span at a time, before they meet the
+//! other tiers' candidates; the last three correct the resolved detections of a whole
+//! text.
 
 mod ages_beside_names;
 mod aliases;
@@ -14,6 +16,7 @@ mod constant_names;
 mod greetings;
 mod identifier_names;
 mod languages;
+mod lower_case;
 pub mod merge;
 pub mod model_spans;
 mod name_lists;
@@ -24,12 +27,16 @@ mod technologies;
 use std::fmt;
 use std::sync::LazyLock;
 
+use crate::engine::tiers::ner::reading::Reading;
 use crate::engine::{Candidate, Detection, Proof};
 use crate::text::{ByteSpan, Label, LabelSet};
 
 /// What a rule does, and to what.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
+    /// Corrects the model's entities of a whole text with what its tokens and a second
+    /// reading show ("rick astley": a surname the vocabulary does not know whole).
+    Read,
     /// Cuts a model span that names two into its parts ("Jason & Michelle").
     Split,
     /// Moves a model span's edges, or rejects it as naming no one.
@@ -45,7 +52,8 @@ pub enum Stage {
 }
 
 /// The stages in the order they run.
-pub const STAGES: [Stage; 6] = [
+pub const STAGES: [Stage; 7] = [
+    Stage::Read,
     Stage::Split,
     Stage::Shape,
     Stage::Relabel,
@@ -57,6 +65,7 @@ pub const STAGES: [Stage; 6] = [
 impl Stage {
     pub fn as_str(self) -> &'static str {
         match self {
+            Stage::Read => "read",
             Stage::Split => "split",
             Stage::Shape => "shape",
             Stage::Relabel => "relabel",
@@ -71,6 +80,8 @@ impl Stage {
 /// split or relabel rule means it does not apply.
 #[derive(Clone, Copy)]
 pub enum Action {
+    /// The spans of the reading's entities the rule added or moved.
+    Read(fn(&str, &mut Reading) -> Vec<ByteSpan>),
     Split(fn(&str, ByteSpan) -> Option<Vec<ByteSpan>>),
     /// The new span; `None` when nothing of it is left.
     Reshape(fn(&str, ByteSpan, Label) -> Option<ByteSpan>),
@@ -95,7 +106,9 @@ pub enum Action {
 /// `" | "` (split), or its new label (relabel). Drop rules: `expect` is `""` for a
 /// dropped detection and the span itself for a kept one. Merge and add rules: `span`
 /// lists the input detections as `text:LABEL` joined by `" | "`, `expect` the output the
-/// same way.
+/// same way. Reading rules: `span` lists the first reading's entities that way, then
+/// `" || "` and the second reading's; `expect` the first reading's entities afterwards;
+/// the tokens are the shipped English model's.
 #[derive(Debug, Clone, Copy)]
 pub struct Example {
     pub text: &'static str,
@@ -165,6 +178,7 @@ impl Rule {
     /// The stage its action belongs to.
     pub fn stage(&self) -> Stage {
         match self.action {
+            Action::Read(_) => Stage::Read,
             Action::Split(_) => Stage::Split,
             Action::Reshape(_) | Action::Reject(_) => Stage::Shape,
             Action::Relabel(_) => Stage::Relabel,
@@ -185,6 +199,7 @@ pub fn rules() -> &'static [Rule] {
         let mut all = Vec::new();
         for stage in STAGES {
             let rows: &[Rule] = match stage {
+                Stage::Read => lower_case::READ,
                 Stage::Split => model_spans::SPLIT,
                 Stage::Shape => model_spans::SHAPE,
                 Stage::Relabel => model_spans::RELABEL,
@@ -284,6 +299,18 @@ pub fn model_candidates(
         }
     }
     out
+}
+
+/// Runs the reading rules of `switches` on the model's reading of `text`, in order; each
+/// span a rule added or moved is recorded with the rule's name for the traces.
+pub fn read(text: &str, reading: &mut Reading, switches: &Switches) {
+    for rule in switches.of(Stage::Read) {
+        if let Action::Read(f) = rule.action {
+            for span in f(text, reading) {
+                reading.corrected.push((span, rule.name));
+            }
+        }
+    }
 }
 
 /// The parts of a model span: those of the first split rule that applies (added to

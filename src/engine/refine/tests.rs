@@ -45,13 +45,88 @@ fn listed(text: &str, found: &[Detection]) -> String {
         .join(" | ")
 }
 
+/// The entity types of the readings below: the labels of the model-span rules.
+const TYPES: &[&str] = &["PERSON", "LOCATION", "ORGANIZATION"];
+
+/// The shipped English model's tokens of `text` and, from `entities` (first reading
+/// `text:LABEL | …`, then ` || ` and the second reading's), its reading. Each entity
+/// has the confidence 0.9.
+fn reading(text: &str, entities: &str) -> Reading {
+    use crate::engine::tiers::ner::decode::{Target, TypedSpan};
+    use crate::engine::tiers::ner::reading::SecondReading;
+    use crate::engine::tiers::ner::second_reading::unknown_words;
+    use crate::engine::tiers::ner::tokenize::Tokenizer;
+    static TOKENIZER: LazyLock<Tokenizer> = LazyLock::new(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/anonymizer-ner");
+        Tokenizer::load(&dir.join("tokenizer.json")).expect("the shipped tokenizer loads")
+    });
+    let tokens = TOKENIZER.tokenize(text).expect("tokenizes");
+    let typed = |list: &str| -> Vec<TypedSpan> {
+        if list.trim().is_empty() {
+            return Vec::new();
+        }
+        detections(text, list.trim())
+            .iter()
+            .map(|d| TypedSpan {
+                entity_type: TYPES
+                    .iter()
+                    .position(|t| *t == d.label.as_str())
+                    .expect("a label of TYPES"),
+                span: d.span,
+                probability_sum: 0.9,
+                tokens: 1,
+            })
+            .collect()
+    };
+    let (first, second) = match entities.split_once("||") {
+        Some((first, second)) => (first, Some(second)),
+        None => (entities, None),
+    };
+    let second = second.map(|list| SecondReading {
+        unknown: unknown_words(text, &tokens),
+        entities: typed(list),
+    });
+    Reading {
+        entities: typed(first),
+        second,
+        targets: TYPES
+            .iter()
+            .map(|l| {
+                Some(Target {
+                    label: Label::builtin(l),
+                    alone: None,
+                })
+            })
+            .collect(),
+        whole_words: true,
+        tokens: tokens.into(),
+        corrected: Vec::new(),
+    }
+}
+
+/// The first reading's entities of `reading` as `text:LABEL | …`.
+fn listed_entities(text: &str, reading: &Reading) -> String {
+    reading
+        .entities
+        .iter()
+        .map(|e| {
+            format!(
+                "{}:{}",
+                &text[e.span.start..e.span.end],
+                TYPES[e.entity_type]
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
 /// What `rule` alone makes of `example`, in the example's `expect` notation. A span of a
 /// label the rule does not touch is left as it is.
 fn outcome(rule: &Rule, e: &Example) -> String {
     let label = || Label::parse(e.label).unwrap_or_else(|| panic!("unknown label {}", e.label));
     let listed_input = matches!(
         rule.action,
-        Action::Add(_) | Action::Join(_) | Action::Absorb(_)
+        Action::Read(_) | Action::Add(_) | Action::Join(_) | Action::Absorb(_)
     );
     if !listed_input && !rule.touches(label()) {
         return match rule.action {
@@ -60,6 +135,11 @@ fn outcome(rule: &Rule, e: &Example) -> String {
         };
     }
     match rule.action {
+        Action::Read(f) => {
+            let mut reading = reading(e.text, e.span);
+            f(e.text, &mut reading);
+            listed_entities(e.text, &reading)
+        }
         Action::Split(f) => {
             let span = at(e.text, e.span);
             f(e.text, span)
@@ -131,6 +211,8 @@ fn every_rule_does_what_its_examples_say_and_not_what_its_counter_examples_say()
             // A counter-example is left as it was.
             let unchanged = match rule.action {
                 Action::Relabel(_) => e.label.to_owned(),
+                // The first reading's entities.
+                Action::Read(_) => e.span.split("||").next().unwrap_or("").trim().to_owned(),
                 _ => e.span.to_owned(),
             };
             if got != unchanged || got != e.expect {

@@ -10,10 +10,10 @@
 
 pub mod decode;
 pub mod identity;
-pub mod lower_case_names;
-pub mod lower_case_surnames;
 pub mod model;
 pub mod pool;
+pub mod reading;
+pub mod second_reading;
 pub mod tokenize;
 pub mod unigram;
 pub mod window;
@@ -31,10 +31,10 @@ use crate::engine::{BuildError, Candidate, RecognizeError, Recognizer};
 pub const TIER: &str = "model";
 use decode::Target;
 pub use identity::ModelIdentity;
-use lower_case_names::SecondReading;
 use model::{Model, TagScheme, TokenClass, TokenTypes, Words};
 pub use pool::PoolStats;
 use pool::{Pool, WindowIds};
+use reading::{Reading, SecondReading};
 use tokenize::{Tokenizer, Tokens};
 
 /// The languages our multilingual model was trained for (ISO 639-1): the default
@@ -256,13 +256,13 @@ impl From<NerError> for BuildError {
 pub struct NerRecognizer {
     tokenizer: Tokenizer,
     scheme: TagScheme,
-    targets: Vec<Option<Target>>,
+    targets: std::sync::Arc<[Option<Target>]>,
     labels: Vec<Label>,
     window_tokens: usize,
     window_overlap_tokens: usize,
     pool: Pool,
     identity: ModelIdentity,
-    /// Windows read a second time ([`lower_case_names`]), for [`PoolStats::reread`].
+    /// Windows read a second time ([`second_reading`]), for [`PoolStats::reread`].
     reread: AtomicU64,
     languages: LanguageScope,
 }
@@ -340,7 +340,7 @@ impl NerRecognizer {
         Ok(NerRecognizer {
             tokenizer,
             scheme,
-            targets,
+            targets: targets.into(),
             labels,
             window_tokens,
             window_overlap_tokens: settings.window_overlap_tokens,
@@ -370,7 +370,9 @@ impl NerRecognizer {
     }
 
     /// Finds entities in every text of `texts` with one pool job, so their windows share
-    /// forward passes. `out[i]` receives the candidates of `texts[i]`.
+    /// forward passes. `out[i]` receives the candidates of `texts[i]` as the model read
+    /// them, before the reading rules of `engine::refine` (the engine runs those on
+    /// [`NerRecognizer::read_batch`]).
     ///
     /// # Errors
     /// `out` is shorter than `texts`, or tokenization or inference failed; `out` is then
@@ -386,8 +388,29 @@ impl NerRecognizer {
                 "recognize_batch needs one output per text",
             ));
         }
+        for ((text, reading), out) in texts
+            .iter()
+            .zip(self.read_batch(texts, wanted)?)
+            .zip(out.iter_mut())
+        {
+            reading.candidates(text, wanted, out);
+        }
+        Ok(())
+    }
+
+    /// How the model read each text of `texts`, with one pool job for all: its entities,
+    /// its tokens, and the second reading of [`second_reading`] for a model that takes
+    /// the casing bit. Texts are read only when the model has a label in `wanted`.
+    ///
+    /// # Errors
+    /// Tokenization or inference failed.
+    pub fn read_batch(&self, texts: &[&str], wanted: &LabelSet) -> Result<Vec<Reading>, NerError> {
+        let empty = || Reading {
+            targets: self.targets.clone(),
+            ..Reading::default()
+        };
         if !self.labels.iter().any(|l| wanted.contains(*l)) {
-            return Ok(());
+            return Ok(texts.iter().map(|_| empty()).collect());
         }
         let mut prepared: Vec<(Tokens, Vec<window::Window>)> = Vec::with_capacity(texts.len());
         let casing = self.scheme.token_types == TokenTypes::Casing;
@@ -426,23 +449,21 @@ impl NerRecognizer {
         } else {
             texts.iter().map(|_| None).collect()
         };
-        for (((text, (tokens, _)), classes), (out, second)) in texts
-            .iter()
-            .zip(&prepared)
-            .zip(&first)
-            .zip(out.iter_mut().zip(second))
+        let mut readings = Vec::with_capacity(texts.len());
+        for (((text, (tokens, _)), classes), second) in
+            texts.iter().zip(prepared).zip(&first).zip(second)
         {
-            let mut entities = decode::bio_entities(text, tokens, classes, &self.scheme);
-            if let Some(second) = second {
-                lower_case_names::add(text, tokens, &second, &mut entities, &self.targets);
-            }
-            // Its words are the pre-tokenizer's (whitespace-separated surnames).
-            if self.scheme.words == Words::PreTokenizer {
-                lower_case_surnames::extend(text, tokens, &mut entities, &self.targets);
-            }
-            decode::candidates(text, &entities, &self.targets, wanted, out);
+            let entities = decode::bio_entities(text, &tokens, classes, &self.scheme);
+            readings.push(Reading {
+                tokens: tokens.into(),
+                entities,
+                second,
+                // The surname rule reads whitespace-separated words.
+                whole_words: self.scheme.words == Words::PreTokenizer,
+                ..empty()
+            });
         }
-        Ok(())
+        Ok(readings)
     }
 
     /// One window's model input: `[CLS]`, its tokens, `[SEP]`, and the casing bits
@@ -467,7 +488,7 @@ impl NerRecognizer {
         row
     }
 
-    /// The second reading of [`lower_case_names`]: for each text, its unknown-word bits
+    /// The second reading of [`second_reading`]: for each text, its unknown-word bits
     /// and the entities of its windows read again with those words capitalised (`None`
     /// when no window was). One pool job for all texts.
     fn second_reading(
@@ -482,13 +503,13 @@ impl NerRecognizer {
         for ((text, (tokens, windows)), classes) in texts.iter().zip(prepared).zip(first) {
             let again: Vec<bool> = windows
                 .iter()
-                .map(|w| lower_case_names::hesitates(w, text, tokens, classes, &self.scheme))
+                .map(|w| second_reading::hesitates(w, text, tokens, classes, &self.scheme))
                 .collect();
             if !again.contains(&true) {
                 plans.push(None);
                 continue;
             }
-            let unknown = lower_case_names::unknown_words(text, tokens);
+            let unknown = second_reading::unknown_words(text, tokens);
             let bits: Vec<bool> = tokens
                 .capitalised
                 .iter()
@@ -584,6 +605,14 @@ impl Recognizer for NerRecognizer {
         out: &mut [Vec<Candidate>],
     ) -> Result<(), RecognizeError> {
         Ok(self.recognize_batch(texts, wanted, out)?)
+    }
+
+    fn read_many(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+    ) -> Option<Result<Vec<Reading>, RecognizeError>> {
+        Some(self.read_batch(texts, wanted).map_err(RecognizeError::from))
     }
 }
 

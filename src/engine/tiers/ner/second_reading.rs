@@ -2,20 +2,18 @@
 //! through one bit per word ([`Tokens::capitalised`]), so in chat typed in lower case
 //! ("wow emma and kaite is so cute") it has the words alone and misses names it finds
 //! when they are capitalised. A window where it hesitated over a lower-case word that is
-//! no English word is read again with the bit set on every such word of the window; a
-//! person that reading tags surely, made only of such words and touching no capitalised
-//! entity of the first reading, is added. English words ("hope", "god", "john") keep
-//! their bit unset, so the second reading sees them as the first did.
+//! no English word is read again with the bit set on every such word of the window.
+//! English words ("hope", "god", "john") keep their bit unset, so the second reading
+//! sees them as the first did. Which of the second reading's persons are kept is a
+//! reading rule of `engine::refine` (`second_reading_persons`).
 //!
-//! Measured on the dev sets, full engine (`eval/README.md`):
-//! WNUT-17 F1 0.682 → 0.689; news, judgments, payloads and notes barely change.
+//! This runs for a model whose `config.json` declares the casing bit as its token types
+//! (`TokenTypes::Casing`); other models are read once.
 
-use super::decode::{Target, TypedSpan};
 use super::model::{Bio, TagScheme, TokenClass};
 use super::tokenize::Tokens;
 use super::window::Window;
 use crate::engine::lexicon::words::{is_english_word, is_frequent_word};
-use crate::text::Label;
 
 /// A window is read again only when the first reading tagged the first token of one of
 /// its unknown words outside with a probability below this. Where the first reading was
@@ -23,17 +21,6 @@ use crate::text::Label;
 /// second reading tags as persons, 98 of 98 in tweets and 17 of 18 in news had been
 /// hesitated over), and four in five of news text's unknown words are passed over.
 const HESITATION: f32 = 0.999;
-
-/// Least mean token confidence of a person the second reading adds. At 0.6, WNUT-17 dev
-/// gains 3 more persons and 4 more false ones, and news and payloads 6 more false ones.
-const MIN_CONFIDENCE: f32 = 0.7;
-
-/// One text's second reading: which tokens belong to unknown words, and the entities
-/// of its windows read again.
-pub struct SecondReading {
-    pub unknown: Vec<bool>,
-    pub entities: Vec<TypedSpan>,
-}
 
 /// Per token: whether its word is an unknown lower-case word — three or more ASCII
 /// letters starting lower-case, standing alone between spaces (or after an opening
@@ -218,113 +205,64 @@ pub fn hesitates(
     })
 }
 
-/// Adds to `entities` (the first reading's, in text order) each person of the second
-/// reading with mean confidence above [`MIN_CONFIDENCE`] whose tokens all belong to
-/// unknown words, and which neither overlaps one of `entities` nor touches a capitalised
-/// one.
-pub fn add(
-    text: &str,
-    tokens: &Tokens,
-    second: &SecondReading,
-    entities: &mut Vec<TypedSpan>,
-    targets: &[Option<Target>],
-) {
-    let person = Label::builtin("PERSON");
-    let unknown = &second.unknown;
-    for entity in &second.entities {
-        let is_person = targets
-            .get(entity.entity_type)
-            .copied()
-            .flatten()
-            .is_some_and(|t| t.label == person);
-        let confidence = entity.probability_sum / entity.tokens.max(1) as f32;
-        let first = tokens.spans.partition_point(|s| s.end <= entity.span.start);
-        let all_unknown = tokens.spans[first..]
-            .iter()
-            .zip(&unknown[first..])
-            .take_while(|(s, _)| s.start < entity.span.end)
-            .filter(|(s, _)| !s.is_empty())
-            .all(|(_, &u)| u);
-        // Touching counts too (spans only spaces apart merge into one person), unless the
-        // neighbour is lower-case as well: "sitaram" joins "katel", "seamer" must not
-        // join "Peter Martin".
-        let blocked = entities.iter().any(|e| {
-            let gap = if e.span.end <= entity.span.start {
-                text.get(e.span.end..entity.span.start)
-            } else if entity.span.end <= e.span.start {
-                text.get(entity.span.end..e.span.start)
-            } else {
-                return true;
-            };
-            let touching = gap.is_some_and(|g| g.chars().all(|c| c == ' '));
-            let capitalised = text
-                .get(e.span.start..e.span.end)
-                .is_some_and(|s| s.chars().any(char::is_uppercase));
-            touching && capitalised
-        });
-        if is_person && confidence > MIN_CONFIDENCE && all_unknown && !blocked {
-            let at = entities.partition_point(|e| e.span.start < entity.span.start);
-            entities.insert(at, *entity);
+/// Tokens as BERT's pre-tokenizer splits words (at spaces, and each punctuation mark
+/// alone) from `marked`, where `|` splits a word into sub-word tokens: the text and its
+/// tokens, for tests here and of the reading rules.
+#[cfg(test)]
+pub(crate) fn marked_tokens(marked: &str) -> (String, Tokens) {
+    use crate::text::ByteSpan;
+    let mut tokens = Tokens::default();
+    let mut text = String::new();
+    let mut word = 0u32;
+    let mut in_word = false;
+    for c in marked.chars() {
+        match c {
+            '|' => {
+                tokens.spans.push(ByteSpan::new(text.len(), text.len()));
+                tokens.words.push(word);
+            }
+            c if c.is_whitespace() => {
+                text.push(c);
+                if in_word {
+                    word += 1;
+                }
+                in_word = false;
+            }
+            c if c.is_alphanumeric() => {
+                if !in_word {
+                    tokens.spans.push(ByteSpan::new(text.len(), text.len()));
+                    tokens.words.push(word);
+                }
+                text.push(c);
+                let last = tokens.spans.last_mut().unwrap();
+                *last = ByteSpan::new(last.start, text.len());
+                in_word = true;
+            }
+            c => {
+                if in_word {
+                    word += 1;
+                }
+                tokens
+                    .spans
+                    .push(ByteSpan::new(text.len(), text.len() + c.len_utf8()));
+                tokens.words.push(word);
+                text.push(c);
+                word += 1;
+                in_word = false;
+            }
         }
     }
+    tokens.ids = vec![0; tokens.spans.len()];
+    tokens.capitalised = vec![false; tokens.spans.len()];
+    (text, tokens)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::ByteSpan;
-
-    /// Tokens as BERT's pre-tokenizer splits words (at spaces, and each punctuation
-    /// mark alone); `|` splits a word into sub-word tokens.
-    fn tokens(marked: &str) -> (String, Tokens) {
-        let mut tokens = Tokens::default();
-        let mut text = String::new();
-        let mut word = 0u32;
-        let mut in_word = false;
-        for c in marked.chars() {
-            match c {
-                '|' => {
-                    tokens.spans.push(ByteSpan::new(text.len(), text.len()));
-                    tokens.words.push(word);
-                }
-                c if c.is_whitespace() => {
-                    text.push(c);
-                    if in_word {
-                        word += 1;
-                    }
-                    in_word = false;
-                }
-                c if c.is_alphanumeric() => {
-                    if !in_word {
-                        tokens.spans.push(ByteSpan::new(text.len(), text.len()));
-                        tokens.words.push(word);
-                    }
-                    text.push(c);
-                    let last = tokens.spans.last_mut().unwrap();
-                    *last = ByteSpan::new(last.start, text.len());
-                    in_word = true;
-                }
-                c => {
-                    if in_word {
-                        word += 1;
-                    }
-                    tokens
-                        .spans
-                        .push(ByteSpan::new(text.len(), text.len() + c.len_utf8()));
-                    tokens.words.push(word);
-                    text.push(c);
-                    word += 1;
-                    in_word = false;
-                }
-            }
-        }
-        tokens.ids = vec![0; tokens.spans.len()];
-        tokens.capitalised = vec![false; tokens.spans.len()];
-        (text, tokens)
-    }
 
     fn unknown(marked: &str) -> Vec<String> {
-        let (text, tokens) = tokens(marked);
+        let (text, tokens) = marked_tokens(marked);
         let bits = unknown_words(&text, &tokens);
         let mut out: Vec<String> = Vec::new();
         for (t, &u) in bits.iter().enumerate() {
@@ -373,93 +311,13 @@ mod tests {
         }
     }
 
-    /// Runs [`add`] on `marked` with first-reading entities `first` and second-reading
-    /// entities `second`, each `(word, type, confidence)`, type 0 PERSON and 1 LOCATION.
-    fn added(marked: &str, first: &[(&str, usize)], second: &[(&str, usize, f32)]) -> Vec<String> {
-        let (text, tokens) = tokens(marked);
-        let unknown = unknown_words(&text, &tokens);
-        let span = |word: &str| {
-            let start = text.find(word).unwrap();
-            ByteSpan::new(start, start + word.len())
-        };
-        let typed = |word: &str, entity_type: usize, confidence: f32| TypedSpan {
-            entity_type,
-            span: span(word),
-            probability_sum: confidence * 2.0,
-            tokens: 2,
-        };
-        let mut entities: Vec<TypedSpan> = first.iter().map(|&(w, t)| typed(w, t, 0.9)).collect();
-        let second: Vec<TypedSpan> = second.iter().map(|&(w, t, c)| typed(w, t, c)).collect();
-        let targets = [
-            Some(Target {
-                label: Label::builtin("PERSON"),
-                alone: None,
-            }),
-            Some(Target {
-                label: Label::builtin("LOCATION"),
-                alone: None,
-            }),
-        ];
-        let second = SecondReading {
-            unknown,
-            entities: second,
-        };
-        add(&text, &tokens, &second, &mut entities, &targets);
-        entities
-            .iter()
-            .map(|e| text[e.span.start..e.span.end].to_owned())
-            .collect()
-    }
-
-    #[test]
-    fn sure_persons_of_unknown_words_are_added_in_text_order() {
-        assert_eq!(
-            added(
-                "wow emma and kaite are here",
-                &[("emma", 0)],
-                &[("kaite", 0, 0.85)]
-            ),
-            ["emma", "kaite"]
-        );
-        // A lower-case neighbour may join it: "sitaram" and "katel" become one person.
-        assert_eq!(
-            added(
-                "salute to sitaram katel",
-                &[("katel", 0)],
-                &[("sitaram", 0, 0.8)]
-            ),
-            ["sitaram", "katel"]
-        );
-    }
-
-    #[test]
-    fn unsure_places_known_words_overlaps_and_capitalised_neighbours_are_not_added() {
-        let unsure = added("wow kaite is here", &[], &[("kaite", 0, 0.65)]);
-        assert!(unsure.is_empty());
-        assert!(added("wow kaite is here", &[], &[("kaite", 1, 0.9)]).is_empty());
-        assert!(added("wow kaite is here", &[], &[("is", 0, 0.9)]).is_empty());
-        assert!(added("wow kaite is here", &[], &[("kaite is", 0, 0.9)]).is_empty());
-        assert_eq!(
-            added("wow kaite is here", &[("kaite", 1)], &[("kaite", 0, 0.9)]),
-            ["kaite"]
-        );
-        assert_eq!(
-            added(
-                "the seamer kaite Martin",
-                &[("Martin", 0)],
-                &[("kaite", 0, 0.9)]
-            ),
-            ["Martin"]
-        );
-    }
-
     #[test]
     fn a_window_is_read_again_only_where_the_first_reading_hesitated_over_an_unknown_word() {
         use crate::engine::tiers::ner::model::TagScheme;
         let scheme =
             TagScheme::from_config_json(r#"{"id2label": {"0": "O", "1": "B-PER", "2": "I-PER"}}"#)
                 .unwrap();
-        let (text, tokens) = tokens("hi ka|ite and bob");
+        let (text, tokens) = marked_tokens("hi ka|ite and bob");
         let window = Window {
             start: 0,
             end: 5,
