@@ -4,8 +4,10 @@
 //!
 //! The pipeline per request: [`tokenize`] (byte spans into the text) → [`window`] (≤ the
 //! model's positions, overlapping) → [`pool`] (batched inference on dedicated threads)
-//! → [`window::stitch`] → [`decode`] (BIO → our labels, confidences). Only `model.rs`
-//! and `pool.rs` touch ONNX Runtime. Nothing here knows about HTTP, config files or
+//! → [`window::stitch`] → [`decode`] (BIO → entities, confidences) → a [`reading`] of
+//! each text, which the engine's reading rules correct before [`decode`] labels and
+//! merges its entities into candidates. Only `model.rs` and `pool.rs` touch ONNX
+//! Runtime. Nothing here knows about HTTP, config files or
 //! how entities get replaced; [`ModelSettings`] is filled in by `config`.
 
 pub mod decode;
