@@ -14,7 +14,6 @@ use crate::api::Api;
 use crate::config::settings::Secret;
 use crate::config::settings::SessionBackend;
 use crate::config::{ApiKey, Settings};
-use crate::engine::tiers::ner::NerRecognizer;
 use crate::engine::{BuildError, Engine, Recognizer};
 use crate::methods::{KeyRing as MethodKeys, Memory};
 use crate::server::auth::KeyRing;
@@ -235,7 +234,7 @@ pub fn base_recognizers(settings: &Settings) -> Result<Vec<Arc<dyn Recognizer>>,
     let mut models = Vec::new();
     let mut name_guesses = true;
     for model in settings.model.iter().chain(&settings.extra_models) {
-        match NerRecognizer::load(model) {
+        match Engine::model_tier(model) {
             Ok(ner) => {
                 name_guesses &= model.name_guesses;
                 models.push(ner);

@@ -135,6 +135,15 @@ impl Engine {
         Self::rule_recognizers(names::NameRecognizer::new())
     }
 
+    /// Loads a model tier as the engine reads with it: a model that takes the casing bit
+    /// is read a second time where [`refine::second_reading::POLICY`] says.
+    ///
+    /// # Errors
+    /// As [`ner::NerRecognizer::load`].
+    pub fn model_tier(settings: &ner::ModelSettings) -> Result<ner::NerRecognizer, BuildError> {
+        Ok(ner::NerRecognizer::load(settings)?.with_second_reading(refine::second_reading::POLICY))
+    }
+
     /// The built-in rule tiers to run beside a NER model: the name rules keep only what
     /// the model does not do better ([`names::NameRecognizer::beside_model`]).
     ///

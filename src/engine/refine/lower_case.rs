@@ -3,7 +3,7 @@
 //! are merged and labelled ([`Reading`]).
 //!
 //! - `second_reading_persons`: the model reads a window again with its unknown
-//!   lower-case words capitalised (`tiers::ner::second_reading`); a person of that
+//!   lower-case words capitalised (`second_reading.rs`); a person of that
 //!   reading is kept when it is sure, made only of such words, and touches no capitalised
 //!   entity of the first reading. Measured on the dev sets, full engine
 //!   (`eval/README.md`): WNUT-17 F1 0.682 → 0.689; news, judgments, payloads and notes
@@ -207,9 +207,10 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::engine::refine::second_reading::unknown_words;
     use crate::engine::tiers::ner::decode::Target;
     use crate::engine::tiers::ner::reading::{SecondReading, TokenView};
-    use crate::engine::tiers::ner::second_reading::{marked_tokens, unknown_words};
+    use crate::engine::tiers::ner::tokenize::marked_tokens;
     use crate::engine::tiers::ner::tokenize::Tokens;
 
     /// Model types 0 PERSON and 1 LOCATION.

@@ -22,6 +22,7 @@ pub mod model_spans;
 mod name_lists;
 mod public_bodies;
 mod resolved;
+pub mod second_reading;
 mod technologies;
 
 use std::fmt;

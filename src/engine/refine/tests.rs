@@ -52,9 +52,9 @@ const TYPES: &[&str] = &["PERSON", "LOCATION", "ORGANIZATION"];
 /// `text:LABEL | …`, then ` || ` and the second reading's), its reading. Each entity
 /// has the confidence 0.9.
 fn reading(text: &str, entities: &str) -> Reading {
+    use super::second_reading::unknown_words;
     use crate::engine::tiers::ner::decode::{Target, TypedSpan};
     use crate::engine::tiers::ner::reading::SecondReading;
-    use crate::engine::tiers::ner::second_reading::unknown_words;
     use crate::engine::tiers::ner::tokenize::Tokenizer;
     static TOKENIZER: LazyLock<Tokenizer> = LazyLock::new(|| {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/anonymizer-ner");

@@ -15,7 +15,6 @@ pub mod identity;
 pub mod model;
 pub mod pool;
 pub mod reading;
-pub mod second_reading;
 pub mod tokenize;
 pub mod unigram;
 pub mod window;
@@ -36,7 +35,7 @@ pub use identity::ModelIdentity;
 use model::{Model, TagScheme, TokenClass, TokenTypes, Words};
 pub use pool::PoolStats;
 use pool::{Pool, WindowIds};
-use reading::{Reading, SecondReading};
+use reading::{Reading, Reread, SecondReading};
 use tokenize::{Tokenizer, Tokens};
 
 /// The languages our multilingual model was trained for (ISO 639-1): the default
@@ -264,7 +263,9 @@ pub struct NerRecognizer {
     window_overlap_tokens: usize,
     pool: Pool,
     identity: ModelIdentity,
-    /// Windows read a second time ([`second_reading`]), for [`PoolStats::reread`].
+    /// How a model that takes the casing bit is read a second time; `None`: read once.
+    second_reading: Option<Reread>,
+    /// Windows read a second time, for [`PoolStats::reread`].
     reread: AtomicU64,
     languages: LanguageScope,
 }
@@ -347,10 +348,19 @@ impl NerRecognizer {
             window_tokens,
             window_overlap_tokens: settings.window_overlap_tokens,
             pool,
+            second_reading: None,
             reread: AtomicU64::new(0),
             identity,
             languages: settings.languages.clone(),
         })
+    }
+
+    /// Reads a model that takes the casing bit a second time as `policy` says; without it,
+    /// every model is read once.
+    #[must_use]
+    pub fn with_second_reading(mut self, policy: Reread) -> NerRecognizer {
+        self.second_reading = Some(policy);
+        self
     }
 
     /// [`NerRecognizer::try_load`] with the engine's error type.
@@ -401,8 +411,8 @@ impl NerRecognizer {
     }
 
     /// How the model read each text of `texts`, with one pool job for all: its entities,
-    /// its tokens, and the second reading of [`second_reading`] for a model that takes
-    /// the casing bit. Texts are read only when the model has a label in `wanted`.
+    /// its tokens, and a second reading ([`NerRecognizer::with_second_reading`]) for a
+    /// model that takes the casing bit. Texts are read only when the model has a label in `wanted`.
     ///
     /// # Errors
     /// Tokenization or inference failed.
@@ -446,8 +456,8 @@ impl NerRecognizer {
                 window::stitch(windows, &per_window, tokens.len())
             })
             .collect();
-        let second = if casing {
-            self.second_reading(texts, &prepared, &first)?
+        let second = if let Some(policy) = self.second_reading.filter(|_| casing) {
+            self.read_again(policy, texts, &prepared, &first)?
         } else {
             texts.iter().map(|_| None).collect()
         };
@@ -490,11 +500,12 @@ impl NerRecognizer {
         row
     }
 
-    /// The second reading of [`second_reading`]: for each text, its unknown-word bits
-    /// and the entities of its windows read again with those words capitalised (`None`
-    /// when no window was). One pool job for all texts.
-    fn second_reading(
+    /// The second reading of `policy`: for each text, its bits and the entities of its
+    /// windows read again with those words capitalised (`None` when no window was). One
+    /// pool job for all texts.
+    fn read_again(
         &self,
+        policy: Reread,
         texts: &[&str],
         prepared: &[(Tokens, Vec<window::Window>)],
         first: &[Vec<TokenClass>],
@@ -505,13 +516,13 @@ impl NerRecognizer {
         for ((text, (tokens, windows)), classes) in texts.iter().zip(prepared).zip(first) {
             let again: Vec<bool> = windows
                 .iter()
-                .map(|w| second_reading::hesitates(w, text, tokens, classes, &self.scheme))
+                .map(|w| (policy.window)(w, text, tokens, classes, &self.scheme))
                 .collect();
             if !again.contains(&true) {
                 plans.push(None);
                 continue;
             }
-            let unknown = second_reading::unknown_words(text, tokens);
+            let unknown = (policy.words)(text, tokens);
             let bits: Vec<bool> = tokens
                 .capitalised
                 .iter()

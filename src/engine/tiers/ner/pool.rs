@@ -132,7 +132,7 @@ pub struct PoolStats {
     /// Wall-clock time inside forward passes.
     pub seconds: f64,
     /// Of `windows`, those read a second time with lower-case words capitalised
-    /// (`second_reading`); counted by the model tier, not the pool.
+    /// (`NerRecognizer::with_second_reading`); counted by the model tier, not the pool.
     pub reread: u64,
 }
 

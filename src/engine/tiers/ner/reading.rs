@@ -7,7 +7,9 @@
 use std::sync::Arc;
 
 use super::decode::{self, Target, TypedSpan};
+use super::model::{TagScheme, TokenClass};
 use super::tokenize::Tokens;
+use super::window::Window;
 use crate::engine::Candidate;
 use crate::text::{ByteSpan, Label, LabelSet};
 
@@ -41,11 +43,22 @@ impl From<Tokens> for TokenView {
     }
 }
 
-/// The windows read again with the unknown lower-case words capitalised
-/// ([`super::second_reading`]).
+/// How a model that takes the casing bit as its token types is read a second time: a
+/// policy the engine gives the tier ([`super::NerRecognizer::with_second_reading`]), so
+/// that what is fitted to one model's errors stays out of the tier.
+#[derive(Clone, Copy)]
+pub struct Reread {
+    /// Per token of the text: whether its word is read as capitalised the second time.
+    pub words: fn(&str, &Tokens) -> Vec<bool>,
+    /// Whether a window is read again, from the first reading's classes of the text's
+    /// tokens.
+    pub window: fn(&Window, &str, &Tokens, &[TokenClass], &TagScheme) -> bool,
+}
+
+/// The windows read again with some words capitalised ([`Reread`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SecondReading {
-    /// Per token: whether its word is an unknown lower-case word.
+    /// Per token: whether its word was read as capitalised ([`Reread::words`]).
     pub unknown: Vec<bool>,
     /// The entities of the windows read again, in text order.
     pub entities: Vec<TypedSpan>,

@@ -493,6 +493,7 @@ fn ours() -> Option<&'static NerRecognizer> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     loaded_or_skipped(LOADED.get_or_init(|| {
         NerRecognizer::try_load(&ModelSettings::anonymizer_ner(&root.join("models")))
+            .map(|r| r.with_second_reading(crate::engine::refine::second_reading::POLICY))
     }))
 }
 

@@ -215,6 +215,58 @@ fn snap(text: &str, start: usize, end: usize) -> ByteSpan {
     ByteSpan::new(start, end)
 }
 
+/// Tokens as BERT's pre-tokenizer splits words (at spaces, and each punctuation mark
+/// alone) from `marked`, where `|` splits a word into sub-word tokens: the text and its
+/// tokens, for tests here and of the reading rules.
+#[cfg(test)]
+pub(crate) fn marked_tokens(marked: &str) -> (String, Tokens) {
+    use crate::text::ByteSpan;
+    let mut tokens = Tokens::default();
+    let mut text = String::new();
+    let mut word = 0u32;
+    let mut in_word = false;
+    for c in marked.chars() {
+        match c {
+            '|' => {
+                tokens.spans.push(ByteSpan::new(text.len(), text.len()));
+                tokens.words.push(word);
+            }
+            c if c.is_whitespace() => {
+                text.push(c);
+                if in_word {
+                    word += 1;
+                }
+                in_word = false;
+            }
+            c if c.is_alphanumeric() => {
+                if !in_word {
+                    tokens.spans.push(ByteSpan::new(text.len(), text.len()));
+                    tokens.words.push(word);
+                }
+                text.push(c);
+                let last = tokens.spans.last_mut().unwrap();
+                *last = ByteSpan::new(last.start, text.len());
+                in_word = true;
+            }
+            c => {
+                if in_word {
+                    word += 1;
+                }
+                tokens
+                    .spans
+                    .push(ByteSpan::new(text.len(), text.len() + c.len_utf8()));
+                tokens.words.push(word);
+                text.push(c);
+                word += 1;
+                in_word = false;
+            }
+        }
+    }
+    tokens.ids = vec![0; tokens.spans.len()];
+    tokens.capitalised = vec![false; tokens.spans.len()];
+    (text, tokens)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

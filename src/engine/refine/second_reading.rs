@@ -1,20 +1,27 @@
-//! Lower-case names, read a second time as if capitalised. The model sees case only
-//! through one bit per word ([`Tokens::capitalised`]), so in chat typed in lower case
-//! ("wow emma and kaite is so cute") it has the words alone and misses names it finds
-//! when they are capitalised. A window where it hesitated over a lower-case word that is
-//! no English word is read again with the bit set on every such word of the window.
-//! English words ("hope", "god", "john") keep their bit unset, so the second reading
-//! sees them as the first did. Which of the second reading's persons are kept is a
-//! reading rule of `engine::refine` (`second_reading_persons`).
+//! Which words of a text a model that takes the casing bit reads a second time as if
+//! capitalised, and where: the policy the engine gives the model tier
+//! ([`POLICY`]), kept here because it is fitted to a model's errors, not part of
+//! reading one.
 //!
-//! This runs for a model whose `config.json` declares the casing bit as its token types
-//! (`TokenTypes::Casing`); other models are read once.
+//! The model sees case only through one bit per word (`Tokens::capitalised`), so in chat
+//! typed in lower case ("wow emma and kaite is so cute") it has the words alone and
+//! misses names it finds when they are capitalised. A window where it hesitated over a
+//! lower-case word that is no English word is read again with the bit set on every such
+//! word of the window. English words ("hope", "god", "john") keep their bit unset, so
+//! the second reading sees them as the first did. Which of the second reading's persons
+//! are kept is the rule `second_reading_persons` (`lower_case.rs`).
 
-use super::model::{Bio, TagScheme, TokenClass};
-use super::tokenize::Tokens;
-use super::window::Window;
 use crate::engine::lexicon::words::{is_english_word, is_frequent_word};
+use crate::engine::tiers::ner::model::{Bio, TagScheme, TokenClass};
+use crate::engine::tiers::ner::reading::Reread;
+use crate::engine::tiers::ner::tokenize::Tokens;
+use crate::engine::tiers::ner::window::Window;
 
+/// The second reading the engine asks of a model that takes the casing bit.
+pub const POLICY: Reread = Reread {
+    words: unknown_words,
+    window: hesitates,
+};
 /// A window is read again only when the first reading tagged the first token of one of
 /// its unknown words outside with a probability below this. Where the first reading was
 /// sure, the second seldom finds a person (on the dev sets, of the unknown words the
@@ -205,61 +212,10 @@ pub fn hesitates(
     })
 }
 
-/// Tokens as BERT's pre-tokenizer splits words (at spaces, and each punctuation mark
-/// alone) from `marked`, where `|` splits a word into sub-word tokens: the text and its
-/// tokens, for tests here and of the reading rules.
-#[cfg(test)]
-pub(crate) fn marked_tokens(marked: &str) -> (String, Tokens) {
-    use crate::text::ByteSpan;
-    let mut tokens = Tokens::default();
-    let mut text = String::new();
-    let mut word = 0u32;
-    let mut in_word = false;
-    for c in marked.chars() {
-        match c {
-            '|' => {
-                tokens.spans.push(ByteSpan::new(text.len(), text.len()));
-                tokens.words.push(word);
-            }
-            c if c.is_whitespace() => {
-                text.push(c);
-                if in_word {
-                    word += 1;
-                }
-                in_word = false;
-            }
-            c if c.is_alphanumeric() => {
-                if !in_word {
-                    tokens.spans.push(ByteSpan::new(text.len(), text.len()));
-                    tokens.words.push(word);
-                }
-                text.push(c);
-                let last = tokens.spans.last_mut().unwrap();
-                *last = ByteSpan::new(last.start, text.len());
-                in_word = true;
-            }
-            c => {
-                if in_word {
-                    word += 1;
-                }
-                tokens
-                    .spans
-                    .push(ByteSpan::new(text.len(), text.len() + c.len_utf8()));
-                tokens.words.push(word);
-                text.push(c);
-                word += 1;
-                in_word = false;
-            }
-        }
-    }
-    tokens.ids = vec![0; tokens.spans.len()];
-    tokens.capitalised = vec![false; tokens.spans.len()];
-    (text, tokens)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::tiers::ner::tokenize::marked_tokens;
 
     fn unknown(marked: &str) -> Vec<String> {
         let (text, tokens) = marked_tokens(marked);
@@ -313,7 +269,6 @@ mod tests {
 
     #[test]
     fn a_window_is_read_again_only_where_the_first_reading_hesitated_over_an_unknown_word() {
-        use crate::engine::tiers::ner::model::TagScheme;
         let scheme =
             TagScheme::from_config_json(r#"{"id2label": {"0": "O", "1": "B-PER", "2": "I-PER"}}"#)
                 .unwrap();
