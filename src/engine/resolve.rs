@@ -488,7 +488,8 @@ mod tests {
             resolve(
                 text,
                 vec![
-                    span("Ana Ruiz", "PERSON"),
+                    span("Ana", "PERSON"),
+                    span("Ruiz", "PERSON"),
                     span("10 Downing Street", "ADDRESS"),
                     span("London", "LOCATION"),
                     span("SW1A 2AA", "UK_POSTCODE"),
@@ -510,6 +511,19 @@ mod tests {
                 ("3 March 2024 at 14:05", "DATE_TIME"),
             ]
         );
+        let text = "This is Diah Diah";
+        let twice = merged(
+            text,
+            resolve(
+                text,
+                vec![
+                    cand(8, 12, "PERSON", 0.8, Proof::None),
+                    cand(13, 17, "PERSON", 0.8, Proof::None),
+                ],
+                0.5,
+            ),
+        );
+        assert_eq!(twice.len(), 2, "one name written twice is two mentions");
     }
 
     #[test]

@@ -40,6 +40,30 @@ pub(super) const MERGE: &[Rule] = &[
         )],
     },
     Rule::new(
+        "adjacent_names",
+        &["PERSON"],
+        "a tier tags the parts of one name apart (a title and the name, given name and surname)",
+        Action::Join(|text, left, gap, right| {
+            let spaces = !gap.is_empty() && gap.len() <= 2 && gap.chars().all(|c| c == ' ');
+            // One name written twice is two mentions (the `name_written_twice` rule).
+            let twice =
+                text[left.span.start..left.span.end] == text[right.span.start..right.span.end];
+            (pair(left, right, "PERSON", &["PERSON"]) && spaces && !twice).then_some(left.label)
+        }),
+        &[ex(
+            "Mr John Smith",
+            "Mr:PERSON | John Smith:PERSON",
+            "",
+            "Mr John Smith:PERSON",
+        )],
+        &[ex(
+            "Diah Diah",
+            "Diah:PERSON | Diah:PERSON",
+            "",
+            "Diah:PERSON | Diah:PERSON",
+        )],
+    ),
+    Rule::new(
         "inverted_name",
         &["PERSON"],
         "record headers write a name in capitals surname first (\"JOHNSON, MARY\")",
