@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What every corrective rule adds and removes on every dev set, the clinical notes, the
-# payload set and the probe texts (eval/probes/), with the default engine and without its
+# payload set, the probe texts (eval/probes/) and the texts of twelve languages
+# (eval/multilingual/), with the default engine and without its
 # model tier, as JSON files under eval/results/by_rule/, each with the commit it was
 # measured at. Needs a release build (cargo build --release) and ../shared/data/dev.
 #
@@ -20,6 +21,7 @@ commit="$(git rev-parse HEAD)"
 python3 eval/clinical/build.py > "$tmp/clinical.jsonl"
 python3 eval/payloads.py --data "$dev" --out "$tmp/payload.jsonl" > /dev/null
 python3 eval/marked.py eval/probes/*.txt > "$tmp/probes.jsonl"
+python3 eval/marked.py eval/multilingual/*.txt > "$tmp/multilingual.jsonl"
 
 # The same engine without its model tier (`model.enabled: false`), where the rules act on
 # the rule tiers' spans alone: a rule with no effect on either may go.
@@ -59,4 +61,5 @@ for engine in default rules_only; do
     run "clinical$suffix" --config "$config" --data "$tmp/clinical.jsonl" --labels eval/labels/clinical.json
     run "payload$suffix" --config "$config" --data "$tmp/payload.jsonl" --labels eval/labels/payload.json --mask-only
     run "probes$suffix" --config "$config" --data "$tmp/probes.jsonl"
+    run "multilingual$suffix" --config "$config" --data "$tmp/multilingual.jsonl"
 done
