@@ -22,6 +22,7 @@ pub const POLICY: Reread = Reread {
     words: unknown_words,
     window: hesitates,
 };
+
 /// A window is read again only when the first reading tagged the first token of one of
 /// its unknown words outside with a probability below this. Where the first reading was
 /// sure, the second seldom finds a person (on the dev sets, of the unknown words the
