@@ -47,7 +47,8 @@ fn load(root: &Path, window_tokens: usize) -> Option<NerRecognizer> {
     settings.window_tokens = window_tokens;
     settings.window_overlap_tokens = window_tokens / 4;
     match NerRecognizer::try_load(&settings) {
-        Ok(r) => Some(r),
+        // As the engine loads it: lower-case words read a second time.
+        Ok(r) => Some(r.with_second_reading(anonymizer::engine::refine::second_reading::POLICY)),
         Err(e) => {
             eprintln!(
                 "SKIPPED: the ner bench needs models/anonymizer-ner (bash training/run.sh) ({e})"
