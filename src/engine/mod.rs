@@ -377,31 +377,36 @@ impl Engine {
         labels: &LabelSet,
     ) -> Result<Vec<Proposal>, DetectError> {
         let active: Vec<&dyn Recognizer> = self.active(labels).collect();
-        let run = |recognizer: &&dyn Recognizer| {
+        // What one recognizer proposes in each of `texts`: its reading where it has one.
+        let parts = |recognizer: &dyn Recognizer, texts: &[&str]| {
+            if let Some(read) = recognizer.read_many(texts, labels) {
+                return read.map(|r| r.into_iter().map(Part::Read).collect::<Vec<_>>());
+            }
             let model = recognizer.tier() == ner::TIER;
+            let mut found = vec![Vec::new(); texts.len()];
+            recognizer
+                .recognize_many(texts, labels, &mut found)
+                .map(|()| found.into_iter().map(|f| Part::Found(model, f)).collect())
+        };
+        let run = |recognizer: &&dyn Recognizer| {
             let scope = recognizer.languages();
-            let admitted: Vec<usize> = (0..texts.len())
-                .filter(|&i| scope.is_all() || scope.admits(languages.get(i).copied().flatten()))
-                .collect();
-            let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
-            let read: Result<Vec<Part>, RecognizeError> = match recognizer.read_many(&some, labels)
-            {
-                Some(read) => read.map(|r| r.into_iter().map(Part::Read).collect()),
-                None => {
-                    let mut found = vec![Vec::new(); some.len()];
-                    recognizer
-                        .recognize_many(&some, labels, &mut found)
-                        .map(|()| found.into_iter().map(|f| Part::Found(model, f)).collect())
-                }
+            let read = if scope.is_all() {
+                parts(*recognizer, texts)
+            } else {
+                let admitted: Vec<usize> = (0..texts.len())
+                    .filter(|&i| scope.admits(languages.get(i).copied().flatten()))
+                    .collect();
+                let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
+                let model = recognizer.tier() == ner::TIER;
+                parts(*recognizer, &some).map(|read| {
+                    let mut all = vec![Part::Found(model, Vec::new()); texts.len()];
+                    for (i, part) in admitted.into_iter().zip(read) {
+                        all[i] = part;
+                    }
+                    all
+                })
             };
-            read.map(|read| {
-                let mut parts: Vec<Part> = vec![Part::Found(model, Vec::new()); texts.len()];
-                for (i, part) in admitted.into_iter().zip(read) {
-                    parts[i] = part;
-                }
-                parts
-            })
-            .map_err(|e| {
+            read.map_err(|e| {
                 let error = DetectError::new(recognizer.tier(), e.to_string());
                 tracing::warn!(%error, texts = texts.len(), "detection failed");
                 error

@@ -244,24 +244,10 @@ mod tests {
             .collect()
     }
 
-    /// One token per `|`-separated piece, words split on spaces; each of `persons` a
-    /// PERSON at the byte span given.
-    fn run(pieces: &str, persons: &[(usize, usize)]) -> Vec<String> {
-        let mut tokens = Tokens::default();
-        let mut text = String::new();
-        for (w, word) in pieces.split(' ').enumerate() {
-            if w > 0 {
-                text.push(' ');
-            }
-            for piece in word.split('|') {
-                tokens.ids.push(0);
-                tokens
-                    .spans
-                    .push(ByteSpan::new(text.len(), text.len() + piece.len()));
-                tokens.words.push(w as u32);
-                text.push_str(piece);
-            }
-        }
+    /// `marked` as [`marked_tokens`] reads it; each of `persons` a PERSON at the byte
+    /// span given.
+    fn run(marked: &str, persons: &[(usize, usize)]) -> Vec<String> {
+        let (text, tokens) = marked_tokens(marked);
         let entities: Vec<TypedSpan> = persons
             .iter()
             .map(|&(start, end)| TypedSpan {

@@ -220,7 +220,6 @@ fn snap(text: &str, start: usize, end: usize) -> ByteSpan {
 /// tokens, for tests here and of the reading rules.
 #[cfg(test)]
 pub(crate) fn marked_tokens(marked: &str) -> (String, Tokens) {
-    use crate::text::ByteSpan;
     let mut tokens = Tokens::default();
     let mut text = String::new();
     let mut word = 0u32;
