@@ -7,8 +7,8 @@
 //! → [`window::stitch`] → [`decode`] (BIO → entities, confidences) → a [`reading`] of
 //! each text, which the engine's reading rules correct before [`decode`] labels and
 //! merges its entities into candidates. Only `model.rs` and `pool.rs` touch ONNX
-//! Runtime. Nothing here knows about HTTP, config files or
-//! how entities get replaced; [`ModelSettings`] is filled in by `config`.
+//! Runtime. Nothing here knows about HTTP, config files or how entities get replaced;
+//! [`ModelSettings`] is filled in by `config`.
 
 pub mod decode;
 pub mod identity;
@@ -412,7 +412,8 @@ impl NerRecognizer {
 
     /// How the model read each text of `texts`, with one pool job for all: its entities,
     /// its tokens, and a second reading ([`NerRecognizer::with_second_reading`]) for a
-    /// model that takes the casing bit. Texts are read only when the model has a label in `wanted`.
+    /// model that takes the casing bit. Texts are read only when the model has a label in
+    /// `wanted`.
     ///
     /// # Errors
     /// Tokenization or inference failed.
