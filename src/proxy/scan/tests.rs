@@ -203,13 +203,17 @@ proptest::proptest! {
         streamed(&text, &cuts);
     }
 
-    /// Text with nothing personal in it comes out exactly as it went in: nothing is
-    /// held back for good, lost or reordered.
+    /// Text in which a scan of the whole finds nothing personal comes out exactly as it
+    /// went in: nothing is held back for good, lost or reordered. Lower-case text can
+    /// hold a name ("ty aa!" reads as thanks to someone called aa), so the whole text
+    /// is scanned first and one with a find is not a case.
     #[test]
     fn text_without_entities_streams_through_unchanged(
         text in "[a-z ,.\n]{0,300}",
         cuts in proptest::collection::vec(1usize..12, 1..20),
     ) {
+        let whole = scan(ScanAnswers::Anonymize).texts(vec![text.clone()]).expect("scanned");
+        proptest::prop_assume!(whole == [text.clone()]);
         proptest::prop_assert_eq!(streamed(&text, &cuts), text);
     }
 }
