@@ -143,10 +143,11 @@ impl ModelSettings {
             // lost 0.001 on the payload set.
             window_tokens: 128,
             window_overlap_tokens: 24,
-            // ONNX Runtime's arena keeps the activations of the largest pass: 1024
-            // tokens (7 windows) held the service at about 150 MiB after an 80 KB
-            // request where 4096 reached 284 MiB, and ran faster.
-            max_batch_tokens: 1024,
+            // ONNX Runtime's arena keeps the activations of the largest pass, one per
+            // model: 512 tokens (3 windows) left the service at 297 MB after the
+            // served benchmark where 1024 left 325 MB, as fast (MODEL_CARD.md,
+            // inference path); 4096 had reached 284 MiB after one 80 KB request.
+            max_batch_tokens: 512,
             queue_capacity: 64,
             // Bounds a hung or starved runtime: one forward pass takes well under a
             // second on 2 cores, so a minute without one finished window is a fault.
