@@ -144,9 +144,10 @@ impl ModelSettings {
             window_tokens: 128,
             window_overlap_tokens: 24,
             // ONNX Runtime's arena keeps the activations of the largest pass, one per
-            // model: 512 tokens (3 windows) left the service at 297 MB after the
-            // served benchmark where 1024 left 325 MB, as fast (MODEL_CARD.md,
-            // inference path); 4096 had reached 284 MiB after one 80 KB request.
+            // model: 512 tokens (3 windows) left the service at 293-297 MB after the
+            // served benchmark's shapes a, b, d and e where 1024 left 325 MB, as fast
+            // (MODEL_CARD.md, inference path); 4096 reached 284 MiB after one 80 KB
+            // request.
             max_batch_tokens: 512,
             queue_capacity: 64,
             // Bounds a hung or starved runtime: one forward pass takes well under a
