@@ -378,11 +378,10 @@ impl Engine {
     ) -> Result<Vec<Proposal>, DetectError> {
         let active: Vec<&dyn Recognizer> = self.active(labels).collect();
         // What one recognizer proposes in each of `texts`: its reading where it has one.
-        let parts = |recognizer: &dyn Recognizer, texts: &[&str]| {
+        let parts = |recognizer: &dyn Recognizer, model: bool, texts: &[&str]| {
             if let Some(read) = recognizer.read_many(texts, labels) {
                 return read.map(|r| r.into_iter().map(Part::Read).collect::<Vec<_>>());
             }
-            let model = recognizer.tier() == ner::TIER;
             let mut found = vec![Vec::new(); texts.len()];
             recognizer
                 .recognize_many(texts, labels, &mut found)
@@ -390,15 +389,15 @@ impl Engine {
         };
         let run = |recognizer: &&dyn Recognizer| {
             let scope = recognizer.languages();
+            let model = recognizer.tier() == ner::TIER;
             let read = if scope.is_all() {
-                parts(*recognizer, texts)
+                parts(*recognizer, model, texts)
             } else {
                 let admitted: Vec<usize> = (0..texts.len())
                     .filter(|&i| scope.admits(languages.get(i).copied().flatten()))
                     .collect();
                 let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
-                let model = recognizer.tier() == ner::TIER;
-                parts(*recognizer, &some).map(|read| {
+                parts(*recognizer, model, &some).map(|read| {
                     let mut all = vec![Part::Found(model, Vec::new()); texts.len()];
                     for (i, part) in admitted.into_iter().zip(read) {
                         all[i] = part;
