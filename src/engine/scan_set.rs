@@ -30,13 +30,23 @@ use regex_automata::{Input, MatchKind};
 /// more shards mean more passes.
 const SHARD: usize = 24;
 
-/// Most memory one shard's lazy DFA keeps per thread; it fills only as text needs states
-/// (all shards together: ~20 MB after 2 MB of new text). The `regex` crate's 2 MiB
-/// holds too few states for varied text (cleared over and over, then it gives up); 8 MiB
-/// was cleared on prose and scanned it at about half the speed.
+/// Most memory one cache of a shard's lazy DFA counts (its vectors' spare capacity comes
+/// on top: the heap held about twice the count); it fills only as text needs states
+/// (all shards together: ~20 MB after 2 MB of new text, 64 MB after 112 MB). The `regex`
+/// crate's 2 MiB holds too few states for varied text (cleared over and over, then it
+/// gives up); 8 MiB scanned three streams of new mixed text 16 % slower for 88 instead
+/// of 113 MB, 4 MiB one stream 40 % slower.
 pub(crate) const CACHE_BYTES: usize = 16 << 20;
 
 static FALLBACKS: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes held by all lazy-DFA caches when last returned to their pools.
+static CACHE_HELD: AtomicU64 = AtomicU64::new(0);
+
+/// What the lazy DFAs' caches hold (states built for the text seen), all pools together.
+pub fn cache_bytes() -> u64 {
+    CACHE_HELD.load(Ordering::Relaxed)
+}
 
 /// Scans the lazy DFA gave up on since start (a shard's, answered pattern by pattern, or
 /// a search back for a start, answered with the whole text).
@@ -44,7 +54,7 @@ pub fn fallbacks_total() -> u64 {
     FALLBACKS.load(Ordering::Relaxed)
 }
 
-/// The lazy-DFA caches of one DFA, shared by all threads, at most twice the cores. A
+/// The lazy-DFA caches of one DFA, shared by all threads, at most one per core. A
 /// cache holds the states its scans built (MBs on varied text). The `regex` crate's pool
 /// keeps caches per stack of threads, and the event loop's threads, the blocking pool's
 /// and a large request's two halves made five of each shard's on two cores (~130 MB in
@@ -59,17 +69,20 @@ struct Caches {
 
 #[derive(Default)]
 struct Lendable {
-    free: Vec<Cache>,
+    /// Each with the bytes it held when returned.
+    free: Vec<(Cache, u64)>,
     /// Caches made, free or lent.
     made: usize,
 }
 
-/// Most caches of one DFA: twice the cores, so that a scan whose thread was preempted
-/// holding a cache, or a large request's two halves beside other requests, need not wait.
-/// Read once: the cores are looked up in the cgroup files.
+/// Most caches of one DFA: one per core, as no more scans can run at once. Each cache
+/// fills towards its cap with the states new text needs, so the limit bounds memory:
+/// three request streams of new mixed text left 141 MB in the caches with twice the
+/// cores, 113 MB with the cores, at the same speed. Read once: the cores are looked up
+/// in the cgroup files.
 fn cache_limit() -> usize {
     static LIMIT: OnceLock<usize> = OnceLock::new();
-    *LIMIT.get_or_init(|| 2 * std::thread::available_parallelism().map_or(2, |n| n.get()))
+    *LIMIT.get_or_init(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
 }
 
 impl Caches {
@@ -92,7 +105,7 @@ impl Caches {
                 }
                 if state.made < cache_limit() {
                     state.made += 1;
-                    break self.dfa.create_cache();
+                    break (self.dfa.create_cache(), 0);
                 }
                 state = self.returned.wait(state).unwrap_or_else(|e| e.into_inner());
             }
@@ -101,19 +114,29 @@ impl Caches {
             caches: self,
             cache: Some(cache),
         };
-        scan(&self.dfa, lent.cache.as_mut().expect("lent until dropped"))
+        scan(
+            &self.dfa,
+            &mut lent.cache.as_mut().expect("lent until dropped").0,
+        )
     }
 }
 
 /// A cache out of its pool; it goes back when dropped, after a panic too.
 struct Lent<'a> {
     caches: &'a Caches,
-    cache: Option<Cache>,
+    cache: Option<(Cache, u64)>,
 }
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
-        if let Some(cache) = self.cache.take() {
+        if let Some((cache, held)) = self.cache.take() {
+            let now = cache.memory_usage() as u64;
+            if now >= held {
+                CACHE_HELD.fetch_add(now - held, Ordering::Relaxed);
+            } else {
+                CACHE_HELD.fetch_sub(held - now, Ordering::Relaxed);
+            }
+            let cache = (cache, now);
             let mut state = self.caches.state.lock().unwrap_or_else(|e| e.into_inner());
             state.free.push(cache);
             drop(state);

@@ -888,6 +888,7 @@ impl ProxyHttp for ApiService {
         metrics::set_failed_tokens(self.anonymizer.failed_tokens_total());
         metrics::set_detection_failures(self.anonymizer.detection_failures_total());
         metrics::set_pattern_scan_fallbacks(crate::engine::scan_set::fallbacks_total());
+        metrics::set_pattern_scan_cache_bytes(crate::engine::scan_set::cache_bytes());
         let m = self.anonymizer.engine().model_stats();
         metrics::set_model_stats(&metrics::ModelStats {
             passes: m.passes,

@@ -7,7 +7,8 @@ use std::sync::LazyLock;
 
 use pingora_prometheus::prometheus::{
     register_counter, register_histogram_vec, register_int_counter, register_int_counter_vec,
-    register_int_gauge_vec, Counter, HistogramVec, IntCounter, IntCounterVec, IntGaugeVec,
+    register_int_gauge, register_int_gauge_vec, Counter, HistogramVec, IntCounter, IntCounterVec,
+    IntGauge, IntGaugeVec,
 };
 
 /// `anonymizer_requests_total{endpoint, status, tenant}`.
@@ -368,6 +369,21 @@ pub static PATTERN_SCAN_FALLBACKS: LazyLock<IntCounter> = LazyLock::new(|| {
 /// Publishes the pattern-set scans that fell back (a process-wide total).
 pub fn set_pattern_scan_fallbacks(total: u64) {
     set_counter(&PATTERN_SCAN_FALLBACKS, total);
+}
+
+/// `anonymizer_pattern_scan_cache_bytes`: what the pattern tier's lazy DFAs keep of the
+/// states they built for the text seen (bounded per cache; see `engine/scan_set.rs`).
+pub static PATTERN_SCAN_CACHE_BYTES: LazyLock<IntGauge> = LazyLock::new(|| {
+    register_int_gauge!(
+        "anonymizer_pattern_scan_cache_bytes",
+        "Bytes the pattern tier's lazy-DFA caches hold"
+    )
+    .expect("metric registered once")
+});
+
+/// Publishes what the pattern tier's lazy-DFA caches hold.
+pub fn set_pattern_scan_cache_bytes(bytes: u64) {
+    PATTERN_SCAN_CACHE_BYTES.set(i64::try_from(bytes).unwrap_or(i64::MAX));
 }
 
 /// Raises a counter to a total kept elsewhere (totals only grow).

@@ -274,7 +274,7 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
             "Write to John Smith at [EMAIL_ADDRESS_1] today."
         ])
     );
-    expect_metrics(
+    let m = expect_metrics(
         &s,
         &[
             "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 1",
@@ -286,6 +286,13 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
             "anonymizer_pattern_scan_fallbacks_total 0",
         ],
     );
+    // The pattern scan built lazy-DFA states for this text, and the gauge counts them.
+    let cached: u64 = m
+        .lines()
+        .find_map(|l| l.strip_prefix("anonymizer_pattern_scan_cache_bytes "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no cache gauge in\n{m}"));
+    assert!(cached > 0, "{m}");
 
     // The same texts with PERSON: both windows run, in one pass, without padding (they are
     // equally long), 16 tokens each: [CLS] write to john smith at jane . doe @ example . com
