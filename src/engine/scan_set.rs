@@ -121,6 +121,16 @@ impl Caches {
     }
 }
 
+/// A pool goes with its DFA (a configuration reload builds new ones): what its caches
+/// held leaves the gauge. None is lent then, as a lent cache borrows the pool.
+impl Drop for Caches {
+    fn drop(&mut self) {
+        let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let held: u64 = state.free.iter().map(|&(_, held)| held).sum();
+        CACHE_HELD.fetch_sub(held, Ordering::Relaxed);
+    }
+}
+
 /// A cache out of its pool; it goes back when dropped, after a panic too.
 struct Lent<'a> {
     caches: &'a Caches,
