@@ -361,20 +361,22 @@ fn self_introductions_and_cities_in_other_languages_keep_no_name_or_place() {
 #[test]
 fn a_clinical_notes_abbreviations_stay_and_its_people_places_jobs_and_numbers_go() {
     // The model reads "SOB", "Hgb" and "CVA" as names now and then: clinical shorthand.
+    // No duration ("in 6 wks"): whether one is a date is a borderline call that moved
+    // with the CPU's int8 kernels (AVX2 against AVX-512 VNNI) and the pass's texts.
     let s = TestServer::with_model();
     assert_eq!(
         s.anonymized(json!([
             "Vitals: BP 142/88, HR 96, RR 18, SpO2 94% on RA, T 38.2. Labs: WBC 14.2, Hgb 9.1, Cr 1.8 (baseline 1.2).",
             "MRS. THOMPSON IS A 79 YO WOMAN WITH HX OF CVA (2019) ADMITTED FROM SUNRISE ASSISTED LIVING WITH AMS.",
             "68 yo F presented to St. Elizabeth's Medical Center ER on 2/14 with SOB.",
-            "F/u with GI (Dr. Fitzgerald) in 6 wks. Insurance: BCBS ID XGH449021775.",
+            "F/u with GI (Dr. Fitzgerald) as needed. Insurance: BCBS ID XGH449021775.",
             "Ms. Quinones is a 92 y.o. retired seamstress. Pt ID 77410022. Seen 08/01/2088 at 10:30 AM. Phone 781-555-0112."
         ])),
         json!([
             "Vitals: BP 142/88, HR 96, RR 18, SpO2 94% on RA, T 38.2. Labs: WBC 14.2, Hgb 9.1, Cr 1.8 (baseline 1.2).",
             "[PERSON_1] IS A [AGE_1] YO WOMAN WITH HX OF CVA ([DATE_TIME_1]) ADMITTED FROM [ORGANIZATION_1] WITH AMS.",
             "[AGE_2] yo F presented to [ORGANIZATION_2] on [DATE_TIME_2] with SOB.",
-            "F/u with GI ([PERSON_2]) in 6 wks. Insurance: BCBS ID [HEALTH_PLAN_NUMBER_1].",
+            "F/u with GI ([PERSON_2]) as needed. Insurance: BCBS ID [HEALTH_PLAN_NUMBER_1].",
             "[PERSON_3] is a [AGE_3] y.o. [OCCUPATION_1]. Pt ID [MEDICAL_RECORD_NUMBER_1]. Seen [DATE_TIME_3]. Phone [PHONE_NUMBER_1]."
         ])
     );
