@@ -69,8 +69,7 @@ struct Caches {
 
 #[derive(Default)]
 struct Lendable {
-    /// Each with the bytes it held when returned.
-    free: Vec<(Cache, u64)>,
+    free: Vec<Cache>,
     /// Caches made, free or lent.
     made: usize,
 }
@@ -105,19 +104,17 @@ impl Caches {
                 }
                 if state.made < cache_limit() {
                     state.made += 1;
-                    break (self.dfa.create_cache(), 0);
+                    break self.dfa.create_cache();
                 }
                 state = self.returned.wait(state).unwrap_or_else(|e| e.into_inner());
             }
         };
         let mut lent = Lent {
             caches: self,
+            held: cache.memory_usage() as u64,
             cache: Some(cache),
         };
-        scan(
-            &self.dfa,
-            &mut lent.cache.as_mut().expect("lent until dropped").0,
-        )
+        scan(&self.dfa, lent.cache.as_mut().expect("lent until dropped"))
     }
 }
 
@@ -126,7 +123,7 @@ impl Caches {
 impl Drop for Caches {
     fn drop(&mut self) {
         let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
-        let held: u64 = state.free.iter().map(|&(_, held)| held).sum();
+        let held: u64 = state.free.iter().map(|c| c.memory_usage() as u64).sum();
         CACHE_HELD.fetch_sub(held, Ordering::Relaxed);
     }
 }
@@ -134,19 +131,20 @@ impl Drop for Caches {
 /// A cache out of its pool; it goes back when dropped, after a panic too.
 struct Lent<'a> {
     caches: &'a Caches,
-    cache: Option<(Cache, u64)>,
+    cache: Option<Cache>,
+    /// What the cache held when lent, as the gauge counts it.
+    held: u64,
 }
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
-        if let Some((cache, held)) = self.cache.take() {
+        if let Some(cache) = self.cache.take() {
+            // Most scans of a warm cache build no state: no write to the shared counter.
+            // A cleared cache shrinks; the wrapping add is then a subtraction.
             let now = cache.memory_usage() as u64;
-            if now >= held {
-                CACHE_HELD.fetch_add(now - held, Ordering::Relaxed);
-            } else {
-                CACHE_HELD.fetch_sub(held - now, Ordering::Relaxed);
+            if now != self.held {
+                CACHE_HELD.fetch_add(now.wrapping_sub(self.held), Ordering::Relaxed);
             }
-            let cache = (cache, now);
             let mut state = self.caches.state.lock().unwrap_or_else(|e| e.into_inner());
             state.free.push(cache);
             drop(state);
