@@ -15,6 +15,7 @@ mod regions;
 pub mod resolve;
 pub mod scan_set;
 pub mod tiers;
+pub mod unread;
 pub mod validators;
 
 use std::fmt;
@@ -378,26 +379,30 @@ impl Engine {
     ) -> Result<Vec<Proposal>, DetectError> {
         let active: Vec<&dyn Recognizer> = self.active(labels).collect();
         // What one recognizer proposes in each of `texts`: its reading where it has one.
-        let parts = |recognizer: &dyn Recognizer, model: bool, texts: &[&str]| {
-            if let Some(read) = recognizer.read_many(texts, labels) {
-                return read.map(|r| r.into_iter().map(Part::Read).collect::<Vec<_>>());
-            }
-            let mut found = vec![Vec::new(); texts.len()];
-            recognizer
-                .recognize_many(texts, labels, &mut found)
-                .map(|()| found.into_iter().map(|f| Part::Found(model, f)).collect())
-        };
-        let run = |recognizer: &&dyn Recognizer| {
+        let parts =
+            |recognizer: &dyn Recognizer, model: bool, texts: &[&str], known: &[Vec<ByteSpan>]| {
+                if let Some(read) = recognizer.read_many(texts, labels, known) {
+                    return read.map(|r| r.into_iter().map(Part::Read).collect::<Vec<_>>());
+                }
+                let mut found = vec![Vec::new(); texts.len()];
+                recognizer
+                    .recognize_many(texts, labels, &mut found)
+                    .map(|()| found.into_iter().map(|f| Part::Found(model, f)).collect())
+            };
+        let run = |recognizer: &&dyn Recognizer, known: &[Vec<ByteSpan>]| {
             let scope = recognizer.languages();
             let model = recognizer.tier() == ner::TIER;
             let read = if scope.is_all() {
-                parts(*recognizer, model, texts)
+                parts(*recognizer, model, texts, known)
             } else {
                 let admitted: Vec<usize> = (0..texts.len())
                     .filter(|&i| scope.admits(languages.get(i).copied().flatten()))
                     .collect();
                 let some: Vec<&str> = admitted.iter().map(|&i| texts[i]).collect();
-                parts(*recognizer, model, &some).map(|read| {
+                let known: Vec<Vec<ByteSpan>> = (admitted.iter())
+                    .map(|&i| known.get(i).cloned().unwrap_or_default())
+                    .collect();
+                parts(*recognizer, model, &some, &known).map(|read| {
                     let mut all = vec![Part::Found(model, Vec::new()); texts.len()];
                     for (i, part) in admitted.into_iter().zip(read) {
                         all[i] = part;
@@ -413,6 +418,33 @@ impl Engine {
         };
         let mut results: Vec<Option<Result<Vec<Part>, DetectError>>> =
             active.iter().map(|_| None).collect();
+        // The rule tiers that prove values the model need not read run first.
+        let known = if active.iter().any(|r| r.tier() == ner::TIER) {
+            let proves = |r: &dyn Recognizer| {
+                r.tier() != ner::TIER
+                    && (r.labels().iter())
+                        .any(|&l| labels.contains(l) && unread::labels().contains(l))
+            };
+            let mut known = vec![Vec::new(); texts.len()];
+            for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
+                if !proves(*recognizer) {
+                    continue;
+                }
+                let parts = slot.insert(run(recognizer, &[]));
+                for (known, part) in known.iter_mut().zip(parts.iter().flatten()) {
+                    if let Part::Found(_, found) = part {
+                        known.extend(unread::spans(found, labels));
+                    }
+                }
+            }
+            for spans in &mut known {
+                *spans = unread::merged(std::mem::take(spans));
+            }
+            known
+        } else {
+            Vec::new()
+        };
+        let run = |recognizer: &&dyn Recognizer| run(recognizer, &known);
         if active.len() > 1 && large(texts) {
             // A large request's rule tiers run side by side on rayon's pool, which the
             // pattern tier's halves share, so the cores do not wait on the one tier in
@@ -421,7 +453,9 @@ impl Engine {
             rayon::in_place_scope(|scope| {
                 let mut here = Vec::new();
                 for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
-                    if recognizer.tier() == ner::TIER {
+                    if slot.is_some() {
+                        continue;
+                    } else if recognizer.tier() == ner::TIER {
                         here.push((recognizer, slot));
                     } else {
                         let run = &run;
@@ -434,7 +468,9 @@ impl Engine {
             });
         } else {
             for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
-                *slot = Some(run(recognizer));
+                if slot.is_none() {
+                    *slot = Some(run(recognizer));
+                }
             }
         }
         let mut proposals: Vec<Proposal> = vec![Proposal::default(); texts.len()];

@@ -154,6 +154,8 @@ pub trait Recognizer: Send + Sync {
     /// For a tier whose entities the reading rules of `engine::refine` correct before
     /// they become candidates (the model tier): how it read each text of `texts`, in
     /// place of [`Recognizer::recognize_many`]. `None`: its candidates are final as found.
+    /// `known[i]`: values other tiers proved in `texts[i]` (`engine::unread`), which such
+    /// a tier need not read.
     ///
     /// # Errors
     /// As [`Recognizer::recognize_many`].
@@ -161,6 +163,7 @@ pub trait Recognizer: Send + Sync {
         &self,
         _texts: &[&str],
         _wanted: &LabelSet,
+        _known: &[Vec<crate::text::ByteSpan>],
     ) -> Option<Result<Vec<super::tiers::ner::reading::Reading>, RecognizeError>> {
         None
     }
@@ -202,8 +205,9 @@ impl<R: Recognizer + ?Sized> Recognizer for std::sync::Arc<R> {
         &self,
         texts: &[&str],
         wanted: &LabelSet,
+        known: &[Vec<crate::text::ByteSpan>],
     ) -> Option<Result<Vec<super::tiers::ner::reading::Reading>, RecognizeError>> {
-        (**self).read_many(texts, wanted)
+        (**self).read_many(texts, wanted, known)
     }
 }
 

@@ -254,7 +254,8 @@ fn the_default_config_serves_the_model_tier_end_to_end() {
 }
 
 #[test]
-fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
+fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it_and_a_proved_address_costs_it_one_token(
+) {
     // The model is the cost of a request; asking only for pattern labels must
     // not pay it. The model's own counters say whether it ran.
     let s = TestServer::with_model();
@@ -295,8 +296,8 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
     assert!(cached > 0, "{m}");
 
     // The same texts with PERSON: both windows run, in one pass, without padding (they are
-    // equally long), 16 tokens each: [CLS] write to john smith at jane . doe @ example . com
-    // today . [SEP]
+    // equally long). The address the pattern tier proved is one token to the model,
+    // its first, 10 tokens each: [CLS] write to john smith at jane today . [SEP]
     assert_eq!(
         anonymize(json!(["EMAIL_ADDRESS", "PERSON"])),
         json!([
@@ -310,8 +311,26 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it() {
             "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 2",
             "anonymizer_model_forward_passes_total 1",
             "anonymizer_model_windows_total 2",
-            "anonymizer_model_tokens_total{kind=\"text\"} 32",
+            "anonymizer_model_tokens_total{kind=\"text\"} 20",
             "anonymizer_model_tokens_total{kind=\"padding\"} 0",
+        ],
+    );
+    // A request that does not replace the address has the model read all of it, 16
+    // tokens each: [CLS] write to john smith at jane . doe @ example . com today . [SEP]
+    assert_eq!(
+        anonymize(json!(["PERSON"])),
+        json!([
+            "Write to [PERSON_1] at jane.doe@example.com today.",
+            "Write to [PERSON_1] at jane.doe@example.com today."
+        ])
+    );
+    expect_metrics(
+        &s,
+        &[
+            "anonymizer_requests_total{endpoint=\"anonymize\",status=\"200\",tenant=\"test\"} 3",
+            "anonymizer_model_forward_passes_total 2",
+            "anonymizer_model_windows_total 4",
+            "anonymizer_model_tokens_total{kind=\"text\"} 52",
         ],
     );
 }

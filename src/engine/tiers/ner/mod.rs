@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::text::{Label, LabelSet, LanguageScope};
+use crate::text::{ByteSpan, Label, LabelSet, LanguageScope};
 
 use crate::engine::{BuildError, Candidate, RecognizeError, Recognizer};
 
@@ -404,7 +404,7 @@ impl NerRecognizer {
         }
         for ((text, reading), out) in texts
             .iter()
-            .zip(self.read_batch(texts, wanted)?)
+            .zip(self.read_batch(texts, wanted, &[])?)
             .zip(out.iter_mut())
         {
             reading.candidates(text, wanted, out);
@@ -415,11 +415,18 @@ impl NerRecognizer {
     /// How the model read each text of `texts`, with one pool job for all: its entities,
     /// its tokens, and a second reading ([`NerRecognizer::with_second_reading`]) for a
     /// model that takes the casing bit. Texts are read only when the model has a label in
-    /// `wanted`.
+    /// `wanted`. `known[i]` (ascending, disjoint; none where `known` is shorter) are
+    /// values other tiers proved in `texts[i]`: each is read as one token, tagged
+    /// outside ([`Tokens::standing_in`]).
     ///
     /// # Errors
     /// Tokenization or inference failed.
-    pub fn read_batch(&self, texts: &[&str], wanted: &LabelSet) -> Result<Vec<Reading>, NerError> {
+    pub fn read_batch(
+        &self,
+        texts: &[&str],
+        wanted: &LabelSet,
+        known: &[Vec<ByteSpan>],
+    ) -> Result<Vec<Reading>, NerError> {
         let empty = || Reading {
             targets: self.targets.clone(),
             ..Reading::default()
@@ -428,16 +435,22 @@ impl NerRecognizer {
             return Ok(texts.iter().map(|_| empty()).collect());
         }
         let mut prepared: Vec<(Tokens, Vec<window::Window>)> = Vec::with_capacity(texts.len());
+        let mut stand_ins: Vec<Vec<bool>> = Vec::with_capacity(texts.len());
         let casing = self.scheme.token_types == TokenTypes::Casing;
         let mut ids: Vec<WindowIds> = Vec::new();
-        for text in texts {
+        for (i, text) in texts.iter().enumerate() {
             // Text without a letter or digit (punctuation, JSON scaffolding, emoji)
             // holds no name the model could tag; skip its forward pass.
-            let tokens = if text.chars().any(char::is_alphanumeric) {
+            let mut tokens = if text.chars().any(char::is_alphanumeric) {
                 self.tokenizer.tokenize(text)?
             } else {
                 Tokens::default()
             };
+            let mut stand_in = Vec::new();
+            if let Some(known) = known.get(i).filter(|k| !k.is_empty()) {
+                (tokens, stand_in) = tokens.standing_in(known);
+            }
+            stand_ins.push(stand_in);
             let windows = window::plan(
                 &tokens.words,
                 self.window_tokens,
@@ -450,17 +463,20 @@ impl NerRecognizer {
         let mut results = self.pool.infer(ids)?.into_iter();
         let first: Vec<Vec<TokenClass>> = prepared
             .iter()
-            .map(|(tokens, windows)| {
+            .zip(&stand_ins)
+            .map(|((tokens, windows), stand_in)| {
                 let per_window: Vec<_> = results
                     .by_ref()
                     .take(windows.len())
                     .map(|row| without_specials(&row))
                     .collect();
-                window::stitch(windows, &per_window, tokens.len())
+                let mut classes = window::stitch(windows, &per_window, tokens.len());
+                self.outside(&mut classes, stand_in);
+                classes
             })
             .collect();
         let second = if let Some(policy) = self.second_reading.filter(|_| casing) {
-            self.read_again(policy, texts, &prepared, &first)?
+            self.read_again(policy, texts, &prepared, &first, &stand_ins)?
         } else {
             texts.iter().map(|_| None).collect()
         };
@@ -512,6 +528,7 @@ impl NerRecognizer {
         texts: &[&str],
         prepared: &[(Tokens, Vec<window::Window>)],
         first: &[Vec<TokenClass>],
+        stand_ins: &[Vec<bool>],
     ) -> Result<Vec<Option<SecondReading>>, NerError> {
         let mut ids: Vec<WindowIds> = Vec::new();
         // Per text: unknown bits, and which of its windows are read again.
@@ -542,11 +559,11 @@ impl NerRecognizer {
         }
         self.reread.fetch_add(ids.len() as u64, Ordering::Relaxed);
         let mut results = self.pool.infer(ids)?.into_iter();
-        let outside = (self.scheme.classes.iter())
-            .position(|&(bio, _)| bio == model::Bio::Outside)
-            .unwrap_or(0) as u16;
+        let outside = self.outside_class();
         let mut out = Vec::with_capacity(texts.len());
-        for ((text, (tokens, windows)), plan) in texts.iter().zip(prepared).zip(plans) {
+        for (((text, (tokens, windows)), plan), stand_in) in
+            texts.iter().zip(prepared).zip(plans).zip(stand_ins)
+        {
             let Some((unknown, again)) = plan else {
                 out.push(None);
                 continue;
@@ -566,11 +583,30 @@ impl NerRecognizer {
                     }
                 })
                 .collect();
-            let classes = window::stitch(windows, &per_window, tokens.len());
+            let mut classes = window::stitch(windows, &per_window, tokens.len());
+            self.outside(&mut classes, stand_in);
             let entities = decode::bio_entities(text, tokens, &classes, &self.scheme);
             out.push(Some(SecondReading { unknown, entities }));
         }
         Ok(out)
+    }
+}
+
+impl NerRecognizer {
+    /// The scheme's "outside" class.
+    fn outside_class(&self) -> u16 {
+        (self.scheme.classes.iter())
+            .position(|&(bio, _)| bio == model::Bio::Outside)
+            .unwrap_or(0) as u16
+    }
+
+    /// Tags the stand-ins for known values outside, surely: whatever the model made of
+    /// a stand-in, the value is another tier's.
+    fn outside(&self, classes: &mut [TokenClass], stand_in: &[bool]) {
+        let outside = self.outside_class();
+        for (class, _) in classes.iter_mut().zip(stand_in).filter(|(_, &s)| s) {
+            *class = (outside, 1.0);
+        }
     }
 }
 
@@ -627,8 +663,12 @@ impl Recognizer for NerRecognizer {
         &self,
         texts: &[&str],
         wanted: &LabelSet,
+        known: &[Vec<ByteSpan>],
     ) -> Option<Result<Vec<Reading>, RecognizeError>> {
-        Some(self.read_batch(texts, wanted).map_err(RecognizeError::from))
+        Some(
+            self.read_batch(texts, wanted, known)
+                .map_err(RecognizeError::from),
+        )
     }
 }
 

@@ -575,7 +575,7 @@ fn our_model_sees_case_a_lower_case_common_word_is_no_name() {
 /// The candidates of `text` after the reading rules, as the engine makes them.
 fn find_read(r: &NerRecognizer, text: &str) -> Vec<Candidate> {
     let switches = crate::engine::refine::Switches::default();
-    let mut reading = r.read_batch(&[text], &all_labels()).unwrap().remove(0);
+    let mut reading = r.read_batch(&[text], &all_labels(), &[]).unwrap().remove(0);
     crate::engine::refine::read(text, &mut reading, &switches);
     let mut out = Vec::new();
     reading.candidates(text, &all_labels(), &mut out);
@@ -589,7 +589,7 @@ fn our_model_reads_unknown_lower_case_words_again_as_if_capitalised() {
     // tier hands over for the reading rules to keep.
     let text = "wow emma and kaite is so very cute";
     assert_eq!(texts(text, &find(r, text)), [("emma", "PERSON")]);
-    let reading = r.read_batch(&[text], &all_labels()).unwrap().remove(0);
+    let reading = r.read_batch(&[text], &all_labels(), &[]).unwrap().remove(0);
     let second = reading.second.expect("read again");
     let found: Vec<&str> = (second.entities.iter())
         .map(|e| &text[e.span.start..e.span.end])

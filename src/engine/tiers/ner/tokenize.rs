@@ -43,6 +43,47 @@ impl Tokens {
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
     }
+
+    /// These tokens with each run of two or more inside one of `known` (ascending,
+    /// disjoint byte spans: values another tier proved) read as the run's first token
+    /// over the run's span, and which tokens are such stand-ins. The model then spends
+    /// one position, not dozens, on a key or an e-mail address it has nothing to find
+    /// in, and the words around keep a neighbour of the value's kind (a number for an
+    /// IP address, `https` for a URL), which read them as the whole value did more
+    /// often than an unknown token.
+    pub fn standing_in(&self, known: &[ByteSpan]) -> (Tokens, Vec<bool>) {
+        let mut out = Tokens::default();
+        let mut stand_in = Vec::new();
+        let mut spans = known.iter().peekable();
+        let mut i = 0;
+        while i < self.len() {
+            let at = self.spans[i];
+            while spans.next_if(|k| k.end <= at.start).is_some() {}
+            let run = spans.peek().map_or(0, |k| {
+                (self.spans[i..].iter())
+                    .take_while(|s| k.start <= s.start && s.end <= k.end)
+                    .count()
+            });
+            if run >= 2 {
+                out.ids.push(self.ids[i]);
+                let end = self.spans[i..i + run].iter().map(|s| s.end).max();
+                out.spans
+                    .push(ByteSpan::new(at.start, end.unwrap_or(at.end)));
+                out.words.push(self.words[i]);
+                out.capitalised.push(false);
+                stand_in.push(true);
+                i += run;
+                continue;
+            }
+            out.ids.push(self.ids[i]);
+            out.spans.push(at);
+            out.words.push(self.words[i]);
+            out.capitalised.push(self.capitalised[i]);
+            stand_in.push(false);
+            i += 1;
+        }
+        (out, stand_in)
+    }
 }
 
 /// The `tokenizers` pipeline (normalizer, pre-tokenizer, added tokens) around model `M`.
@@ -276,6 +317,39 @@ mod tests {
         assert_eq!(snap(text, 2, 4), ByteSpan::new(1, 7));
         assert_eq!(snap(text, 5, 99), ByteSpan::new(3, 7));
         assert_eq!(snap(text, 9, 3), ByteSpan::new(7, 7));
+    }
+
+    #[test]
+    fn a_known_value_of_several_tokens_is_read_as_one_stand_in() {
+        let (text, tokens) = marked_tokens("mail ann@ex|ample.org or call");
+        assert_eq!(tokens.len(), 9);
+        let at = text.find("ann").unwrap();
+        let known = [ByteSpan::new(at, at + "ann@example.org".len())];
+        let tokens = Tokens {
+            ids: (0..9).collect(),
+            ..tokens
+        };
+        let (read, stand_in) = tokens.standing_in(&known);
+        assert_eq!(read.ids, [0, 1, 7, 8]);
+        assert_eq!(stand_in, [false, true, false, false]);
+        let spans: Vec<&str> = read.spans.iter().map(|s| &text[s.start..s.end]).collect();
+        assert_eq!(spans, ["mail", "ann@example.org", "or", "call"]);
+        assert_eq!(read.words, [0, 1, 6, 7]);
+        assert_eq!(read.capitalised.len(), 4);
+    }
+
+    #[test]
+    fn a_known_value_of_one_token_or_cut_mid_token_is_read_as_it_was() {
+        let (text, tokens) = marked_tokens("key abc|def and x");
+        // One token inside: nothing to save. Half a token inside: the model reads it.
+        let one = ByteSpan::new(text.find("and").unwrap(), text.find("and").unwrap() + 3);
+        let half = ByteSpan::new(5, 7);
+        let (read, stand_in) = tokens.standing_in(&[half, one]);
+        assert_eq!(read.ids, tokens.ids);
+        assert_eq!(read.spans, tokens.spans);
+        assert!(!stand_in.contains(&true));
+        let (read, _) = tokens.standing_in(&[]);
+        assert_eq!(read.spans, tokens.spans);
     }
 
     #[test]

@@ -1,0 +1,153 @@
+//! Values the model tier does not read: spans the rule tiers proved to be values of a
+//! label whose every value is a machine token (a key, an address, a checked number).
+//!
+//! The model looks for people, organisations, places and dates. Inside an API key, a
+//! JWT or a connection string there is none to find, and whatever it could tag inside
+//! an e-mail address or a URL is replaced with the address anyway. Yet such values cost
+//! it the most: a 40-character key is 20–30 sub-word tokens, so on logs, code and chat
+//! with pasted credentials about a fifth of its positions went to them. The engine
+//! finds these values first and hands their spans to the model tier, which reads each
+//! as one token, its first, tagged outside (`Tokens::standing_in`): the words around
+//! keep a neighbour of the value's kind where the value stood.
+//!
+//! Adding a label is one row of [`LABELS`]; a label the model produces, or whose values
+//! can be words (a date, an address, a name), does not belong here, nor one whose
+//! values are a few tokens of digits.
+
+use std::sync::LazyLock;
+
+use crate::engine::Candidate;
+use crate::text::{ByteSpan, Label, LabelSet};
+
+/// Each label whose values the model need not read, and why nothing is lost.
+pub const LABELS: &[(&str, &str)] = &[
+    ("API_KEY", "a generated token: no word of any language"),
+    ("JWT", "base64url segments"),
+    (
+        "CONNECTION_STRING",
+        "a scheme, host and credentials, replaced whole",
+    ),
+    ("PASSWORD", "the value after a password cue, replaced whole"),
+    (
+        "EMAIL_ADDRESS",
+        "replaced whole, a name in its local part with it",
+    ),
+    ("URL", "replaced whole, a name in its path with it"),
+];
+// Not short numbers (IP and MAC addresses, cards, IBANs): a few tokens each, and their
+// first alone reads as any number. After "203" for an IP address, the model took the
+// "port 52815" of an sshd line for a place.
+
+/// Candidates scored below this are guesses, not proof: the model reads them.
+pub const FLOOR: f32 = 0.8;
+
+/// [`LABELS`] as a set.
+pub fn labels() -> &'static LabelSet {
+    static SET: LazyLock<LabelSet> = LazyLock::new(|| {
+        LabelSet::new(
+            LABELS
+                .iter()
+                .map(|(name, _)| Label::parse(name).expect("a catalogue label"))
+                .collect(),
+        )
+    });
+    &SET
+}
+
+/// The spans of `found` (one text's rule-tier candidates) the model need not read:
+/// those of [`LABELS`] a request for `wanted` replaces, scored at least [`FLOOR`];
+/// ascending, overlaps merged.
+pub fn spans<'c>(
+    found: impl IntoIterator<Item = &'c Candidate>,
+    wanted: &LabelSet,
+) -> Vec<ByteSpan> {
+    let spans: Vec<ByteSpan> = found
+        .into_iter()
+        .filter(|c| {
+            c.score >= FLOOR
+                && wanted.contains(c.label)
+                && labels().contains(c.label)
+                && c.span.start < c.span.end
+        })
+        .map(|c| c.span)
+        .collect();
+    merged(spans)
+}
+
+/// `spans` ascending, overlapping ones merged.
+pub fn merged(mut spans: Vec<ByteSpan>) -> Vec<ByteSpan> {
+    spans.sort_unstable_by_key(|s| (s.start, s.end));
+    let mut merged: Vec<ByteSpan> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match merged.last_mut() {
+            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+            _ => merged.push(s),
+        }
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Proof;
+    use crate::engine::Trace;
+
+    fn candidate(start: usize, end: usize, label: &str, score: f32) -> Candidate {
+        Candidate {
+            span: ByteSpan::new(start, end),
+            label: Label::parse(label).unwrap(),
+            score,
+            proof: Proof::default(),
+            trace: Trace::new("patterns", "test"),
+        }
+    }
+
+    #[test]
+    fn keys_and_addresses_the_request_replaces_are_not_read_merged_in_order() {
+        let found = [
+            candidate(30, 50, "URL", 0.85),
+            candidate(0, 12, "API_KEY", 0.95),
+            candidate(8, 20, "EMAIL_ADDRESS", 0.95),
+        ];
+        let spans = spans(&found, &LabelSet::defaults());
+        assert_eq!(spans, [ByteSpan::new(0, 20), ByteSpan::new(30, 50)]);
+    }
+
+    #[test]
+    fn the_models_labels_guesses_and_labels_not_asked_for_are_read() {
+        let found = [
+            candidate(0, 10, "DATE_TIME", 1.0),
+            candidate(12, 20, "PHONE_NUMBER", 0.95),
+            candidate(22, 30, "API_KEY", 0.5),
+            candidate(32, 40, "EMAIL_ADDRESS", 0.95),
+            candidate(42, 50, "IP_ADDRESS", 0.95),
+        ];
+        let wanted = LabelSet::new(vec![
+            Label::parse("PERSON").unwrap(),
+            Label::parse("DATE_TIME").unwrap(),
+            Label::parse("PHONE_NUMBER").unwrap(),
+            Label::parse("API_KEY").unwrap(),
+            Label::parse("IP_ADDRESS").unwrap(),
+        ]);
+        assert_eq!(spans(&found, &wanted), []);
+    }
+
+    #[test]
+    fn every_label_is_in_the_catalogue_and_none_is_the_models() {
+        for (name, why) in LABELS {
+            let label = Label::parse(name).unwrap_or_else(|| panic!("{name}"));
+            assert!(!why.is_empty());
+            for model in [
+                "PERSON",
+                "ORGANIZATION",
+                "LOCATION",
+                "DATE_TIME",
+                "NRP",
+                "ADDRESS",
+            ] {
+                assert_ne!(label, Label::parse(model).unwrap());
+            }
+        }
+    }
+}
