@@ -438,7 +438,7 @@ impl Engine {
                 }
             }
             for spans in &mut known {
-                *spans = unread::merged(std::mem::take(spans));
+                *spans = ByteSpan::union(std::mem::take(spans));
             }
             known
         } else {

@@ -71,20 +71,7 @@ pub fn spans<'c>(
         })
         .map(|c| c.span)
         .collect();
-    merged(spans)
-}
-
-/// `spans` ascending, overlapping ones merged.
-pub fn merged(mut spans: Vec<ByteSpan>) -> Vec<ByteSpan> {
-    spans.sort_unstable_by_key(|s| (s.start, s.end));
-    let mut merged: Vec<ByteSpan> = Vec::with_capacity(spans.len());
-    for s in spans {
-        match merged.last_mut() {
-            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
-            _ => merged.push(s),
-        }
-    }
-    merged
+    ByteSpan::union(spans)
 }
 
 #[cfg(test)]

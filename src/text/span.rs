@@ -33,6 +33,19 @@ impl ByteSpan {
     pub fn contains(&self, other: &ByteSpan) -> bool {
         self.start <= other.start && other.end <= self.end
     }
+
+    /// `spans` sorted by start, overlapping or touching ones merged.
+    pub fn union(mut spans: Vec<ByteSpan>) -> Vec<ByteSpan> {
+        spans.sort_unstable_by_key(|s| (s.start, s.end));
+        let mut out: Vec<ByteSpan> = Vec::with_capacity(spans.len());
+        for s in spans {
+            match out.last_mut() {
+                Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+                _ => out.push(s),
+            }
+        }
+        out
+    }
 }
 
 /// A half-open range of 0-based Unicode code-point offsets (end exclusive).

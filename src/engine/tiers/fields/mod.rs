@@ -79,14 +79,14 @@ pub fn scan(text: &str) -> Scan {
         }
     }
     shapes::machinery(text, &mut machinery);
-    let personal_union = union(personal.iter().map(|(s, _)| *s).collect());
+    let personal_union = ByteSpan::union(personal.iter().map(|(s, _)| *s).collect());
     machinery.retain(|m| !overlaps(&personal_union, *m));
     keys.retain(|k| !overlaps(&personal_union, *k));
-    let machinery_values = union(machinery.clone());
+    let machinery_values = ByteSpan::union(machinery.clone());
     machinery.extend(keys);
     Scan {
         personal,
-        machinery: union(machinery),
+        machinery: ByteSpan::union(machinery),
         machinery_values,
     }
 }
@@ -99,7 +99,7 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
     if scan.personal.is_empty() && scan.machinery.is_empty() {
         return;
     }
-    let personal = union(scan.personal.iter().map(|(s, _)| *s).collect());
+    let personal = ByteSpan::union(scan.personal.iter().map(|(s, _)| *s).collect());
     let mut labelled: Vec<(usize, usize, Label)> = scan
         .personal
         .iter()
@@ -251,19 +251,6 @@ fn is_blank(value: &str) -> bool {
         ]
         .iter()
         .any(|w| v.eq_ignore_ascii_case(w))
-}
-
-/// `spans` sorted by start with overlapping or touching ones merged.
-fn union(mut spans: Vec<ByteSpan>) -> Vec<ByteSpan> {
-    spans.sort_by_key(|s| (s.start, s.end));
-    let mut out: Vec<ByteSpan> = Vec::with_capacity(spans.len());
-    for s in spans {
-        match out.last_mut() {
-            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
-            _ => out.push(s),
-        }
-    }
-    out
 }
 
 /// Whether `span` overlaps one of the sorted, disjoint `spans`.
