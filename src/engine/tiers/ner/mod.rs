@@ -590,9 +590,7 @@ impl NerRecognizer {
         }
         Ok(out)
     }
-}
 
-impl NerRecognizer {
     /// The scheme's "outside" class.
     fn outside_class(&self) -> u16 {
         (self.scheme.classes.iter())

@@ -48,9 +48,9 @@ impl Tokens {
     /// disjoint byte spans: values another tier proved) read as the run's first token
     /// over the run's span, and which tokens are such stand-ins. The model then spends
     /// one position, not dozens, on a key or an e-mail address it has nothing to find
-    /// in, and the words around keep a neighbour of the value's kind (a number for an
-    /// IP address, `https` for a URL), which read them as the whole value did more
-    /// often than an unknown token.
+    /// in, and the words around keep a neighbour of the value's kind (`https` for a
+    /// URL, `sk` for a key), which read them as the whole value did more often than an
+    /// unknown token.
     pub fn standing_in(&self, known: &[ByteSpan]) -> (Tokens, Vec<bool>) {
         let mut out = Tokens::default();
         let mut stand_in = Vec::new();
