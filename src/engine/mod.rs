@@ -418,29 +418,27 @@ impl Engine {
         };
         let mut results: Vec<Option<Result<Vec<Part>, DetectError>>> =
             active.iter().map(|_| None).collect();
-        // The rule tiers that prove values the model need not read run first.
-        let known = if active.iter().any(|r| r.tier() == ner::TIER) {
-            let proves = |r: &dyn Recognizer| {
-                r.tier() != ner::TIER
-                    && (r.labels().iter())
-                        .any(|&l| labels.contains(l) && unread::labels().contains(l))
-            };
-            let mut known = vec![Vec::new(); texts.len()];
+        // The rule tiers that prove values the model need not read run first; the
+        // spans of each text are what all of them found.
+        let known: Vec<Vec<ByteSpan>> = if active.iter().any(|r| r.tier() == ner::TIER) {
             for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
-                if !proves(*recognizer) {
-                    continue;
-                }
-                let parts = slot.insert(run(recognizer, &[]));
-                for (known, part) in known.iter_mut().zip(parts.iter().flatten()) {
-                    if let Part::Found(_, found) = part {
-                        known.extend(unread::spans(found, labels));
-                    }
+                let proves = recognizer.tier() != ner::TIER
+                    && (recognizer.labels().iter())
+                        .any(|&l| labels.contains(l) && unread::labels().contains(l));
+                if proves {
+                    *slot = Some(run(recognizer, &[]));
                 }
             }
-            for spans in &mut known {
-                *spans = ByteSpan::union(std::mem::take(spans));
-            }
-            known
+            let proved: Vec<&Vec<Part>> = results.iter().flatten().flatten().collect();
+            (0..texts.len())
+                .map(|i| {
+                    let found = proved.iter().filter_map(|parts| match parts.get(i) {
+                        Some(Part::Found(_, found)) => Some(found),
+                        _ => None,
+                    });
+                    unread::spans(found.flatten(), labels)
+                })
+                .collect()
         } else {
             Vec::new()
         };

@@ -110,13 +110,14 @@ mod tests {
             candidate(32, 40, "EMAIL_ADDRESS", 0.95),
             candidate(42, 50, "IP_ADDRESS", 0.95),
         ];
-        let wanted = LabelSet::new(vec![
-            Label::parse("PERSON").unwrap(),
-            Label::parse("DATE_TIME").unwrap(),
-            Label::parse("PHONE_NUMBER").unwrap(),
-            Label::parse("API_KEY").unwrap(),
-            Label::parse("IP_ADDRESS").unwrap(),
-        ]);
+        let wanted = [
+            "PERSON",
+            "DATE_TIME",
+            "PHONE_NUMBER",
+            "API_KEY",
+            "IP_ADDRESS",
+        ];
+        let wanted = LabelSet::new(wanted.iter().map(|l| Label::parse(l).unwrap()).collect());
         assert_eq!(spans(&found, &wanted), []);
     }
 

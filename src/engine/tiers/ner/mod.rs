@@ -434,8 +434,9 @@ impl NerRecognizer {
         if !self.labels.iter().any(|l| wanted.contains(*l)) {
             return Ok(texts.iter().map(|_| empty()).collect());
         }
-        let mut prepared: Vec<(Tokens, Vec<window::Window>)> = Vec::with_capacity(texts.len());
-        let mut stand_ins: Vec<Vec<bool>> = Vec::with_capacity(texts.len());
+        // Per text: its tokens, their windows, and which tokens stand in for known values.
+        let mut prepared: Vec<(Tokens, Vec<window::Window>, Vec<bool>)> =
+            Vec::with_capacity(texts.len());
         let casing = self.scheme.token_types == TokenTypes::Casing;
         let mut ids: Vec<WindowIds> = Vec::new();
         for (i, text) in texts.iter().enumerate() {
@@ -450,7 +451,6 @@ impl NerRecognizer {
             if let Some(known) = known.get(i).filter(|k| !k.is_empty()) {
                 (tokens, stand_in) = tokens.standing_in(known);
             }
-            stand_ins.push(stand_in);
             let windows = window::plan(
                 &tokens.words,
                 self.window_tokens,
@@ -458,13 +458,12 @@ impl NerRecognizer {
             );
             let bits = casing.then_some(tokens.capitalised.as_slice());
             ids.extend(windows.iter().map(|w| self.window_row(&tokens, w, bits)));
-            prepared.push((tokens, windows));
+            prepared.push((tokens, windows, stand_in));
         }
         let mut results = self.pool.infer(ids)?.into_iter();
         let first: Vec<Vec<TokenClass>> = prepared
             .iter()
-            .zip(&stand_ins)
-            .map(|((tokens, windows), stand_in)| {
+            .map(|(tokens, windows, stand_in)| {
                 let per_window: Vec<_> = results
                     .by_ref()
                     .take(windows.len())
@@ -476,12 +475,12 @@ impl NerRecognizer {
             })
             .collect();
         let second = if let Some(policy) = self.second_reading.filter(|_| casing) {
-            self.read_again(policy, texts, &prepared, &first, &stand_ins)?
+            self.read_again(policy, texts, &prepared, &first)?
         } else {
             texts.iter().map(|_| None).collect()
         };
         let mut readings = Vec::with_capacity(texts.len());
-        for (((text, (tokens, _)), classes), second) in
+        for (((text, (tokens, ..)), classes), second) in
             texts.iter().zip(prepared).zip(&first).zip(second)
         {
             let entities = decode::bio_entities(text, &tokens, classes, &self.scheme);
@@ -526,14 +525,13 @@ impl NerRecognizer {
         &self,
         policy: Reread,
         texts: &[&str],
-        prepared: &[(Tokens, Vec<window::Window>)],
+        prepared: &[(Tokens, Vec<window::Window>, Vec<bool>)],
         first: &[Vec<TokenClass>],
-        stand_ins: &[Vec<bool>],
     ) -> Result<Vec<Option<SecondReading>>, NerError> {
         let mut ids: Vec<WindowIds> = Vec::new();
         // Per text: unknown bits, and which of its windows are read again.
         let mut plans: Vec<Option<(Vec<bool>, Vec<bool>)>> = Vec::with_capacity(texts.len());
-        for ((text, (tokens, windows)), classes) in texts.iter().zip(prepared).zip(first) {
+        for ((text, (tokens, windows, _)), classes) in texts.iter().zip(prepared).zip(first) {
             let again: Vec<bool> = windows
                 .iter()
                 .map(|w| (policy.window)(w, text, tokens, classes, &self.scheme))
@@ -561,9 +559,7 @@ impl NerRecognizer {
         let mut results = self.pool.infer(ids)?.into_iter();
         let outside = self.outside_class();
         let mut out = Vec::with_capacity(texts.len());
-        for (((text, (tokens, windows)), plan), stand_in) in
-            texts.iter().zip(prepared).zip(plans).zip(stand_ins)
-        {
+        for ((text, (tokens, windows, stand_in)), plan) in texts.iter().zip(prepared).zip(plans) {
             let Some((unknown, again)) = plan else {
                 out.push(None);
                 continue;
