@@ -419,7 +419,7 @@ impl Engine {
         let mut results: Vec<Option<Result<Vec<Part>, DetectError>>> =
             active.iter().map(|_| None).collect();
         // The rule tiers that prove values the model need not read run first; the
-        // spans of each text are what all of them found.
+        // spans of each text are what all of them found and its log machinery.
         let known: Vec<Vec<ByteSpan>> = if active.iter().any(|r| r.tier() == ner::TIER) {
             for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
                 let proves = recognizer.tier() != ner::TIER
@@ -436,7 +436,7 @@ impl Engine {
                         Some(Part::Found(_, found)) => Some(found),
                         _ => None,
                     });
-                    unread::spans(found.flatten(), labels)
+                    unread::spans(texts[i], found.flatten(), labels)
                 })
                 .collect()
         } else {

@@ -297,7 +297,7 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it_and_a_prov
 
     // The same texts with PERSON: both windows run, in one pass, without padding (they are
     // equally long). The address the pattern tier proved is one token to the model,
-    // its first, 10 tokens each: [CLS] write to john smith at jane today . [SEP]
+    // its last, 10 tokens each: [CLS] write to john smith at com today . [SEP]
     assert_eq!(
         anonymize(json!(["EMAIL_ADDRESS", "PERSON"])),
         json!([
@@ -331,6 +331,31 @@ fn a_request_only_for_labels_the_model_does_not_produce_never_runs_it_and_a_prov
             "anonymizer_model_forward_passes_total 2",
             "anonymizer_model_windows_total 4",
             "anonymizer_model_tokens_total{kind=\"text\"} 52",
+        ],
+    );
+}
+
+#[test]
+fn a_log_lines_timestamp_and_trace_id_cost_the_model_one_token_each() {
+    // The fields tier drops whatever the model tags in log machinery, so the model
+    // reads a long machinery value as one token: here 34 tokens instead of 72, the
+    // timestamp's 16 and the trace id's 24 standing as their last (`##z`, `##b`).
+    let s = TestServer::with_model();
+    let line = r#"{"ts":"2026-11-04T06:16:22.259Z","trace_id":"78e510617311d8a3c2ce6f447ed4d57b","msg":"refund for Maria Lopez"}"#;
+    let r = s.post(
+        "/v1/anonymize",
+        &json!({"text": [line], "detection_config": {"entities": ["PERSON"]}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["anonymized_text"],
+        json!([line.replace("Maria Lopez", "[PERSON_1]")])
+    );
+    expect_metrics(
+        &s,
+        &[
+            "anonymizer_model_windows_total 1",
+            "anonymizer_model_tokens_total{kind=\"text\"} 34",
         ],
     );
 }

@@ -45,12 +45,13 @@ impl Tokens {
     }
 
     /// These tokens with each run of two or more inside one of `known` (ascending,
-    /// disjoint byte spans: values another tier proved) read as the run's first token
-    /// over the run's span, and which tokens are such stand-ins. The model then spends
-    /// one position, not dozens, on a key or an e-mail address it has nothing to find
-    /// in, and the words around keep a neighbour of the value's kind (`https` for a
-    /// URL, `sk` for a key), which read them as the whole value did more often than an
-    /// unknown token.
+    /// disjoint byte spans: values another tier proved, log machinery) read as the run's
+    /// last token over the run's span, and which tokens are such stand-ins. The model
+    /// then spends one position, not dozens, on a key, an address or a timestamp it has
+    /// nothing to find in. The last token, not the first: a value's first token is what
+    /// reads as a word (a log header's month, `Jun`, before the message's first name;
+    /// a year), its last mostly a sub-word or a closing mark, and the dev sets it moved
+    /// gained with the last (`training/MODEL_CARD.md`, inference path).
     pub fn standing_in(&self, known: &[ByteSpan]) -> (Tokens, Vec<bool>) {
         let mut out = Tokens::default();
         let mut stand_in = Vec::new();
@@ -65,11 +66,12 @@ impl Tokens {
                     .count()
             });
             if run >= 2 {
-                out.ids.push(self.ids[i]);
+                let last = i + run - 1;
+                out.ids.push(self.ids[last]);
                 let end = self.spans[i..i + run].iter().map(|s| s.end).max();
                 out.spans
                     .push(ByteSpan::new(at.start, end.unwrap_or(at.end)));
-                out.words.push(self.words[i]);
+                out.words.push(self.words[last]);
                 out.capitalised.push(false);
                 stand_in.push(true);
                 i += run;
@@ -330,11 +332,11 @@ mod tests {
             ..tokens
         };
         let (read, stand_in) = tokens.standing_in(&known);
-        assert_eq!(read.ids, [0, 1, 7, 8]);
+        assert_eq!(read.ids, [0, 6, 7, 8]);
         assert_eq!(stand_in, [false, true, false, false]);
         let spans: Vec<&str> = read.spans.iter().map(|s| &text[s.start..s.end]).collect();
         assert_eq!(spans, ["mail", "ann@example.org", "or", "call"]);
-        assert_eq!(read.words, [0, 1, 6, 7]);
+        assert_eq!(read.words, [0, 5, 6, 7]);
         assert_eq!(read.capitalised.len(), 4);
     }
 
