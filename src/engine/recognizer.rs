@@ -154,8 +154,8 @@ pub trait Recognizer: Send + Sync {
     /// For a tier whose entities the reading rules of `engine::refine` correct before
     /// they become candidates (the model tier): how it read each text of `texts`, in
     /// place of [`Recognizer::recognize_many`]. `None`: its candidates are final as found.
-    /// `known[i]`: values other tiers proved in `texts[i]` (`engine::unread`), which such
-    /// a tier need not read.
+    /// `known[i]`: values other tiers proved in `texts[i]`, and its log machinery
+    /// (`engine::unread`), which such a tier need not read.
     ///
     /// # Errors
     /// As [`Recognizer::recognize_many`].

@@ -81,6 +81,8 @@ pub fn spans<'c>(
         })
         .map(|c| c.span)
         .collect();
+    // `Engine::settle` scans the fields again: ~0.3 ms per 10 KB of logs, against the
+    // model's hundreds, and not worth a scan carried from here to there.
     let machinery = fields::scan(text).machinery_values;
     spans.extend(machinery.into_iter().filter(|s| s.len() >= MACHINERY_BYTES));
     ByteSpan::union(spans)

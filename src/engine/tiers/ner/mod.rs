@@ -416,8 +416,8 @@ impl NerRecognizer {
     /// its tokens, and a second reading ([`NerRecognizer::with_second_reading`]) for a
     /// model that takes the casing bit. Texts are read only when the model has a label in
     /// `wanted`. `known[i]` (ascending, disjoint; none where `known` is shorter) are
-    /// values other tiers proved in `texts[i]`: each is read as one token, tagged
-    /// outside ([`Tokens::standing_in`]).
+    /// values other tiers proved in `texts[i]` and its log machinery: each is read as
+    /// one token, tagged outside ([`Tokens::standing_in`]).
     ///
     /// # Errors
     /// Tokenization or inference failed.

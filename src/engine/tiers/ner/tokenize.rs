@@ -61,28 +61,22 @@ impl Tokens {
             let at = self.spans[i];
             while spans.next_if(|k| k.end <= at.start).is_some() {}
             let run = spans.peek().map_or(0, |k| {
-                (self.spans[i..].iter())
-                    .take_while(|s| k.start <= s.start && s.end <= k.end)
-                    .count()
+                self.spans[i..].iter().take_while(|s| k.contains(s)).count()
             });
-            if run >= 2 {
-                let last = i + run - 1;
-                out.ids.push(self.ids[last]);
+            // (the token read, its span, its capital) of a stand-in or of the token as is
+            let (read, span, capitalised) = if run >= 2 {
                 let end = self.spans[i..i + run].iter().map(|s| s.end).max();
-                out.spans
-                    .push(ByteSpan::new(at.start, end.unwrap_or(at.end)));
-                out.words.push(self.words[last]);
-                out.capitalised.push(false);
-                stand_in.push(true);
-                i += run;
-                continue;
-            }
-            out.ids.push(self.ids[i]);
-            out.spans.push(at);
-            out.words.push(self.words[i]);
-            out.capitalised.push(self.capitalised[i]);
-            stand_in.push(false);
-            i += 1;
+                let span = ByteSpan::new(at.start, end.unwrap_or(at.end));
+                (i + run - 1, span, false)
+            } else {
+                (i, at, self.capitalised[i])
+            };
+            out.ids.push(self.ids[read]);
+            out.spans.push(span);
+            out.words.push(self.words[read]);
+            out.capitalised.push(capitalised);
+            stand_in.push(run >= 2);
+            i = read + 1;
         }
         (out, stand_in)
     }
