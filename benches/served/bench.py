@@ -95,7 +95,7 @@ class Bench:
             bodies = [json.dumps({"text": [t], "detection_config": {"entities": ls}}) for t in texts]
             return self.stream(self.a.ours, bodies, [len(t.encode()) for t in texts], key=self.a.key, fresh=fresh)
 
-        for kind, ls in [("prose", labels), ("logs", labels), ("prose", ["EMAIL_ADDRESS"])]:
+        for kind, ls in [("prose", labels), ("logs", labels), ("code", labels), ("prose", ["EMAIL_ADDRESS"])]:
             log("a. %d label(s), %s: warm-up, then fresh text" % (len(ls), kind))
             send(self.fresh_docs(kind, self.a.warm_mb), ls)  # a server that has seen other text
             texts = self.fresh_docs(kind, self.a.fresh_mb)

@@ -247,9 +247,11 @@ pub struct PatternSpec {
     pub score: f32,
     /// A cheaper regex the set scan ([`ScanSet`]) uses instead of `regex`; it must match
     /// wherever `regex` does (e-mail: `@`). For patterns with large Unicode classes (a
-    /// `\w` outside a negated class is one) or long alternations with repeats, which would
-    /// overflow the set's lazy DFA and slow every pattern: `cargo bench --bench detect`
-    /// shows it (`detect/rules`).
+    /// `\w` outside a negated class is one), long alternations with repeats, or a
+    /// repeated class before their cue that is live in every word (an identifier before
+    /// `api_key`), which would overflow the set's lazy DFA and slow every pattern:
+    /// `cargo bench --bench detect` shows it (`detect/rules`). A test checks it matches
+    /// inside every match of `regex` on a varied corpus.
     pub prefilter: Option<&'static str>,
     /// Checksum/structure check: `false` drops the candidate.
     pub validate: Option<fn(&str) -> bool>,
@@ -1050,6 +1052,50 @@ mod tests {
         ));
         assert_eq!(stretches(&run, &ends, &words), None);
         assert_eq!(stretches(&run, &ends[..3], &words), Some(vec![(0, 8)]));
+    }
+
+    /// A pattern whose set form is its `prefilter` is searched only where the prefilter
+    /// matched: the prefilter must match inside every match of the pattern.
+    #[test]
+    fn every_prefilter_matches_inside_every_match_of_its_pattern() {
+        let code = [
+            "const config = { stripeKey: 'lPPzUj/UQeBbJufBuVHmh2JH5NJFkeklvC9UWf+u' };",
+            "recently.client.secret=eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIi",
+            "$ curl -H 'X-Api-Key: sk-proj-XioKOq9Sg8Nv41JhLxwq1PIigRTeA55CFKbMho86d5yZ'",
+            "AUTH_TOKEN => \"q8Wm2+Rt5/Yx0Kd3Lp7Zn4Vb6Hc1Jf9Gs2Aa8Ee\"\nBearer 9a8b7c6d5e4f3a2b1c0d",
+        ];
+        let specs = crate::engine::tiers::patterns::ALL;
+        let examples = specs.iter().flat_map(|s| {
+            s.examples
+                .iter()
+                .map(|e| e.0)
+                .chain(s.counter_examples.iter().copied())
+        });
+        let texts: Vec<String> = varied_corpus()
+            .into_iter()
+            .chain(examples.chain(code).map(str::to_owned))
+            .collect();
+        let mut checked = 0;
+        for spec in specs {
+            let Some(prefilter) = spec.prefilter else {
+                continue;
+            };
+            let regex = meta::Regex::new(&match_form(spec.regex)).expect("compiles");
+            let pre = meta::Regex::new(&ascii_classes(prefilter)).expect("compiles");
+            for text in &texts {
+                for m in regex.find_iter(text.as_str()) {
+                    let inside = Input::new(text.as_str()).range(m.range());
+                    assert!(
+                        pre.search(&inside).is_some(),
+                        "{}: {:?}",
+                        spec.name,
+                        &text[m.range()]
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50, "{checked} matches");
     }
 
     #[test]
