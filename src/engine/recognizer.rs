@@ -1075,15 +1075,16 @@ mod tests {
             .into_iter()
             .chain(examples.chain(code).map(str::to_owned))
             .collect();
+        // The very regexes the recognizer searches and the forms its set scans.
+        let (rec, _) = stretched_and_whole();
         let mut checked = 0;
-        for spec in specs {
-            let Some(prefilter) = spec.prefilter else {
+        for ((pattern, form), spec) in rec.patterns.iter().zip(set_forms(specs)).zip(specs) {
+            if spec.prefilter.is_none() {
                 continue;
-            };
-            let regex = meta::Regex::new(&match_form(spec.regex)).expect("compiles");
-            let pre = meta::Regex::new(&ascii_classes(prefilter)).expect("compiles");
+            }
+            let pre = meta::Regex::new(&form).expect("compiles");
             for text in &texts {
-                for m in regex.find_iter(text.as_str()) {
+                for m in pattern.regex.find_iter(text.as_str()) {
                     let inside = Input::new(text.as_str()).range(m.range());
                     assert!(
                         pre.search(&inside).is_some(),
