@@ -936,6 +936,24 @@ mod tests {
     }
 
     #[test]
+    fn the_set_scan_finds_every_end_one_overlapping_search_per_shard_finds() {
+        let (rec, _) = stretched_and_whole();
+        let mut ends = 0;
+        for text in varied_corpus() {
+            for chunk in chunks(&text).chain([ByteSpan::new(0, text.len())]) {
+                let haystack = &text[chunk.start..chunk.end];
+                let hits = rec.set.matches(haystack, |_| true);
+                assert_eq!(
+                    hits,
+                    crate::engine::scan_set::reference_matches(&rec.set, haystack)
+                );
+                ends += hits.iter().flat_map(|h| h.ends.iter().flatten()).count();
+            }
+        }
+        assert!(ends > 10_000, "{ends} ends");
+    }
+
+    #[test]
     fn searching_stretches_finds_exactly_what_searching_whole_chunks_finds() {
         let (stretched, whole) = stretched_and_whole();
         assert!(
