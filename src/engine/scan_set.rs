@@ -188,6 +188,34 @@ struct Shard {
     caches: Caches,
 }
 
+impl Shard {
+    /// The wanted patterns of this shard that match, given its scan's (pattern within
+    /// the shard, end) events; every wanted pattern, with no ends, when the DFA gave up.
+    fn hits(
+        &self,
+        events: Option<Vec<(usize, usize)>>,
+        wanted: impl Fn(usize) -> bool,
+        hits: &mut Vec<Hit>,
+    ) {
+        let Some(mut events) = events else {
+            let every = self.members.iter().filter(|&&i| wanted(i));
+            hits.extend(every.map(|&index| Hit { index, ends: None }));
+            return;
+        };
+        events.sort_unstable();
+        events.dedup();
+        for group in events.chunk_by(|a, b| a.0 == b.0) {
+            let index = self.members[group[0].0];
+            if wanted(index) {
+                hits.push(Hit {
+                    index,
+                    ends: Some(group.iter().map(|&(_, end)| end).collect()),
+                });
+            }
+        }
+    }
+}
+
 /// Regexes searched together, as shards of lazy DFAs: the set forms of all patterns, or
 /// one pattern's finder of match ends.
 pub struct ScanSet {
@@ -266,38 +294,22 @@ impl ScanSet {
             .collect();
         // Lent in the shards' order, by every scan: no two scans wait on each other.
         let mut lent: Vec<Lent<'_>> = searched.iter().map(|s| s.caches.lend()).collect();
+        let input = Input::new(haystack);
         let mut lanes: Vec<Lane<'_>> = (searched.iter().zip(lent.iter_mut()))
-            .map(|(shard, lent)| Lane::new(&shard.caches.dfa, lent.cache_mut()))
+            .map(|(shard, lent)| Lane::new(&shard.caches.dfa, lent.cache_mut(), &input))
             .collect();
-        every_end(&mut lanes, haystack);
+        every_end(&mut lanes, haystack.as_bytes());
         let mut hits = Vec::new();
         for (shard, lane) in searched.iter().zip(lanes) {
             shard
                 .clears
                 .fetch_add(lane.cleared() as u64, Ordering::Relaxed);
-            let Some(mut events) = lane.events() else {
+            let events = lane.events();
+            if events.is_none() {
                 FALLBACKS.fetch_add(1, Ordering::Relaxed);
                 shard.gave_up.fetch_add(1, Ordering::Relaxed);
-                hits.extend(
-                    shard
-                        .members
-                        .iter()
-                        .filter(|&&i| wanted(i))
-                        .map(|&index| Hit { index, ends: None }),
-                );
-                continue;
-            };
-            events.sort_unstable();
-            events.dedup();
-            for group in events.chunk_by(|a, b| a.0 == b.0) {
-                let index = shard.members[group[0].0];
-                if wanted(index) {
-                    hits.push(Hit {
-                        index,
-                        ends: Some(group.iter().map(|&(_, end)| end).collect()),
-                    });
-                }
             }
+            shard.hits(events, &wanted, &mut hits);
         }
         hits.sort_unstable_by_key(|h| h.index);
         hits
@@ -327,23 +339,42 @@ struct Lane<'a> {
     clears: usize,
     /// (pattern within the shard, end offset) of every match.
     events: Vec<(usize, usize)>,
-    /// Searching; `false` once a dead state ends it or the DFA gave up.
-    on: bool,
-    gave_up: bool,
+    search: Search,
+}
+
+/// Where a lane's search is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Search {
+    On,
+    /// A dead state or the end of the haystack.
+    Ended,
+    GaveUp,
 }
 
 impl<'a> Lane<'a> {
-    fn new(dfa: &'a DFA, cache: &'a mut Cache) -> Self {
+    /// At the start of `input`.
+    fn new(dfa: &'a DFA, cache: &'a mut Cache, input: &Input<'_>) -> Self {
         let clears = cache.clear_count();
+        let (sid, search) = match dfa.start_state_forward(cache, input) {
+            Ok(sid) => {
+                cache.search_start(input.start());
+                (sid, Search::On)
+            }
+            // No state to step from: a lane that gave up is never stepped.
+            Err(_) => (LazyStateID::default(), Search::GaveUp),
+        };
         Lane {
             dfa,
             cache,
-            sid: LazyStateID::default(),
+            sid,
             clears,
             events: Vec::new(),
-            on: true,
-            gave_up: false,
+            search,
         }
+    }
+
+    fn on(&self) -> bool {
+        self.search == Search::On
     }
 
     /// The transition on the byte at `at` that the fast path could not take: a state to
@@ -376,8 +407,11 @@ impl<'a> Lane<'a> {
 
     fn stop(&mut self, at: usize, gave_up: bool) {
         self.cache.search_finish(at);
-        self.on = false;
-        self.gave_up = gave_up;
+        self.search = if gave_up {
+            Search::GaveUp
+        } else {
+            Search::Ended
+        };
     }
 
     fn cleared(&self) -> usize {
@@ -386,11 +420,11 @@ impl<'a> Lane<'a> {
 
     /// Its match events; `None` when the DFA gave up.
     fn events(self) -> Option<Vec<(usize, usize)>> {
-        (!self.gave_up).then_some(self.events)
+        (self.search != Search::GaveUp).then_some(self.events)
     }
 }
 
-/// Every (pattern, end) at which a match of a lane's patterns ends in `haystack`, from
+/// Every (pattern, end) at which a match of a lane's patterns ends in `bytes`, from
 /// any start, in each lane's events: what an overlapping search reports.
 ///
 /// Why not `try_search_overlapping_fwd`, one shard after another: each byte's transition
@@ -401,21 +435,7 @@ impl<'a> Lane<'a> {
 /// overlap, and a lane leaves the transitions its cache already holds only to build a
 /// state, report a match or stop. Matches are reported one byte late, as the lazy DFA
 /// delays them to see past their ends (look-arounds).
-fn every_end(lanes: &mut [Lane<'_>], haystack: &str) {
-    let input = Input::new(haystack);
-    let bytes = haystack.as_bytes();
-    for lane in lanes.iter_mut() {
-        match lane.dfa.start_state_forward(lane.cache, &input) {
-            Ok(sid) => {
-                lane.sid = sid;
-                lane.cache.search_start(0);
-            }
-            Err(_) => {
-                lane.on = false;
-                lane.gave_up = true;
-            }
-        }
-    }
+fn every_end(lanes: &mut [Lane<'_>], bytes: &[u8]) {
     for (at, &byte) in bytes.iter().enumerate() {
         for lane in lanes.iter_mut() {
             if !lane.sid.is_tagged() {
@@ -425,12 +445,12 @@ fn every_end(lanes: &mut [Lane<'_>], haystack: &str) {
                     continue;
                 }
             }
-            if lane.on {
+            if lane.on() {
                 lane.step(bytes, at);
             }
         }
     }
-    for lane in lanes.iter_mut().filter(|lane| lane.on) {
+    for lane in lanes.iter_mut().filter(|lane| lane.on()) {
         match lane.dfa.next_eoi_state(lane.cache, lane.sid) {
             Err(_) => lane.stop(bytes.len(), true),
             Ok(sid) => {
@@ -560,19 +580,7 @@ pub(crate) fn reference_matches(set: &ScanSet, haystack: &str) -> Vec<Hit> {
                 }
             }
         });
-        if searched.is_err() {
-            let every = shard.members.iter().map(|&index| Hit { index, ends: None });
-            hits.extend(every);
-            continue;
-        }
-        events.sort_unstable();
-        events.dedup();
-        for group in events.chunk_by(|a, b| a.0 == b.0) {
-            hits.push(Hit {
-                index: shard.members[group[0].0],
-                ends: Some(group.iter().map(|&(_, end)| end).collect()),
-            });
-        }
+        shard.hits(searched.ok().map(|()| events), |_| true, &mut hits);
     }
     hits.sort_unstable_by_key(|h| h.index);
     hits
