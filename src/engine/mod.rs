@@ -9,6 +9,7 @@ pub mod explain;
 pub mod extra;
 pub mod language;
 pub mod lexicon;
+mod match_bytes;
 pub mod recognizer;
 pub mod refine;
 mod regions;

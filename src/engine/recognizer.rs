@@ -9,6 +9,7 @@ use std::fmt;
 use regex::Regex;
 use regex_automata::{meta, Input};
 
+use super::match_bytes::MatchBytes;
 use super::scan_set::{Hit, ScanSet, Starts};
 use super::{context, large, BuildError};
 use crate::text::{ByteSpan, Label, LabelSet};
@@ -366,18 +367,10 @@ impl PatternRecognizer {
                     (spec.prefilter.is_none() && own_in_set).then(|| ascii_classes(spec.regex));
                 (None, own)
             };
-            let back = if let Some(ended) = ended {
-                let hir = regex_automata::util::syntax::parse(&ended)
-                    .map_err(|e| BuildError::new(spec.name, e.to_string()))?;
-                Some(match hir.properties().maximum_len() {
-                    Some(reach) => Back::Reach(reach),
-                    None => Back::Starts(Box::new(
-                        Starts::new(&ended).map_err(|e| BuildError::new(spec.name, e.0))?,
-                    )),
-                })
-            } else {
-                None
-            };
+            let back = ended
+                .map(|ended| Back::of(&ended))
+                .transpose()
+                .map_err(|e| BuildError::new(spec.name, e))?;
             patterns.push(Compiled {
                 spec,
                 label,
@@ -564,46 +557,72 @@ fn chunks(text: &str) -> impl Iterator<Item = ByteSpan> + '_ {
 enum Back {
     /// At most this many bytes: its longest match.
     Reach(usize),
-    /// Its regex of unbounded length, searched back from the end.
+    /// Of unbounded length, holding no whitespace: back to the last byte before the
+    /// end that no match holds.
+    Within(MatchBytes),
+    /// Of unbounded length, whitespace too: its regex searched back from the end.
     Starts(Box<Starts>),
 }
 
 impl Back {
-    /// Where a match ending at `end` can start at the earliest; `None`: not known.
-    fn start(&self, haystack: &str, end: usize) -> Option<usize> {
+    /// How far back the matches of `form` (the regex whose match ends are known) reach.
+    fn of(form: &str) -> Result<Self, String> {
+        let hir = regex_automata::util::syntax::parse(form).map_err(|e| e.to_string())?;
+        if let Some(reach) = hir.properties().maximum_len() {
+            return Ok(Back::Reach(reach));
+        }
+        let bytes = MatchBytes::of(form)?;
+        Ok(if bytes.stops_at_whitespace() {
+            Back::Within(bytes)
+        } else {
+            Back::Starts(Box::new(Starts::new(form).map_err(|e| e.0)?))
+        })
+    }
+
+    /// For each of `ends` (ascending), where a match ending there can start at the
+    /// earliest, or earlier: any offset no later than the earliest start bounds the
+    /// stretches as well. `None`: not known, or the searches back read `budget` bytes.
+    fn starts(&self, haystack: &str, ends: &[usize], budget: usize) -> Option<Vec<usize>> {
         match self {
-            Back::Reach(reach) => {
-                let mut start = end.saturating_sub(*reach);
-                while !haystack.is_char_boundary(start) {
-                    start -= 1;
-                }
-                Some(start)
+            Back::Reach(reach) => Some(
+                ends.iter()
+                    .map(|&end| {
+                        let mut start = end.saturating_sub(*reach);
+                        while !haystack.is_char_boundary(start) {
+                            start -= 1;
+                        }
+                        start
+                    })
+                    .collect(),
+            ),
+            Back::Within(bytes) => Some(bytes.starts(haystack, ends)),
+            Back::Starts(starts) => {
+                let mut read = 0;
+                ends.iter()
+                    .map(|&end| {
+                        let start = starts.earliest(haystack, end)?;
+                        read += end - start;
+                        (read <= budget).then_some(start)
+                    })
+                    .collect()
             }
-            Back::Starts(starts) => starts.earliest(haystack, end),
         }
     }
 }
 
 /// The stretches of `haystack` a pattern must search, given every offset where one of
-/// its matches ends (from any start) and how far back from each its matches start:
-/// `[start, end]` for each, merged where they touch. Every match lies inside one
-/// stretch and no match starts in one and ends outside it, so searching each stretch
-/// leftmost-first finds exactly what a search of the whole haystack finds. `None` when
-/// a start is not known, or when the searches back have read [`BACK_BUDGET`] times the
-/// haystack (matches of unbounded length ending at every word of a long run would make
-/// them quadratic): the whole haystack is searched instead.
+/// its matches ends (from any start) and how far back from each its matches start (or
+/// earlier): `[start, end]` for each, merged where they touch. Every match lies inside
+/// one stretch and no match starts in one and ends outside it (its own end's stretch
+/// reaches back to its start), so searching each stretch leftmost-first finds exactly
+/// what a search of the whole haystack finds. `None` when a start is not known, or when
+/// the searches back have read [`BACK_BUDGET`] times the haystack (matches of unbounded
+/// length ending at every word of a long run would make them quadratic): the whole
+/// haystack is searched instead.
 fn stretches(haystack: &str, ends: &[usize], back: &Back) -> Option<Vec<(usize, usize)>> {
     let budget = BACK_BUDGET * haystack.len().max(1024);
-    let mut read = 0;
-    let mut bounds = Vec::with_capacity(ends.len());
-    for &end in ends {
-        let start = back.start(haystack, end)?;
-        read += end - start;
-        if read > budget {
-            return None;
-        }
-        bounds.push((start, end));
-    }
+    let starts = back.starts(haystack, ends, budget)?;
+    let mut bounds: Vec<(usize, usize)> = starts.into_iter().zip(ends.iter().copied()).collect();
     // Ends ascend, starts need not (a longer match may end later and start earlier).
     bounds.sort_unstable();
     let mut out: Vec<(usize, usize)> = Vec::new();
@@ -964,6 +983,14 @@ mod tests {
                 .count()
                 > 100
         );
+        // Both ways back for patterns of unbounded length are compared.
+        for within in [true, false] {
+            assert!(stretched.patterns.iter().any(|p| match &p.back {
+                Some(Back::Within(_)) => within,
+                Some(Back::Starts(_)) => !within,
+                _ => false,
+            }));
+        }
         let examples = crate::engine::tiers::patterns::ALL
             .iter()
             .flat_map(|s| {
