@@ -164,8 +164,8 @@ pub struct DictionaryRecognizer {
     labels: Vec<Label>,
     /// Built-in lists: the bytes their written forms begin with. Their automaton is
     /// anchored and exact in case, and is searched only at word starts on such a byte:
-    /// a few in a hundred bytes of prose, where an unanchored search reads every byte
-    /// through a table of megabytes. `None`: a deny list, any case, searched everywhere.
+    /// a few in a hundred bytes of prose, where an unanchored search read every byte
+    /// through a DFA of megabytes. `None`: a deny list, any case, searched everywhere.
     first_bytes: Option<[bool; 256]>,
 }
 
@@ -229,8 +229,9 @@ impl DictionaryRecognizer {
         let automaton = AhoCorasickBuilder::new()
             .match_kind(MatchKind::LeftmostLongest)
             .start_kind(StartKind::Anchored)
-            // A DFA: it is searched at every capitalised word of every request.
-            .kind(Some(AhoCorasickKind::DFA))
+            // Each search reads a few bytes of one word: a contiguous NFA is as fast there
+            // as a DFA, which would hold ~17 MB more for the lists with their capitals.
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
             .build(&patterns)
             .map_err(|e| BuildError::new("dictionary", e.to_string()))?;
         Ok(Self::with(automaton, entries, Some(first_bytes)))
