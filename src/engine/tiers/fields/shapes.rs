@@ -4,9 +4,11 @@
 //! date-time elsewhere in a text stays a date (it may be an appointment); in a payload
 //! it is machinery by its key or its place at the head of a line.
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use regex::Regex;
+use regex_automata::{meta, Anchored, Input};
 
 use crate::text::ByteSpan;
 
@@ -62,9 +64,10 @@ const HEADER_TOKEN: &str = concat!(
 )"
 );
 
+/// A log line's header, from the line's start (searched anchored at each line start).
 fn header_regex() -> String {
     format!(
-        r"(?mx)^[\ \t]*(?:
+        r"(?x)[\ \t]*(?:
             # RFC 5424: <PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD-ID
             <\d{{1,3}}>1\ \S+\ \S+\ \S+\ \S+\ \S+(?:\ \[[^\s\]=\x22]+)?
             # RFC 3164: <PRI>Mmm dd hh:mm:ss HOST TAG[PID]:
@@ -97,7 +100,7 @@ fn ascii(regex: &str) -> String {
 }
 
 struct Shapes {
-    header: Regex,
+    header: meta::Regex,
     anywhere: Regex,
 }
 
@@ -108,11 +111,33 @@ fn shapes() -> Option<&'static Shapes> {
     SHAPES
         .get_or_init(|| {
             Some(Shapes {
-                header: Regex::new(&ascii(&header_regex())).ok()?,
+                header: meta::Regex::new(&ascii(&header_regex())).ok()?,
                 anywhere: Regex::new(&ascii(ANYWHERE)).ok()?,
             })
         })
         .as_ref()
+}
+
+/// The matches of `header` in `text`, each searched anchored at a line start: a search
+/// reads a line's header, not the whole line as an unanchored search for `(?m)^…`
+/// would, nor back from its end for its start.
+fn headers<'t>(header: &'t meta::Regex, text: &'t str) -> impl Iterator<Item = Range<usize>> + 't {
+    let mut line = Some(0);
+    std::iter::from_fn(move || {
+        while let Some(at) = line {
+            let found = header.find(Input::new(text).range(at..).anchored(Anchored::Yes));
+            // A header may run past its line (a blank after the Ruby logger's `]`): the
+            // next search starts at the first line start after it.
+            let past = found.map_or(at + 1, |m| m.end().max(at + 1));
+            line = (text.as_bytes()[past - 1..].iter())
+                .position(|&b| b == b'\n')
+                .map(|i| past + i);
+            if let Some(m) = found {
+                return Some(m.range());
+            }
+        }
+        None
+    })
 }
 
 /// Appends the machinery spans found by shape in `text`.
@@ -120,10 +145,11 @@ pub fn machinery(text: &str, out: &mut Vec<ByteSpan>) {
     let Some(shapes) = shapes() else {
         return;
     };
-    for m in shapes.header.find_iter(text) {
-        let s = m.as_str().trim();
+    for m in headers(&shapes.header, text) {
+        let found = &text[m.clone()];
+        let s = found.trim();
         if !s.is_empty() {
-            let start = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
+            let start = m.start + (found.len() - found.trim_start().len());
             out.push(ByteSpan::new(start, start + s.len()));
         }
     }
@@ -156,6 +182,24 @@ mod tests {
     #[test]
     fn the_shapes_compile() {
         assert!(shapes().is_some());
+    }
+
+    #[test]
+    fn headers_searched_at_each_line_start_are_those_a_multi_line_search_finds() {
+        let multi_line = Regex::new(&ascii(&format!("(?m)^{}", header_regex()))).unwrap();
+        let header = &shapes().unwrap().header;
+        for text in [
+            "",
+            "\n\n",
+            "2024-03-14 09:30:00,123 INFO [billing] Card declined\n2024-03-14 09:30:01 WARN x",
+            "no header here\n  2024-03-14T09:30:00Z ERROR [a] b\r\nI, [2024-03-14T09:30:00.123456 #1234]  INFO -- : ok",
+            "I, [2024-03-14T09:30:00.123456 #1234]\n\n  INFO -- : x\n<34>Oct  1 22:14:15 web-01 su[123]: é",
+            "é 2024-03-14 09:30:00\n2024-03-14 09:30:00 é\n2024-03-14 09:30:00",
+        ] {
+            let anchored: Vec<_> = headers(header, text).collect();
+            let everywhere: Vec<_> = multi_line.find_iter(text).map(|m| m.range()).collect();
+            assert_eq!(anchored, everywhere, "{text:?}");
+        }
     }
 
     #[test]
