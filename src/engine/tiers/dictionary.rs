@@ -203,13 +203,8 @@ impl DictionaryRecognizer {
                     .map(|f| (f, spec.score))
                     .chain(typos.into_iter().map(|f| (f, spec.score - TYPO_PENALTY)));
                 for (form, score) in scored {
-                    let capitals = form.to_uppercase();
-                    let written = if capitals == form {
-                        vec![form]
-                    } else {
-                        vec![form, capitals]
-                    };
-                    for form in written {
+                    let capitals = Some(form.to_uppercase()).filter(|c| *c != form);
+                    for form in std::iter::once(form).chain(capitals) {
                         patterns.push(form);
                         entries.push(Entry {
                             list: spec.name,
@@ -311,17 +306,13 @@ fn starts_word(text: &str, at: usize) -> bool {
             .is_none_or(|c| !c.is_alphanumeric())
 }
 
-/// True when `span` is not glued to letters or digits on either side.
+/// True when `span` is not glued to letters or digits on either side (and its ends are
+/// character boundaries).
 pub fn whole_word(text: &str, span: ByteSpan) -> bool {
-    let before = text[..span.start]
-        .chars()
-        .next_back()
-        .is_none_or(|c| !c.is_alphanumeric());
-    let after = text[span.end..]
-        .chars()
-        .next()
-        .is_none_or(|c| !c.is_alphanumeric());
-    before && after
+    starts_word(text, span.start)
+        && text
+            .get(span.end..)
+            .is_some_and(|after| after.chars().next().is_none_or(|c| !c.is_alphanumeric()))
 }
 
 impl Recognizer for DictionaryRecognizer {
@@ -340,10 +331,7 @@ impl Recognizer for DictionaryRecognizer {
                 continue;
             }
             let span = ByteSpan::new(m.start(), m.end());
-            // ASCII case folding never splits a UTF-8 sequence, but be defensive.
-            if !text.is_char_boundary(span.start) || !text.is_char_boundary(span.end) {
-                continue;
-            }
+            // Off a character boundary (never, with ASCII case folding) is no word either.
             if !whole_word(text, span) {
                 continue;
             }
