@@ -39,6 +39,8 @@ pub(super) struct Words<'t> {
     /// Whether uncued capitalised runs may be guessed to be names: not in Title Case
     /// Text (headlines, many social posts), where capitals say nothing.
     guesses: bool,
+    /// The cue phrases of the text ([`person::phrases_in`]), found when a rule first asks.
+    phrases: std::cell::OnceCell<Vec<(usize, usize)>>,
 }
 
 impl<'t> Words<'t> {
@@ -56,7 +58,12 @@ impl<'t> Words<'t> {
             tokens,
             // Title Case Text: more than three long words in four capitalised.
             guesses: capitalised * 100 <= total * 75,
+            phrases: std::cell::OnceCell::new(),
         }
+    }
+
+    fn phrases(&self) -> &[(usize, usize)] {
+        self.phrases.get_or_init(|| person::phrases_in(self.text))
     }
 }
 
@@ -121,8 +128,8 @@ const ORG_HEAD: f32 = 0.75;
 /// Capitalised words after an employment cue ("works at Zalando"): as sure as a suffix.
 const EMPLOYER: f32 = 0.75;
 
-/// Person rules tried at each word of a left-to-right scan, in order: the first that
-/// matches takes its words and the scan goes on after them.
+/// Person rules tried at each capitalised word of a left-to-right scan, in order: the
+/// first that matches takes its words and the scan goes on after them.
 const SCAN_RULES: &[Rule<ScanFn>] = &[
     Rule {
         name: "honorific",
@@ -283,6 +290,12 @@ impl NameRecognizer {
         let mut found: Vec<Found> = Vec::new();
         let mut i = 0;
         'scan: while i < words.tokens.len() {
+            // Every scan rule starts on a capitalised word (a title, a role, a listed given
+            // name, a name word): most words of logs and prose are not one.
+            if !words.tokens[i].capitalised() {
+                i += 1;
+                continue;
+            }
             for rule in &scan {
                 if let Some((first, last)) = (rule.find)(words, i) {
                     found.push(Found {

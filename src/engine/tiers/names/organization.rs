@@ -44,7 +44,7 @@ pub(super) fn suffix(words: &Words<'_>) -> Vec<ByteSpan> {
     let (text, tokens) = (words.text, &words.tokens);
     let mut out = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
-        if !is_org_suffix(t.text) || k == 0 {
+        if k == 0 || !is_org_suffix(t.text) {
             continue;
         }
         // Walk back over capitalised words (and "&", "and", "for").
@@ -92,8 +92,8 @@ pub(super) fn head(words: &Words<'_>) -> Vec<ByteSpan> {
     };
     let mut out = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
-        if !ORG_HEADS.contains(&t.text)
-            || !capitalised(k)
+        if !capitalised(k)
+            || !ORG_HEADS.contains(&t.text)
             || tokens.get(k + 1).is_none_or(|n| n.text != "of")
         {
             continue;
@@ -166,7 +166,9 @@ pub(super) fn employer(words: &Words<'_>) -> Vec<ByteSpan> {
     let lists = lists();
     let mut out = Vec::new();
     for (k, cued) in tokens.iter().enumerate() {
-        if !after_employment_cue(text, cued.start) {
+        // The name starts here or after "the", and a name word is capitalised: test that
+        // first, as it rules out most words.
+        if !(cued.capitalised() || cued.text == "the") || !after_employment_cue(text, cued.start) {
             continue;
         }
         // "works at the Guardian": the article opens the phrase, not the name.

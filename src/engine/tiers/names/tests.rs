@@ -1,6 +1,7 @@
 //! The rule tables and each rule, on examples.
 
 use super::*;
+use crate::engine::lexicon::words::{HONORIFICS, RANKS, ROLES};
 
 fn found(text: &str) -> Vec<(String, &'static str)> {
     found_by(&NameRecognizer::new(), text)
@@ -189,6 +190,45 @@ fn every_rule_in_the_tables_finds_its_example() {
             "rule {name}: {want:?} not found in {text:?}: {:?}",
             found(text)
         );
+    }
+}
+
+/// The scan tries its rules only at capitalised words: no scan rule may start anywhere
+/// else, whatever the case of its cue (the lists are capitalised, the name words too).
+#[test]
+fn no_scan_rule_starts_at_a_word_that_is_not_capitalised() {
+    let texts = [
+        "mr smith and dr. patel met president ana ruiz, phil simmons and judge olga",
+        "mr Smith and dr. Patel met president Ana Ruiz, phil Simmons and judge Olga Ruiz",
+        "MR. O'BRIEN RE MEDS, mr. o'brien, ms. ana ruiz, DR. PATEL TODAY",
+        "level=info user=ana ruiz ts=2026-01-02 prof jones 42 Phil Simmons",
+        "é élodie dupont, ömer çelik, 3M Company, x Ana Ruiz",
+    ];
+    let lists = crate::engine::lexicon::words::lists();
+    for word in HONORIFICS
+        .iter()
+        .chain(RANKS)
+        .chain(ROLES)
+        .chain(lists.given.iter())
+    {
+        assert!(word.starts_with(char::is_uppercase), "{word}");
+    }
+    for text in texts {
+        let words = Words::new(text);
+        for (i, token) in words.tokens.iter().enumerate() {
+            if token.capitalised() {
+                continue;
+            }
+            for rule in SCAN_RULES {
+                assert_eq!(
+                    (rule.find)(&words, i),
+                    None,
+                    "{} at {:?}",
+                    rule.name,
+                    token.text
+                );
+            }
+        }
     }
 }
 

@@ -10,6 +10,13 @@ pub(super) struct Token<'a> {
     pub text: &'a str,
 }
 
+impl Token<'_> {
+    /// Whether the word begins with a capital letter.
+    pub fn capitalised(&self) -> bool {
+        self.text.chars().next().is_some_and(char::is_uppercase)
+    }
+}
+
 /// Words: runs of letters/digits with inner `'`, `’`, `-`, `.` (initials, `S.A.`);
 /// a trailing `.` is kept for single-letter initials and known abbreviations.
 pub(super) fn tokenize(text: &str) -> Vec<Token<'_>> {
