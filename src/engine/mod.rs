@@ -347,14 +347,16 @@ impl Engine {
                 }
             }
         }
-        let settled = |(text, proposal): (&&str, Proposal)| {
+        let settled = |(text, mut proposal): (&&str, Proposal)| {
+            let fields = proposal.fields.take();
+            let fields = fields.as_ref();
             let mut found = proposal.into_corrected(text, labels, &self.rules);
             let Some(extra) = extra else {
-                return self.settle(text, labels, threshold, found, &self.rules);
+                return self.settle(text, labels, threshold, found, &self.rules, fields);
             };
             extra.adjust(text, labels, &mut found);
             let lowest = extra.lowest_threshold(threshold);
-            let mut settled = self.settle(text, labels, lowest, found, &self.rules);
+            let mut settled = self.settle(text, labels, lowest, found, &self.rules, fields);
             settled.retain(|d| extra.keeps(d, threshold));
             settled
         };
@@ -420,7 +422,9 @@ impl Engine {
         let mut results: Vec<Option<Result<Vec<Part>, DetectError>>> =
             active.iter().map(|_| None).collect();
         // The rule tiers that prove values the model need not read run first; the
-        // spans of each text are what all of them found and its log machinery.
+        // spans of each text are what all of them found and its log machinery, from the
+        // scan of its fields that `settle` reads too.
+        let mut scans: Vec<Option<fields::Scan>> = vec![None; texts.len()];
         let known: Vec<Vec<ByteSpan>> = if active.iter().any(|r| r.tier() == ner::TIER) {
             for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
                 let proves = recognizer.tier() != ner::TIER
@@ -432,12 +436,13 @@ impl Engine {
             }
             let proved: Vec<&Vec<Part>> = results.iter().flatten().flatten().collect();
             (0..texts.len())
-                .map(|i| {
+                .zip(scans.iter_mut())
+                .map(|(i, scan)| {
                     let found = proved.iter().filter_map(|parts| match parts.get(i) {
                         Some(Part::Found(_, found)) => Some(found),
                         _ => None,
                     });
-                    unread::spans(texts[i], found.flatten(), labels)
+                    unread::spans(found.flatten(), labels, scan.insert(fields::scan(texts[i])))
                 })
                 .collect()
         } else {
@@ -450,6 +455,16 @@ impl Engine {
             // progress. A model tier runs on this thread: it waits for its own inference
             // threads, and must not hold one of the pool's while it does.
             rayon::in_place_scope(|scope| {
+                // The fields of the texts, which `settle` reads, are scanned beside the
+                // tiers: with one large text, this thread would scan them alone after.
+                if scans.iter().any(Option::is_none) {
+                    let scans = &mut scans;
+                    scope.spawn(move |_| {
+                        use rayon::prelude::*;
+                        (texts.par_iter().zip(scans.par_iter_mut()))
+                            .for_each(|(text, scan)| *scan = Some(fields::scan(text)));
+                    });
+                }
                 let mut here = Vec::new();
                 for (recognizer, slot) in active.iter().zip(results.iter_mut()) {
                     if slot.is_some() {
@@ -472,7 +487,12 @@ impl Engine {
                 }
             }
         }
-        let mut proposals: Vec<Proposal> = vec![Proposal::default(); texts.len()];
+        let mut proposals: Vec<Proposal> = (scans.into_iter())
+            .map(|fields| Proposal {
+                parts: Vec::new(),
+                fields,
+            })
+            .collect();
         for (recognizer, parts) in active.iter().zip(results) {
             let parts =
                 parts.unwrap_or_else(|| Err(DetectError::new(recognizer.tier(), "did not run")))?;
@@ -483,9 +503,9 @@ impl Engine {
         Ok(proposals)
     }
 
-    /// One text's detections from the tiers' candidates `found`: fields, the allow list,
-    /// overlaps and the threshold settled, then the resolved-detection rules of
-    /// `switches`.
+    /// One text's detections from the tiers' candidates `found`: fields (its `fields`
+    /// scan, when done before), the allow list, overlaps and the threshold settled, then
+    /// the resolved-detection rules of `switches`.
     pub fn settle(
         &self,
         text: &str,
@@ -493,8 +513,12 @@ impl Engine {
         threshold: f32,
         mut found: Vec<Candidate>,
         switches: &refine::Switches,
+        fields: Option<&fields::Scan>,
     ) -> Vec<Detection> {
-        fields::apply(text, labels, &mut found);
+        match fields {
+            Some(scan) => fields::apply_scan(text, scan, labels, &mut found),
+            None => fields::apply(text, labels, &mut found),
+        }
         found.retain(|c| {
             labels.contains(c.label)
                 // Spans from any recognizer (a model tier too) are checked, never trusted.
@@ -513,6 +537,9 @@ impl Engine {
 pub struct Proposal {
     /// In recognizer order.
     parts: Vec<Part>,
+    /// The text's fields, when scanned while the tiers ran ([`Engine::settle`] reads
+    /// them).
+    fields: Option<fields::Scan>,
 }
 
 /// What one tier proposed in one text.
@@ -526,6 +553,11 @@ enum Part {
 }
 
 impl Proposal {
+    /// The text's fields, when they were scanned while the tiers ran.
+    pub fn fields(&self) -> Option<&fields::Scan> {
+        self.fields.as_ref()
+    }
+
     /// The candidates, the model tier's corrected by the model-span rules of `switches`;
     /// the proposal stays, to be corrected again with other rules (`eval --by-rule`).
     pub fn corrected(

@@ -64,12 +64,12 @@ pub fn labels() -> &'static LabelSet {
 
 /// The spans of `text` the model need not read: those of `found` (its rule-tier
 /// candidates) of [`LABELS`] a request for `wanted` replaces, scored at least
-/// [`FLOOR`], and its machinery values of [`MACHINERY_BYTES`] or more (not the keys,
-/// which name what follows them); ascending, overlaps merged.
+/// [`FLOOR`], and the machinery values of [`MACHINERY_BYTES`] or more of its `fields`
+/// scan (not the keys, which name what follows them); ascending, overlaps merged.
 pub fn spans<'c>(
-    text: &str,
     found: impl IntoIterator<Item = &'c Candidate>,
     wanted: &LabelSet,
+    fields: &fields::Scan,
 ) -> Vec<ByteSpan> {
     let mut spans: Vec<ByteSpan> = found
         .into_iter()
@@ -81,10 +81,8 @@ pub fn spans<'c>(
         })
         .map(|c| c.span)
         .collect();
-    // `Engine::settle` scans the fields again: ~0.3 ms per 10 KB of logs, against the
-    // model's hundreds, and not worth a scan carried from here to there.
-    let machinery = fields::scan(text).machinery_values;
-    spans.extend(machinery.into_iter().filter(|s| s.len() >= MACHINERY_BYTES));
+    let machinery = fields.machinery_values.iter();
+    spans.extend(machinery.filter(|s| s.len() >= MACHINERY_BYTES).copied());
     ByteSpan::union(spans)
 }
 
@@ -114,7 +112,7 @@ mod tests {
             candidate(0, 12, "API_KEY", 0.95),
             candidate(8, 20, "EMAIL_ADDRESS", 0.95),
         ];
-        let spans = spans(PROSE, &found, &LabelSet::defaults());
+        let spans = spans(&found, &LabelSet::defaults(), &fields::scan(PROSE));
         assert_eq!(spans, [ByteSpan::new(0, 20), ByteSpan::new(30, 50)]);
     }
 
@@ -135,13 +133,13 @@ mod tests {
             "IP_ADDRESS",
         ];
         let wanted = LabelSet::new(wanted.iter().map(|l| Label::parse(l).unwrap()).collect());
-        assert_eq!(spans(PROSE, &found, &wanted), []);
+        assert_eq!(spans(&found, &wanted, &fields::scan(PROSE)), []);
     }
 
     #[test]
     fn long_log_machinery_values_are_not_read_and_keys_short_values_and_messages_are() {
         let line = r#"{"ts":"2026-11-04T06:16:22.259Z","level":"warning","trace_id":"78e510617311d8a3c2ce6f447ed4d57b","msg":"paid by Ana Ruiz"}"#;
-        let shown: Vec<&str> = spans(line, &[], &LabelSet::defaults())
+        let shown: Vec<&str> = spans(&[], &LabelSet::defaults(), &fields::scan(line))
             .iter()
             .map(|s| &line[s.start..s.end])
             .collect();

@@ -265,8 +265,8 @@ impl Run<'_> {
             .map(|(doc, proposal)| {
                 let text = doc.text.as_str();
                 let found = proposal.corrected(text, self.detect, switches);
-                self.engine
-                    .settle(text, self.detect, self.threshold, found, switches)
+                let fields = proposal.fields();
+                (self.engine).settle(text, self.detect, self.threshold, found, switches, fields)
             })
             .collect()
     }

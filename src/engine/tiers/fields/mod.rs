@@ -37,7 +37,7 @@ use crate::text::{ByteSpan, Label, LabelSet};
 pub const FIELD_SCORE: f32 = 0.8;
 
 /// What the fields of one text say.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Scan {
     /// Values under personal keys, with the key's label.
     pub personal: Vec<(ByteSpan, Label)>,
@@ -95,7 +95,11 @@ pub fn scan(text: &str) -> Scan {
 /// drops the candidates that machinery shields or that cross a personal value's edge
 /// (they would outrank the value by length and leave part of it unflagged).
 pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
-    let scan = scan(text);
+    apply_scan(text, &scan(text), wanted, candidates);
+}
+
+/// [`apply`] with the [`scan`] of `text` done before.
+pub fn apply_scan(text: &str, scan: &Scan, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
     if scan.personal.is_empty() && scan.machinery.is_empty() {
         return;
     }
@@ -136,7 +140,7 @@ pub fn apply(text: &str, wanted: &LabelSet, candidates: &mut Vec<Candidate>) {
                 .is_ok_and(|i| labelled[i].2 != c.label);
         !shielded && !straddles && !relabelled
     });
-    for (span, label) in scan.personal {
+    for &(span, label) in &scan.personal {
         if wanted.contains(label) {
             candidates.push(Candidate {
                 span,
