@@ -349,14 +349,14 @@ impl Engine {
         }
         let settled = |(text, mut proposal): (&&str, Proposal)| {
             let fields = proposal.fields.take();
-            let fields = fields.as_ref();
             let mut found = proposal.into_corrected(text, labels, &self.rules);
             let Some(extra) = extra else {
-                return self.settle(text, labels, threshold, found, &self.rules, fields);
+                return self.settle(text, labels, threshold, found, &self.rules, fields.as_ref());
             };
             extra.adjust(text, labels, &mut found);
             let lowest = extra.lowest_threshold(threshold);
-            let mut settled = self.settle(text, labels, lowest, found, &self.rules, fields);
+            let mut settled =
+                self.settle(text, labels, lowest, found, &self.rules, fields.as_ref());
             settled.retain(|d| extra.keeps(d, threshold));
             settled
         };

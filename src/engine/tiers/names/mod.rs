@@ -48,10 +48,7 @@ impl<'t> Words<'t> {
         let tokens = tokenize(text);
         let long = tokens.iter().filter(|t| t.text.chars().count() > 3);
         let (capitalised, total) = long.fold((0usize, 0usize), |(c, n), t| {
-            (
-                c + usize::from(t.text.starts_with(char::is_uppercase)),
-                n + 1,
-            )
+            (c + usize::from(t.capitalised()), n + 1)
         });
         Words {
             text,

@@ -60,8 +60,7 @@ pub(super) fn suffix(words: &Words<'_>) -> Vec<ByteSpan> {
             // Institution words are stop words for person names, not here
             // ("Ege University Hospital").
             let institution = is_org_suffix(prev.text) || ORG_HEADS.contains(&prev.text);
-            let capital = prev.text.chars().next().is_some_and(char::is_uppercase)
-                && (institution || !is_stop(prev.text));
+            let capital = prev.capitalised() && (institution || !is_stop(prev.text));
             // Not "of": "Rules of Court", "Convention of … Court" are no names.
             let joiner = matches!(prev.text, "&" | "and" | "for");
             if capital {
@@ -83,13 +82,7 @@ pub(super) fn suffix(words: &Words<'_>) -> Vec<ByteSpan> {
 /// Southwark`) and a gloss in brackets after it.
 pub(super) fn head(words: &Words<'_>) -> Vec<ByteSpan> {
     let (text, tokens) = (words.text, &words.tokens);
-    let capitalised = |j: usize| {
-        tokens[j]
-            .text
-            .chars()
-            .next()
-            .is_some_and(char::is_uppercase)
-    };
+    let capitalised = |j: usize| tokens[j].capitalised();
     let mut out = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         if !capitalised(k)

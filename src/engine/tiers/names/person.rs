@@ -112,9 +112,8 @@ pub(super) fn given_name(words: &Words<'_>, i: usize) -> Option<(usize, usize)> 
 pub(super) fn capitalised_guess(words: &Words<'_>, i: usize) -> Option<(usize, usize)> {
     let tokens = &words.tokens;
     let t = &tokens[i];
-    let after_capital = i > 0
-        && adjacent(words.text, &tokens[i - 1], t)
-        && tokens[i - 1].text.starts_with(char::is_uppercase);
+    let after_capital =
+        i > 0 && adjacent(words.text, &tokens[i - 1], t) && tokens[i - 1].capitalised();
     if !words.guesses
         || !next_adjacent(words, i)
         || after_capital
@@ -180,18 +179,11 @@ pub(super) enum Phrases {
 }
 
 impl Phrases {
-    fn list(self) -> &'static [&'static str] {
+    /// Its phrases, and where the first is among those [`Phrases::finder`] searches for.
+    fn list(self) -> (&'static [&'static str], usize) {
         match self {
-            Phrases::Cues => CUES,
-            Phrases::Introductions => INTRODUCTIONS,
-        }
-    }
-
-    /// Where its phrases are among those [`Phrases::finder`] searches for.
-    fn ids(self) -> std::ops::Range<usize> {
-        match self {
-            Phrases::Cues => 0..CUES.len(),
-            Phrases::Introductions => CUES.len()..CUES.len() + INTRODUCTIONS.len(),
+            Phrases::Cues => (CUES, 0),
+            Phrases::Introductions => (INTRODUCTIONS, CUES.len()),
         }
     }
 
@@ -222,10 +214,10 @@ pub(super) fn phrases_in(text: &str) -> Vec<(usize, usize)> {
 fn after_phrases(words: &Words<'_>, phrases: Phrases) -> Vec<(usize, usize)> {
     let text = words.text;
     let tokens = &words.tokens;
-    let (list, ids) = (phrases.list(), phrases.ids());
+    let (list, first) = phrases.list();
     let found = (words.phrases().iter())
-        .filter(|(id, _)| ids.contains(id))
-        .map(|&(id, at)| (id - ids.start, at));
+        .filter(|&&(id, _)| (first..first + list.len()).contains(&id))
+        .map(|&(id, at)| (id - first, at));
     let mut out = Vec::new();
     let mut free_from = (usize::MAX, 0); // (phrase, where its next match may start)
     for (phrase, at) in found {
