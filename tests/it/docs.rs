@@ -755,7 +755,8 @@ fn layout(value: &Value) -> String {
 /// documented answers come from do. ONNX Runtime's int8 kernels without them (AVX2's
 /// `vpmaddubsw`, which saturates) give the model's entities other confidences — "3 May
 /// 2024" 0.9293 instead of 0.8272 under valgrind's AVX2-only CPU — while the entities,
-/// spans and replacements stay the same.
+/// spans and replacements stay the same. With VNNI, vendors' kernels still round
+/// apart: the same date scores 0.8272 on an AMD EPYC and 0.8149 on an Intel Xeon.
 fn cpu_has_vnni() -> bool {
     std::fs::read_to_string("/proc/cpuinfo")
         .unwrap_or_default()
@@ -765,6 +766,32 @@ fn cpu_has_vnni() -> bool {
             l.split_whitespace()
                 .any(|f| f == "avx512_vnni" || f == "avx_vnni")
         })
+}
+
+/// How far a confidence may be from the documented one on a CPU with VNNI: the widest
+/// gap seen between two such CPUs is 0.0123.
+const CONFIDENCE_TOLERANCE: f64 = 0.03;
+
+/// Whether `got` is `shown` with each `confidence` within [`CONFIDENCE_TOLERANCE`].
+fn same_within_tolerance(shown: &Value, got: &Value) -> bool {
+    match (shown, got) {
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
+                    ka == kb
+                        && match (ka.as_str(), va.as_f64(), vb.as_f64()) {
+                            ("confidence", Some(x), Some(y)) => {
+                                (x - y).abs() <= CONFIDENCE_TOLERANCE
+                            }
+                            _ => same_within_tolerance(va, vb),
+                        }
+                })
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_within_tolerance(x, y))
+        }
+        _ => shown == got,
+    }
 }
 
 /// `value` without its `confidence` fields, at any depth.
@@ -801,13 +828,13 @@ fn every_documented_example_gives_the_answer_shown() {
         ],
     );
     // Without VNNI every field but the confidences is compared.
-    let exact = cpu_has_vnni();
-    if !exact {
+    let vnni = cpu_has_vnni();
+    if !vnni {
         eprintln!("no VNNI on this CPU: the examples' confidences are not compared");
     }
     let same = |shown: &Value, got: &Value| {
-        if exact {
-            shown == got
+        if vnni {
+            same_within_tolerance(shown, got)
         } else {
             without_confidences(shown) == without_confidences(got)
         }

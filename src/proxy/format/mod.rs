@@ -8,12 +8,14 @@
 //! Loki push; protobuf or JSON) parse into a [`logs::Message`] that lists its own texts
 //! and encodes itself again. Parsing fails on the first part that does not fit the format,
 //! so a body is rewritten whole or not at all. Parts nothing was changed in keep their
-//! exact bytes.
+//! exact bytes, and a changed JSON document keeps every byte but its changed strings
+//! (`splice`).
 
 mod bulk;
 mod json;
 mod lines;
 pub mod logs;
+mod splice;
 
 use std::fmt;
 
@@ -157,7 +159,7 @@ impl BodyFormat {
                     Message::decode(kind, body, fields).map_err(|_| FormatError::NotMessage {
                         what: self.message_name(),
                     })?;
-                return Ok(Parsed::message(message));
+                return Ok(Parsed::message(message, body));
             }
         };
         Ok(Parsed::new(segments, paths, self.skips_protocol_keys()))
@@ -268,8 +270,8 @@ enum Body<'a> {
         /// Texts per segment, in order.
         counts: Vec<usize>,
     },
-    /// A log message that lists its own texts.
-    Message(Message),
+    /// A log message that lists its own texts, and its bytes.
+    Message(Message, &'a [u8]),
 }
 
 impl<'a> Parsed<'a> {
@@ -312,7 +314,7 @@ impl<'a> Parsed<'a> {
         }
     }
 
-    fn message(mut message: Message) -> Self {
+    fn message(mut message: Message, original: &'a [u8]) -> Self {
         // Copied, not moved out: the visitors skip empty strings, so the write pass
         // must find the same texts in place to find the same slots.
         let texts = message
@@ -321,7 +323,7 @@ impl<'a> Parsed<'a> {
             .map(|s| s.clone())
             .collect::<Vec<String>>();
         Self {
-            body: Body::Message(message),
+            body: Body::Message(message, original),
             texts,
             types: Vec::new(),
         }
@@ -352,7 +354,7 @@ impl<'a> Parsed<'a> {
                 skip,
                 counts,
             } => (segments, paths, skip, counts),
-            Body::Message(mut message) => {
+            Body::Message(mut message, original) => {
                 let slots = message.texts();
                 if slots.len() != replacements.len() {
                     return Err(FormatError::Incomplete);
@@ -360,7 +362,8 @@ impl<'a> Parsed<'a> {
                 for (slot, text) in slots.into_iter().zip(replacements) {
                     slot.clone_from(text);
                 }
-                return Ok(message.encode());
+                let spliced = message.json().and_then(|v| splice::splice(original, v));
+                return Ok(spliced.unwrap_or_else(|| message.encode()));
             }
         };
         let mut out = Vec::new();
@@ -377,7 +380,9 @@ impl<'a> Parsed<'a> {
                     out.extend_from_slice(original);
                 }
                 Segment::Json {
-                    mut value, scopes, ..
+                    mut value,
+                    original,
+                    scopes,
                 } => {
                     let mut iter = new.iter();
                     for_each_selected(paths, skip, &mut value, scopes, &mut |s, _| {
@@ -386,7 +391,9 @@ impl<'a> Parsed<'a> {
                         }
                     });
                     // Serializing a Value we just parsed cannot fail.
-                    out.extend_from_slice(&serde_json::to_vec(&value).unwrap_or_default());
+                    let bytes = splice::splice(original, &value)
+                        .unwrap_or_else(|| serde_json::to_vec(&value).unwrap_or_default());
+                    out.extend_from_slice(&bytes);
                 }
             }
         }

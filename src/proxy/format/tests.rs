@@ -43,7 +43,38 @@ fn ndjson_rewrites_only_documents_with_selected_fields() {
     let body = b"{\"index\": {\"_id\": \"1\"}}\n{\"message\":\"ann\", \"n\": 1}\n\n{\"event\":\"x\"}{\"message\":\"bob\"}\n";
     assert_eq!(
         upper(BodyFormat::Ndjson, body, &["$.message"]).unwrap(),
-        "{\"index\": {\"_id\": \"1\"}}\n{\"message\":\"ANN\",\"n\":1}\n\n{\"event\":\"x\"}{\"message\":\"BOB\"}\n"
+        "{\"index\": {\"_id\": \"1\"}}\n{\"message\":\"ANN\", \"n\": 1}\n\n{\"event\":\"x\"}{\"message\":\"BOB\"}\n"
+    );
+}
+
+#[test]
+fn a_rewritten_document_keeps_every_byte_but_its_changed_strings() {
+    // Numbers a parse would respell, spacing, escapes and unselected strings stay.
+    let source = r#"{ "message": "ann", "took": 1.50, "seq": 123456789012345678901234567890, "host": "café", "user": "ann" }"#;
+    let body = format!("{{\"index\":{{}}}}\n{source}\n");
+    assert_eq!(
+        upper(
+            BodyFormat::ElasticsearchBulk,
+            body.as_bytes(),
+            &["$.message"]
+        )
+        .unwrap(),
+        format!(
+            "{{\"index\":{{}}}}\n{}\n",
+            source.replacen("\"ann\"", "\"ANN\"", 1)
+        )
+    );
+    // A document whose strings cannot be lined up with its bytes (a repeated key) is
+    // written from its parsed value.
+    assert_eq!(
+        upper(BodyFormat::Json, br#"{"a": "x", "a": "y"}"#, &["$.a"]).unwrap(),
+        r#"{"a":"Y"}"#
+    );
+    let push =
+        br#"{"streams": [{"stream": {"app": "a"}, "values": [["1", "hi ann", {"k": "v"}]]}]}"#;
+    assert_eq!(
+        upper(BodyFormat::LokiPushJson, push, &[]).unwrap(),
+        r#"{"streams": [{"stream": {"app": "a"}, "values": [["1", "HI ANN", {"k": "v"}]]}]}"#
     );
 }
 

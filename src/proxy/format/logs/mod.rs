@@ -84,6 +84,14 @@ impl Message {
         }
     }
 
+    /// The message when it is a JSON document (its bytes can then be spliced).
+    pub fn json(&self) -> Option<&Value> {
+        match self {
+            Message::OtlpJson(value, _) | Message::LokiJson(value, _) => Some(value),
+            Message::Otlp(..) | Message::Loki(..) => None,
+        }
+    }
+
     /// The message encoded again (protobuf fields we do not declare are dropped: never
     /// forwarded unread).
     pub fn encode(&self) -> Vec<u8> {
