@@ -3,7 +3,9 @@
 //!
 //! Adding a label is one row in [`LABELS`]; a recognizer for it lives in `engine/`.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::LazyLock;
 
 use super::intern::Interner;
 
@@ -149,6 +151,19 @@ labels! {
     "CONNECTION_STRING" [] true "Credentials inside connection URLs";
 }
 
+/// Every catalogue row by its name and by each of its aliases (all unique and upper
+/// case, as a test checks): labels are looked up per request and per detected field.
+static BY_NAME: LazyLock<HashMap<&'static str, &'static LabelInfo>> = LazyLock::new(|| {
+    LABELS
+        .iter()
+        .flat_map(|info| {
+            std::iter::once(info.name)
+                .chain(info.aliases.iter().copied())
+                .map(move |name| (name, info))
+        })
+        .collect()
+});
+
 /// A label, by its canonical catalogue name. Cheap to copy and compare.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Label(&'static str);
@@ -161,13 +176,15 @@ impl Label {
 
     /// Looks a label up by canonical name or alias, case-insensitively.
     pub fn parse(name: &str) -> Option<Label> {
-        LABELS
-            .iter()
-            .find(|info| {
-                info.name.eq_ignore_ascii_case(name)
-                    || info.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
-            })
-            .map(|info| Label(info.name))
+        let info = match BY_NAME.get(name) {
+            Some(info) => info,
+            // Every name and alias is upper case: other spellings are found so.
+            None if name.bytes().any(|b| b.is_ascii_lowercase()) => {
+                BY_NAME.get(name.to_ascii_uppercase().as_str())?
+            }
+            None => return None,
+        };
+        Some(Label(info.name))
     }
 
     /// A label by its canonical name; for built-in declarations, where a typo is a bug.
@@ -218,7 +235,10 @@ impl Label {
 
     /// The catalogue row; `None` for a custom label.
     pub fn info(&self) -> Option<&'static LabelInfo> {
-        LABELS.iter().find(|info| info.name == self.0)
+        BY_NAME
+            .get(self.0)
+            .copied()
+            .filter(|info| info.name == self.0)
     }
 
     /// The name metrics use: custom labels are named by callers, so they share one
