@@ -466,9 +466,8 @@ impl Recognizer for PatternRecognizer {
     }
 
     fn recognize(&self, text: &str, wanted: &LabelSet, out: &mut Vec<Candidate>) {
-        self.recognize_part(text, &scanned(text), wanted, &|_| true, &mut |_, _, c| {
-            out.push(c)
-        });
+        let wanted = |i: usize| wanted.contains(self.patterns[i].label);
+        self.recognize_part(text, &scanned(text), &wanted, &mut |_, _, c| out.push(c));
     }
 
     /// For a [`large`] request, the shards are split between two threads of rayon's
@@ -480,19 +479,32 @@ impl Recognizer for PatternRecognizer {
         wanted: &LabelSet,
         out: &mut [Vec<Candidate>],
     ) -> Result<(), RecognizeError> {
-        if !large(texts) || self.set.shards() < 2 {
+        if texts.len() < 2 {
             return each_text(self, texts, wanted, out);
         }
         if out.len() < texts.len() {
             return Err(RecognizeError::new("one output per text is needed"));
         }
+        // Which patterns are wanted, once for all texts: a look-up in the label set
+        // compares names, and each text asks for each shard and each hit.
+        let mask: Vec<bool> = (self.patterns.iter())
+            .map(|p| wanted.contains(p.label))
+            .collect();
+        if !large(texts) || self.set.shards() < 2 {
+            for (text, out) in texts.iter().zip(out.iter_mut()) {
+                self.recognize_part(text, &scanned(text), &|i| mask[i], &mut |_, _, c| {
+                    out.push(c)
+                });
+            }
+            return Ok(());
+        }
         let chunked: Vec<Vec<ByteSpan>> = texts.iter().map(|t| scanned(t)).collect();
         // Each half: (text, chunk, pattern, candidate), in the order found.
         let half = |odd: usize| {
-            let part = move |i: usize| self.set.shard_of(i) % 2 == odd;
+            let part = |i: usize| mask[i] && self.set.shard_of(i) % 2 == odd;
             let mut found = Vec::new();
             for (n, (text, chunks)) in texts.iter().zip(&chunked).enumerate() {
-                self.recognize_part(text, chunks, wanted, &part, &mut |chunk, pattern, c| {
+                self.recognize_part(text, chunks, &part, &mut |chunk, pattern, c| {
                     found.push(((n, chunk, pattern), c));
                 });
             }
@@ -650,36 +662,32 @@ pub(crate) const UNVALIDATED_MAX: f32 = 0.95;
 const MIN_CHUNK: usize = 512;
 
 impl PatternRecognizer {
-    /// The patterns of `part` in `chunks` of `text`: `found(chunk number, pattern index,
-    /// candidate)`.
+    /// The `wanted` patterns (by index) in `chunks` of `text`: `found(chunk number,
+    /// pattern index, candidate)`.
     fn recognize_part(
         &self,
         text: &str,
         chunks: &[ByteSpan],
-        wanted: &LabelSet,
-        part: &dyn Fn(usize) -> bool,
+        wanted: &dyn Fn(usize) -> bool,
         found: &mut dyn FnMut(usize, usize, Candidate),
     ) {
         for (n, &chunk) in chunks.iter().enumerate() {
-            self.scan(text, chunk, wanted, part, &mut |p, c| found(n, p, c));
+            self.scan(text, chunk, wanted, &mut |p, c| found(n, p, c));
         }
     }
 
-    /// Runs the patterns of `part` that can match in `chunk` of `text`; context is read
+    /// Runs the `wanted` patterns that can match in `chunk` of `text`; context is read
     /// from the whole text. `found(pattern index, candidate)`, by pattern, then in the
     /// order of the pattern's search.
     fn scan(
         &self,
         text: &str,
         chunk: ByteSpan,
-        wanted: &LabelSet,
-        part: &dyn Fn(usize) -> bool,
+        wanted: &dyn Fn(usize) -> bool,
         found: &mut dyn FnMut(usize, Candidate),
     ) {
         let haystack = &text[chunk.start..chunk.end];
-        let hits = self.set.matches(haystack, |i| {
-            part(i) && wanted.contains(self.patterns[i].label)
-        });
+        let hits = self.set.matches(haystack, wanted);
         for Hit { index, ends } in hits {
             let pattern = &self.patterns[index];
             let ends = match &pattern.ends {
@@ -1145,6 +1153,36 @@ mod tests {
     }
 
     #[test]
+    fn many_texts_find_only_the_wanted_labels_each_text_alone_finds() {
+        let rec = PatternRecognizer::new(crate::engine::tiers::patterns::ALL).expect("builds");
+        let line = "jane@example.com paid with 4111 1111 1111 1111 from 203.0.113.7\n";
+        let wanted = LabelSet::new(vec![
+            Label::builtin("EMAIL_ADDRESS"),
+            Label::builtin("IP_ADDRESS"),
+        ]);
+        let key = |c: &Candidate| (c.span.start, c.span.end, c.label, c.trace.by);
+        // A few short texts, then enough text to be spread over two threads.
+        for copies in [1, 200] {
+            let texts: Vec<String> = (0..3).map(|n| line.repeat(copies + n)).collect();
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            assert_eq!(super::super::large(&texts), copies > 1);
+            let mut many = vec![Vec::new(); texts.len()];
+            rec.recognize_many(&texts, &wanted, &mut many).unwrap();
+            for (text, many) in texts.iter().zip(&many) {
+                let mut alone = Vec::new();
+                rec.recognize(text, &wanted, &mut alone);
+                assert!(!alone.is_empty());
+                assert!(alone.iter().all(|c| wanted.contains(c.label)));
+                let mut many: Vec<_> = many.iter().map(key).collect();
+                let mut alone: Vec<_> = alone.iter().map(key).collect();
+                many.sort();
+                alone.sort();
+                assert_eq!(many, alone);
+            }
+        }
+    }
+
+    #[test]
     fn chunked_scanning_finds_what_a_whole_scan_finds() {
         let rec = PatternRecognizer::new(crate::engine::tiers::patterns::ALL).expect("builds");
         let para = "Reach me at jane@example.com or +44 20 7946 0958 on 3 March 2024.\n\n";
@@ -1155,7 +1193,6 @@ mod tests {
         rec.scan(
             &text,
             ByteSpan::new(0, text.len()),
-            &LabelSet::all(),
             &|_| true,
             &mut |_, c| whole.push(c),
         );
