@@ -77,7 +77,8 @@ impl Splicer<'_> {
         let start = self.at + memchr(b'"', &self.original[self.at..])?;
         let mut at = start + 1;
         loop {
-            at += memchr2(b'"', b'\\', &self.original[at..])?;
+            // `get`: a `\` that ended the bytes would step past them.
+            at += memchr2(b'"', b'\\', self.original.get(at..)?)?;
             if self.original[at] == b'\\' {
                 at += 2;
             } else {
@@ -100,6 +101,7 @@ fn same(quoted: &[u8], s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     /// Parses `body`, applies `change` to its value, and splices.
     fn spliced(body: &str, change: impl FnOnce(&mut Value)) -> Option<String> {
@@ -140,6 +142,77 @@ mod tests {
         // The parsed object keeps one `a`: the literals outnumber its strings.
         assert_eq!(spliced(r#"{"a": "x", "a": "y"}"#, |_| {}), None);
         assert_eq!(spliced(r#"{"a": "x", "a": "y", "b": "z"}"#, |_| {}), None);
+    }
+
+    /// JSON values whose strings hold quotes, backslashes, control characters and
+    /// non-ASCII.
+    fn values() -> impl Strategy<Value = Value> {
+        let text = "[a-z\"\\\\/\u{1}\n\t é😀]{0,6}";
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            text.prop_map(Value::from),
+        ];
+        leaf.prop_recursive(5, 48, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((text, inner), 0..4)
+                    .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Replaces the strings (not keys) whose turn `change` says, in document order.
+    fn change_strings(value: &mut Value, change: &[bool], turn: &mut usize, new: &str) {
+        match value {
+            Value::String(s) => {
+                if change.get(*turn % change.len().max(1)) == Some(&true) {
+                    *s = format!("{new}{turn}");
+                }
+                *turn += 1;
+            }
+            Value::Array(items) => {
+                for item in items {
+                    change_strings(item, change, turn, new);
+                }
+            }
+            Value::Object(map) => {
+                for item in map.values_mut() {
+                    change_strings(item, change, turn, new);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_document_splices_to_its_changed_value(
+            value in values(),
+            pretty in any::<bool>(),
+            change in proptest::collection::vec(any::<bool>(), 0..5),
+            new in "[a-z\"\\\\\u{1}é]{0,4}",
+        ) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&value).unwrap()
+            } else {
+                serde_json::to_string(&value).unwrap()
+            };
+            // Escapes a client may write that serde_json does not: `/` and `é` appear
+            // only inside strings, so the document stays the same.
+            let original = text.replace('/', "\\/").replace('é', "\\u00e9");
+            let mut changed: Value = serde_json::from_str(&original).unwrap();
+            prop_assert_eq!(&changed, &value);
+            change_strings(&mut changed, &change, &mut 0, &new);
+            let out = splice(original.as_bytes(), &changed).expect("lines up");
+            prop_assert_eq!(serde_json::from_slice::<Value>(&out).unwrap(), changed);
+            if !change.contains(&true) {
+                prop_assert_eq!(out, original.into_bytes());
+            }
+        }
     }
 
     #[test]
