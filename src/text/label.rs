@@ -235,6 +235,7 @@ impl Label {
 
     /// The catalogue row; `None` for a custom label.
     pub fn info(&self) -> Option<&'static LabelInfo> {
+        // The map holds aliases too; a label is its row's name.
         BY_NAME
             .get(self.0)
             .copied()

@@ -362,8 +362,10 @@ impl<'a> Parsed<'a> {
                 for (slot, text) in slots.into_iter().zip(replacements) {
                     slot.clone_from(text);
                 }
-                let spliced = message.json().and_then(|v| splice::splice(original, v));
-                return Ok(spliced.unwrap_or_else(|| message.encode()));
+                return Ok(match message.json() {
+                    Some(value) => splice::rewritten(original, value),
+                    None => message.encode(),
+                });
             }
         };
         let mut out = Vec::new();
@@ -390,10 +392,7 @@ impl<'a> Parsed<'a> {
                             s.clone_from(r);
                         }
                     });
-                    // Serializing a Value we just parsed cannot fail.
-                    let bytes = splice::splice(original, &value)
-                        .unwrap_or_else(|| serde_json::to_vec(&value).unwrap_or_default());
-                    out.extend_from_slice(&bytes);
+                    out.extend_from_slice(&splice::rewritten(original, &value));
                 }
             }
         }

@@ -6,15 +6,22 @@
 //! The parsed document's strings (keys and values, in document order: objects keep
 //! their order) are matched one for one with the string literals of the original bytes.
 //! Where that cannot hold (an object that repeats a key keeps one of them), there is no
-//! splice and the caller serializes the document instead.
+//! splice and the document is serialized instead.
 
 use memchr::{memchr, memchr2};
 use serde_json::Value;
 
+/// `value` written as `original` with its changed strings spliced in, or serialized
+/// when its strings and the literals do not line up. `original` must be the bytes
+/// `value` was parsed from, with its strings since changed.
+pub(super) fn rewritten(original: &[u8], value: &Value) -> Vec<u8> {
+    // Serializing a Value parsed from JSON cannot fail.
+    splice(original, value).unwrap_or_else(|| serde_json::to_vec(value).unwrap_or_default())
+}
+
 /// `original` with each string of `value` that differs from the literal at its place
 /// written in the literal's stead; `None` when the strings and literals do not line up.
-/// `original` must be the bytes `value` was parsed from, with its strings since changed.
-pub(super) fn splice(original: &[u8], value: &Value) -> Option<Vec<u8>> {
+fn splice(original: &[u8], value: &Value) -> Option<Vec<u8>> {
     let mut splicer = Splicer {
         original,
         at: 0,
