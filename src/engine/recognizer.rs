@@ -470,16 +470,17 @@ impl Recognizer for PatternRecognizer {
         self.recognize_part(text, &scanned(text), &wanted, &mut |_, _, c| out.push(c));
     }
 
-    /// For a [`large`] request, the shards are split between two threads of rayon's
-    /// pool: what one request stream can get from a second core. The candidates come out
-    /// in the order one thread finds them.
+    /// For a [`large`] request, one text or many, the shards holding wanted patterns are
+    /// dealt to two threads of rayon's pool: the pattern tier is most of a rules-only
+    /// request's time, and the other tiers take less than half of it on the second core.
+    /// The candidates come out in the order one thread finds them.
     fn recognize_many(
         &self,
         texts: &[&str],
         wanted: &LabelSet,
         out: &mut [Vec<Candidate>],
     ) -> Result<(), RecognizeError> {
-        if texts.len() < 2 {
+        if texts.len() < 2 && !large(texts) {
             return each_text(self, texts, wanted, out);
         }
         if out.len() < texts.len() {
@@ -490,7 +491,17 @@ impl Recognizer for PatternRecognizer {
         let mask: Vec<bool> = (self.patterns.iter())
             .map(|p| wanted.contains(p.label))
             .collect();
-        if !large(texts) || self.set.shards() < 2 {
+        // Each searched shard's half, alternately in the shards' order.
+        let mut half_of = vec![None; self.set.shards()];
+        for (i, _) in mask.iter().enumerate().filter(|(_, &m)| m) {
+            half_of[self.set.shard_of(i)] = Some(0);
+        }
+        let mut dealt = 0;
+        for half in half_of.iter_mut().flatten() {
+            *half = dealt % 2;
+            dealt += 1;
+        }
+        if !large(texts) || dealt < 2 {
             for (text, out) in texts.iter().zip(out.iter_mut()) {
                 self.recognize_part(text, &scanned(text), &|i| mask[i], &mut |_, _, c| {
                     out.push(c)
@@ -501,7 +512,7 @@ impl Recognizer for PatternRecognizer {
         let chunked: Vec<Vec<ByteSpan>> = texts.iter().map(|t| scanned(t)).collect();
         // Each half: (text, chunk, pattern, candidate), in the order found.
         let half = |odd: usize| {
-            let part = |i: usize| mask[i] && self.set.shard_of(i) % 2 == odd;
+            let part = |i: usize| mask[i] && half_of[self.set.shard_of(i)] == Some(odd);
             let mut found = Vec::new();
             for (n, (text, chunks)) in texts.iter().zip(&chunked).enumerate() {
                 self.recognize_part(text, chunks, &part, &mut |chunk, pattern, c| {
@@ -1040,6 +1051,11 @@ mod tests {
             rec.recognize(text, &LabelSet::all(), &mut one);
             assert_eq!(split, &one);
             found += one.len();
+            // A large text alone is split too.
+            let mut alone = vec![Vec::new()];
+            rec.recognize_many(&[text], &LabelSet::all(), &mut alone)
+                .expect("recognizes");
+            assert_eq!(alone[0], one);
         }
         assert!(found > 1_000, "{found} candidates");
     }
