@@ -19,11 +19,10 @@ COPY --from=build /src/conf ./conf
 # when ANONYMIZER_FETCH_RAMPART=1).
 COPY --from=build /src/models ./models
 USER anonymizer
-# MALLOC_ARENA_MAX=2: glibc's per-thread arenas kept the memory of large buffered
-# answers and RSS crept up under load; with two it stays flat (benches/hardening/run.sh).
+# glibc's allocator settings are the server's own (src/app/allocator.rs): no MALLOC_*
+# variable here, or it would take the operator's place.
 ENV ANONYMIZER_LISTEN=0.0.0.0:8080 \
-    ANONYMIZER_METRICS_LISTEN=0.0.0.0:9090 \
-    MALLOC_ARENA_MAX=2
+    ANONYMIZER_METRICS_LISTEN=0.0.0.0:9090
 EXPOSE 8080 9090
 HEALTHCHECK --interval=10s --timeout=2s --retries=3 \
     CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1

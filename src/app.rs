@@ -1,5 +1,6 @@
 //! Wiring: settings → engine, anonymizer, API, metrics → a pingora `Server`.
 
+pub mod allocator;
 pub mod reload;
 
 use std::sync::Arc;

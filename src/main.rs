@@ -25,6 +25,12 @@ fn main() -> ExitCode {
         }
         _ => ("run", &args[..]),
     };
+    if command == "run" {
+        // Before anything else: on success the process starts over with the tunables.
+        if let Err(e) = anonymizer::app::allocator::apply() {
+            eprintln!("anonymizer: glibc's default allocator settings stay: cannot re-execute with GLIBC_TUNABLES: {e}");
+        }
+    }
     // eval takes the config options too: it scores the engine the service would run.
     let (rest, eval_args) = if command == "eval" {
         split_config_args(rest)
@@ -111,6 +117,7 @@ fn main() -> ExitCode {
         metrics = %settings.metrics_listen,
         tiers = ?app.tiers,
         models = ?app.models,
+        allocator = %anonymizer::app::allocator::described(),
         "anonymizer listening on http://{} (metrics on http://{}/metrics)",
         settings.listen,
         settings.metrics_listen

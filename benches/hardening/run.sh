@@ -60,7 +60,7 @@ latency() { # prints "p50 p99 requests/s non-2xx"
   echo "$(awk '$1=="50%" {print $2}' <<<"$out") $(awk '$1=="99%" {print $2}' <<<"$out") $(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '/Non-2xx/ {print $NF}' <<<"$out")"
 }
 
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg); MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-unset}"
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg); allocator: $(env | grep -E '^(GLIBC_TUNABLES|MALLOC_)' | tr '\n' ' ' | grep . || echo "the server's own (src/app/allocator.rs)")"
 start_server
 
 if [[ "$PARTS" == *" 1 "* ]]; then

@@ -51,7 +51,7 @@ def free_port():
 def start(binary, config, tmp, name):
     port, metrics = free_port(), free_port()
     env = dict(os.environ, ANONYMIZER_API_KEYS=KEY, ANONYMIZER_LISTEN=f"127.0.0.1:{port}",
-               ANONYMIZER_METRICS_LISTEN=f"127.0.0.1:{metrics}", RUST_LOG="warn", MALLOC_ARENA_MAX="2")
+               ANONYMIZER_METRICS_LISTEN=f"127.0.0.1:{metrics}", RUST_LOG="warn")
     log = open(os.path.join(tmp, f"{name}.log"), "w")
     proc = subprocess.Popen([binary, "--config", config], env=env, stdout=log, stderr=log)
     for _ in range(600):

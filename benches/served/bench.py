@@ -304,9 +304,13 @@ class Bench:
         print()
         if self.a.pid:
             with open("/proc/%d/status" % self.a.pid) as f:
-                rss = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
-            print("Service memory after the run (ours with the default config, `MALLOC_ARENA_MAX=2`): "
-                  "RSS %d MB." % (rss // 1024))
+                kb = {l.split(":")[0]: int(l.split()[1]) for l in f if l.split(":")[0] in
+                      ("VmRSS", "VmHWM", "RssAnon", "RssFile")}
+            # File-backed pages (the binary, ONNX Runtime, the models' weights read in place)
+            # are clean: the kernel can drop them under memory pressure, unlike anonymous ones.
+            print("Service memory after the run (ours with the default config): "
+                  "RSS %d MB (anonymous %d, file-backed %d), peak %d MB." % (
+                      kb["VmRSS"] // 1024, kb["RssAnon"] // 1024, kb["RssFile"] // 1024, kb["VmHWM"] // 1024))
             print()
         print("Each stream one keep-alive connection (wrk -t1 -c1). Fresh text (a, c): each text once, "
               "at most %d s, after a %g MB warm-up of other text; b, d: %s." % (

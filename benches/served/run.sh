@@ -44,7 +44,7 @@ tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
 ours() { # API port, metrics port, then the binary's arguments
   ANONYMIZER_LISTEN=127.0.0.1:$1 ANONYMIZER_METRICS_LISTEN=127.0.0.1:$2 ANONYMIZER_API_KEYS=bench:$KEY \
-    RUST_LOG=warn MALLOC_ARENA_MAX=2 exec "$BIN" "${@:3}"   # exec: the trap kills this pid
+    RUST_LOG=warn exec "$BIN" "${@:3}"   # exec: the trap kills this pid
 }
 # Ours as shipped: the default config (rules + our model).
 ours 18380 19380 --config "${CONFIG:-conf/anonymizer.yaml}" 2>"$tmp/ours.log" &

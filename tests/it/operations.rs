@@ -369,3 +369,19 @@ fn expect_metrics(s: &TestServer, want: &[&str]) -> String {
     }
     m
 }
+
+#[test]
+fn the_server_runs_with_its_allocator_settings_unless_the_operator_set_one() {
+    // glibc reads them before `main`: the server re-executed itself with them, its
+    // process id unchanged (the harness waited on the pid it spawned).
+    let s = TestServer::default();
+    let tunables = format!(
+        "allocator=GLIBC_TUNABLES={}",
+        anonymizer::app::allocator::TUNABLES
+    );
+    assert!(s.log().contains(&tunables), "{}", s.log());
+    let s = TestServer::start_with_env(&base_config(), &[("MALLOC_ARENA_MAX", "4")]);
+    let log = s.log();
+    assert!(log.contains("allocator=MALLOC_ARENA_MAX=4\n"), "{log}");
+    assert!(!log.contains("GLIBC_TUNABLES"), "{log}");
+}

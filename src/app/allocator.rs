@@ -1,0 +1,100 @@
+//! glibc's allocator settings for a long-running server, which the server gives itself.
+//!
+//! glibc reads its tunables from the environment once, before `main`, so a server
+//! started without them (the binary run directly, a unit file, an image of one's own)
+//! re-executes itself once with [`TUNABLES`] in `GLIBC_TUNABLES`: the same process id,
+//! arguments and environment otherwise. Where the operator set any allocator variable,
+//! nothing is changed.
+
+use std::ffi::OsString;
+
+/// Two arenas: glibc's per-thread arenas kept the memory of large buffered answers,
+/// and RSS crept up under load (`benches/hardening/run.sh`). A fixed 256 KiB mmap
+/// threshold: glibc otherwise raises the threshold each time a large buffer (a model
+/// pass's tensors, a large body) is freed, so later large buffers come from the heap and
+/// stay resident after they are freed; fixed, they are mapped and unmapped. The served
+/// benchmark left 286–295 MB resident with it against 300–309 MB without, at the same
+/// speed (`benches/served/README.md`).
+pub const TUNABLES: &str = "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=262144";
+
+/// The variables through which glibc's allocator is configured: any one set means the
+/// operator chose.
+pub const VARIABLES: &[&str] = &[
+    "GLIBC_TUNABLES",
+    "MALLOC_ARENA_MAX",
+    "MALLOC_ARENA_TEST",
+    "MALLOC_MMAP_THRESHOLD_",
+    "MALLOC_MMAP_MAX_",
+    "MALLOC_TRIM_THRESHOLD_",
+    "MALLOC_TOP_PAD_",
+];
+
+/// Whether the process should restart itself with [`TUNABLES`]: none of
+/// [`VARIABLES`] is in its environment (`lookup`).
+pub fn wanted(lookup: impl Fn(&str) -> Option<OsString>) -> bool {
+    VARIABLES.iter().all(|name| lookup(name).is_none())
+}
+
+/// The allocator variables this process runs with, `NAME=value` each (glibc's defaults
+/// when none): logged at start.
+pub fn described() -> String {
+    let set: Vec<String> = (VARIABLES.iter())
+        .filter_map(|name| {
+            Some(format!(
+                "{name}={}",
+                std::env::var_os(name)?.to_string_lossy()
+            ))
+        })
+        .collect();
+    if set.is_empty() {
+        "glibc defaults".to_owned()
+    } else {
+        set.join(" ")
+    }
+}
+
+/// Re-executes this binary with [`TUNABLES`] when [`wanted`]; returns only when it was
+/// not wanted, or with the error that stopped the re-execution (the server then runs
+/// with glibc's defaults).
+///
+/// # Errors
+/// The binary could not be executed again (e.g. it was replaced on disk).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn apply() -> Result<(), std::io::Error> {
+    use std::os::unix::process::CommandExt;
+    if !wanted(|name| std::env::var_os(name)) {
+        return Ok(());
+    }
+    let mut args = std::env::args_os();
+    let arg0 = args.next().unwrap_or_default();
+    // `exec` replaces this process: it returns only on failure.
+    Err(std::process::Command::new("/proc/self/exe")
+        .arg0(arg0)
+        .args(args)
+        .env("GLIBC_TUNABLES", TUNABLES)
+        .exec())
+}
+
+/// Other platforms' allocators have no such settings.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn apply() -> Result<(), std::io::Error> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tunables_are_wanted_only_when_the_operator_set_no_allocator_variable() {
+        assert!(wanted(|_| None));
+        for name in VARIABLES {
+            assert!(
+                !wanted(|n: &str| (n == *name).then(|| OsString::from("4"))),
+                "{name}"
+            );
+        }
+        // Unrelated variables do not count.
+        assert!(wanted(|n: &str| (n == "MALLOC_CHECK_X").then(OsString::new)));
+    }
+}
