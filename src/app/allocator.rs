@@ -9,13 +9,10 @@
 use std::ffi::OsString;
 
 /// Two arenas: glibc's per-thread arenas kept the memory of large buffered answers,
-/// and RSS crept up under load (`benches/hardening/run.sh`). A fixed 256 KiB mmap
-/// threshold: glibc otherwise raises the threshold each time a large buffer (a model
-/// pass's tensors, a large body) is freed, so later large buffers come from the heap and
-/// stay resident after they are freed; fixed, they are mapped and unmapped. The served
-/// benchmark left 286–295 MB resident with it against 300–309 MB without, at the same
-/// speed (`benches/served/README.md`).
-pub const TUNABLES: &str = "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=262144";
+/// and RSS crept up under load (`benches/hardening/run.sh`). glibc's mmap threshold is
+/// left dynamic: fixed at 256 KiB, the served benchmark left ~15 MB less resident but
+/// the model's requests ran ~5 % slower (`benches/served/README.md`).
+pub const TUNABLES: &str = "glibc.malloc.arena_max=2";
 
 /// The variables through which glibc's allocator is configured: any one set means the
 /// operator chose.
