@@ -306,8 +306,8 @@ class Bench:
             with open("/proc/%d/status" % self.a.pid) as f:
                 kb = {l.split(":")[0]: int(l.split()[1]) for l in f if l.split(":")[0] in
                       ("VmRSS", "VmHWM", "RssAnon", "RssFile")}
-            # File-backed pages (the binary, ONNX Runtime, the models' weights read in place)
-            # are clean: the kernel can drop them under memory pressure, unlike anonymous ones.
+            # File-backed pages (the binary, ONNX Runtime's library) are clean: the kernel
+            # can drop them under memory pressure, unlike anonymous ones.
             print("Service memory after the run (ours with the default config): "
                   "RSS %d MB (anonymous %d, file-backed %d), peak %d MB." % (
                       kb["VmRSS"] // 1024, kb["RssAnon"] // 1024, kb["RssFile"] // 1024, kb["VmHWM"] // 1024))

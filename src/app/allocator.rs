@@ -55,7 +55,7 @@ pub fn described() -> String {
 /// with glibc's defaults).
 ///
 /// # Errors
-/// The binary could not be executed again (e.g. it was replaced on disk).
+/// The binary could not be executed again (e.g. `/proc` is not mounted).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn apply() -> Result<(), std::io::Error> {
     use std::os::unix::process::CommandExt;
