@@ -304,8 +304,8 @@ class Bench:
         print()
         if self.a.pid:
             with open("/proc/%d/status" % self.a.pid) as f:
-                kb = {l.split(":")[0]: int(l.split()[1]) for l in f if l.split(":")[0] in
-                      ("VmRSS", "VmHWM", "RssAnon", "RssFile")}
+                kb = {k: int(v.split()[0]) for k, v in (l.split(":", 1) for l in f)
+                      if k in ("VmRSS", "VmHWM", "RssAnon", "RssFile")}
             # File-backed pages (the binary, ONNX Runtime's library) are clean: the kernel
             # can drop them under memory pressure, unlike anonymous ones.
             print("Service memory after the run (ours with the default config): "

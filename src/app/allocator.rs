@@ -26,28 +26,30 @@ pub const VARIABLES: &[&str] = &[
     "MALLOC_TOP_PAD_",
 ];
 
+/// Which of [`VARIABLES`] are set (`lookup`), with their values.
+fn set(lookup: impl Fn(&str) -> Option<OsString>) -> Vec<(&'static str, OsString)> {
+    (VARIABLES.iter())
+        .filter_map(|&name| Some((name, lookup(name)?)))
+        .collect()
+}
+
 /// Whether the process should restart itself with [`TUNABLES`]: none of
 /// [`VARIABLES`] is in its environment (`lookup`).
 pub fn wanted(lookup: impl Fn(&str) -> Option<OsString>) -> bool {
-    VARIABLES.iter().all(|name| lookup(name).is_none())
+    set(lookup).is_empty()
 }
 
 /// The allocator variables this process runs with, `NAME=value` each (glibc's defaults
 /// when none): logged at start.
 pub fn described() -> String {
-    let set: Vec<String> = (VARIABLES.iter())
-        .filter_map(|name| {
-            Some(format!(
-                "{name}={}",
-                std::env::var_os(name)?.to_string_lossy()
-            ))
-        })
-        .collect();
+    let set = set(|name| std::env::var_os(name));
     if set.is_empty() {
-        "glibc defaults".to_owned()
-    } else {
-        set.join(" ")
+        return "glibc defaults".to_owned();
     }
+    (set.iter())
+        .map(|(name, value)| format!("{name}={}", value.to_string_lossy()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Re-executes this binary with [`TUNABLES`] when [`wanted`]; returns only when it was
