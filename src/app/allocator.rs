@@ -9,10 +9,12 @@
 use std::ffi::OsString;
 
 /// Two arenas: glibc's per-thread arenas kept the memory of large buffered answers,
-/// and RSS crept up under load (`benches/hardening/run.sh`). glibc's mmap threshold is
-/// left dynamic: fixed at 256 KiB, the served benchmark left ~15 MB less resident but
-/// the model's requests ran ~5 % slower (`benches/served/README.md`).
-pub const TUNABLES: &str = "glibc.malloc.arena_max=2";
+/// and RSS crept up under load (`benches/hardening/run.sh`). A fixed 1 MiB mmap
+/// threshold: glibc otherwise raises it each time a large block is freed, and later
+/// large buffers then stay resident in its heap; fixed, the served benchmark left
+/// ~15 MB less resident, and a model request takes as many page faults and as much CPU
+/// time (`benches/served/README.md`).
+pub const TUNABLES: &str = "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=1048576";
 
 /// The variables through which glibc's allocator is configured: any one set means the
 /// operator chose.
