@@ -276,6 +276,9 @@ pub struct ModelSection {
     pub runtime_library: String,
     /// Threads one inference uses.
     pub threads: usize,
+    /// Those threads spin between a forward pass's operators instead of sleeping:
+    /// faster single requests, slower rules-only requests beside model traffic.
+    pub spinning: bool,
     /// Inference workers, each with its own session and `threads` threads.
     pub workers: usize,
     /// Tokens per window for long texts, at most the model's positions less 2.
@@ -329,6 +332,7 @@ impl Default for ModelSection {
             path: defaults.dir.display().to_string(),
             runtime_library: defaults.runtime_library.display().to_string(),
             threads: defaults.threads,
+            spinning: defaults.spinning,
             workers: defaults.workers,
             window_tokens: defaults.window_tokens,
             window_overlap_tokens: defaults.window_overlap_tokens,

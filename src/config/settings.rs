@@ -615,6 +615,7 @@ fn compile_model(
         name_guesses: section.name_guesses,
         tags,
         threads: section.threads,
+        spinning: section.spinning,
         workers: section.workers,
         window_tokens: section.window_tokens,
         window_overlap_tokens: section.window_overlap_tokens,
@@ -1241,6 +1242,9 @@ detection:
             s.model.expect("model on").inference_timeout,
             std::time::Duration::from_millis(250)
         );
+        let s = Settings::from_yaml("model:\n  spinning: true\n", &no_env).unwrap();
+        assert!(s.model.expect("model on").spinning);
+        assert!(!s.extra_models[0].spinning, "each model its own");
     }
 
     #[test]

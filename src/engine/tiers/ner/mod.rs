@@ -105,6 +105,10 @@ pub struct ModelSettings {
     pub tags: Vec<TagTarget>,
     /// Intra-op threads of each inference.
     pub threads: usize,
+    /// Whether those threads spin between a forward pass's operators instead of sleeping
+    /// (they stop when the pass ends): single requests run faster, rules-only requests
+    /// beside model traffic slower, as the spinning holds a core.
+    pub spinning: bool,
     /// Inference workers (one session each).
     pub workers: usize,
     /// Tokens per window, without `[CLS]`/`[SEP]` (capped by the model's positions).
@@ -136,6 +140,10 @@ impl ModelSettings {
             name_guesses: false,
             tags: Vec::new(),
             threads: 2,
+            // Off: beside default-label streams, rules-only requests ran ~40 % slower with
+            // it, while one stream of default-label requests ran 6-19 % faster
+            // (`benches/served/README.md`).
+            spinning: false,
             workers: 1,
             // Trained on windows of at most 128 tokens. Overlap 24 (windows advance by
             // 104 tokens, 8 % fewer than training/infer.py's 32) scored at least as well
@@ -320,6 +328,7 @@ impl NerRecognizer {
                 &settings.runtime_library,
                 &onnx,
                 settings.threads.max(1),
+                settings.spinning,
                 classes,
             )?;
             // Fails now, not on the first request, if the output is not [1, n, classes].

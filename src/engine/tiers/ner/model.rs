@@ -199,7 +199,8 @@ impl Model {
             .ok_or_else(|| NerError::missing(&dir.join(ONNX_FILES[0])))
     }
 
-    /// Loads a session with `intra_threads` threads for one operator.
+    /// Loads a session with `intra_threads` threads for one operator, which spin between
+    /// a run's operators with `spinning` (and sleep once it ended).
     ///
     /// # Errors
     /// The runtime library or model file cannot be loaded, or the model's inputs are not
@@ -208,6 +209,7 @@ impl Model {
         library: &Path,
         onnx: &Path,
         intra_threads: usize,
+        spinning: bool,
         classes: usize,
     ) -> Result<Model, NerError> {
         let env = environment(library)?;
@@ -222,9 +224,11 @@ impl Model {
             .map_err(builder_error)?
             .with_inter_threads(1)
             .map_err(builder_error)?
-            // Spinning threads would burn the cores the pattern tier and the proxy need
-            // between batches.
-            .with_intra_op_spinning(false)
+            .with_intra_op_spinning(spinning)
+            .map_err(builder_error)?
+            // Spinning after a run would burn the cores the pattern tier and the proxy
+            // need between passes.
+            .with_config_entry("session.force_spinning_stop", "1")
             .map_err(builder_error)?
             .commit_from_file(onnx)
             .map_err(|e| NerError::runtime(format!("loading {}: {e}", onnx.display())))?;

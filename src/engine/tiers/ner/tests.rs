@@ -498,6 +498,27 @@ fn ours() -> Option<&'static NerRecognizer> {
 }
 
 #[test]
+fn our_model_with_spinning_threads_finds_exactly_what_it_finds_with_sleeping_ones() {
+    let Some(sleeping) = ours() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut settings = ModelSettings::anonymizer_ner(&root.join("models"));
+    assert!(!settings.spinning, "off by default");
+    settings.spinning = true;
+    let spinning = NerRecognizer::try_load(&settings)
+        .expect("loads with spinning threads")
+        .with_second_reading(crate::engine::refine::second_reading::POLICY);
+    let text = "Dear Ms. Okafor, your refund of March 3 was sent to Lloyds Bank in Leeds. \
+        Call Tomasz Wiśniewski at Acme Logistics if it has not arrived by Friday. "
+        .repeat(8);
+    let found = find(&spinning, &text);
+    assert!(found.len() >= 40, "{found:?}");
+    // The same passes in the same order: the same spans, labels and scores.
+    let key = |c: &Candidate| (c.span, c.label, c.score.to_bits());
+    let want: Vec<_> = find(sleeping, &text).iter().map(key).collect();
+    assert_eq!(found.iter().map(key).collect::<Vec<_>>(), want);
+}
+
+#[test]
 fn our_model_reads_casing_and_maps_its_types_by_alias() {
     let Some(r) = ours() else { return };
     assert_eq!(r.model_types(), ["PER", "ORG", "LOC", "DATE"]);
