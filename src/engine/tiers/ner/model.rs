@@ -226,8 +226,8 @@ impl Model {
             .map_err(builder_error)?
             .with_intra_op_spinning(spinning)
             .map_err(builder_error)?
-            // Spinning after a run would burn the cores the pattern tier and the proxy
-            // need between passes.
+            // With `spinning`, spinning after a run would burn the cores the pattern tier
+            // and the proxy need between passes (without it, there is nothing to stop).
             .with_config_entry("session.force_spinning_stop", "1")
             .map_err(builder_error)?
             .commit_from_file(onnx)
