@@ -1,15 +1,14 @@
 //! What the SDK tests share: the example config a test serves, running a client script
 //! of `tests/clients/` with the `.venv` Python, and SSE framing for the mock upstreams.
 
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::support::upstream::Reply;
-use crate::support::{free_port, python, TestServer, KEY};
+use crate::support::{free_port, python, wait_listening, TestServer, KEY};
 
 pub const EMAIL: &str = "grace.hopper@example.com";
 pub const PHONE: &str = "+1 415-555-0132";
@@ -140,24 +139,25 @@ pub struct ScriptServer {
 }
 
 impl ScriptServer {
-    /// Starts `python tests/clients/<script> PORT args…` and waits until it listens.
+    /// Starts `python tests/clients/<script> PORT args…` and waits until it listens,
+    /// on another free port when the first was taken before the script could bind it.
     pub fn start(python: &Path, script: &str, args: &[&str]) -> ScriptServer {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let port = free_port();
-        let child = Command::new(python)
-            .arg(root.join("tests/clients").join(script))
-            .arg(port.to_string())
-            .args(args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("start {script}: {e}"));
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "{script} did not start");
-            std::thread::sleep(Duration::from_millis(100));
+        for _ in 0..4 {
+            let port = free_port();
+            let mut child = Command::new(python)
+                .arg(root.join("tests/clients").join(script))
+                .arg(port.to_string())
+                .args(args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("start {script}: {e}"));
+            if wait_listening(&mut child, port, script) {
+                return ScriptServer { child, port };
+            }
         }
-        ScriptServer { child, port }
+        panic!("{script} did not start on any of four free ports");
     }
 
     pub fn url(&self) -> String {

@@ -98,6 +98,27 @@ fn holds_port(pid: u32, port: u16) -> bool {
         .any(|target| inodes.iter().any(|i| target.as_os_str() == i.as_str()))
 }
 
+/// Waits until `child` itself listens on `port` of 127.0.0.1. A connect alone is not
+/// enough: another test's server may have taken the port between [`free_port`] and the
+/// child's bind, and would answer in its place. False when the child exited first (its
+/// bind failed); the caller then starts it again on another port.
+pub fn wait_listening(child: &mut Child, port: u16, what: &str) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if holds_port(child.id(), port) {
+            return true;
+        }
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            return false;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what} did not listen on port {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 pub struct TestServer {
     child: Option<Child>,
     /// Config and log; dropped (removed) after the child is killed.
@@ -432,6 +453,30 @@ fn the_harness_knows_which_process_holds_a_port() {
     assert!(!holds_port(1, port));
     drop(listener);
     assert!(!holds_port(std::process::id(), port));
+}
+
+#[test]
+fn a_server_whose_port_was_taken_is_not_mistaken_for_the_one_that_took_it() {
+    // Our listener holds the port: a connect succeeds, yet the child cannot bind it.
+    let taken = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = taken.local_addr().expect("addr").port();
+    let serve = "import socket, sys, time\n\
+                 s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen()\n\
+                 time.sleep(30)";
+    let spawn = |port: u16| {
+        Command::new(python())
+            .args(["-c", serve, &port.to_string()])
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python")
+    };
+    assert!(TcpStream::connect(("127.0.0.1", port)).is_ok());
+    assert!(!wait_listening(&mut spawn(port), port, "the child"));
+    let port = free_port();
+    let mut child = spawn(port);
+    assert!(wait_listening(&mut child, port, "the child"));
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Polls `f` every 20 ms until it holds or `limit` passes.

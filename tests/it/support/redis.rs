@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{free_port, scratch_dir, Scratch};
+use super::{free_port, scratch_dir, wait_listening, Scratch};
 
 /// How clients must reach the server.
 #[derive(Debug, Clone, Default)]
@@ -42,12 +42,17 @@ impl RedisServer {
         }
         let mut server = RedisServer {
             child: None,
-            port: free_port(),
+            port: 0,
             dir,
             security,
         };
-        server.restart();
-        server
+        for _ in 0..4 {
+            server.port = free_port();
+            if server.spawn() {
+                return server;
+            }
+        }
+        panic!("redis-server did not start on any of four free ports");
     }
 
     /// `redis://127.0.0.1:PORT` (`rediss://` with TLS), no credentials.
@@ -78,10 +83,20 @@ impl RedisServer {
 
     /// Starts (again) on the same port, empty.
     pub fn restart(&mut self) {
+        assert!(
+            self.spawn(),
+            "redis-server could not take port {} again",
+            self.port
+        );
+    }
+
+    /// Starts on `self.port` and waits until it answers; false when it exited first
+    /// (another test's server took the port).
+    fn spawn(&mut self) -> bool {
         assert!(self.child.is_none(), "redis-server is already running");
         let config = self.dir.join("redis.conf");
         std::fs::write(&config, self.config_file()).expect("write redis.conf");
-        let child = Command::new("redis-server")
+        let mut child = Command::new("redis-server")
             .arg(&config)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -89,11 +104,14 @@ impl RedisServer {
             .expect(
                 "redis-server must be installed (scripts/setup.sh installs Debian's redis-server)",
             );
+        if !wait_listening(&mut child, self.port, "redis-server") {
+            return false;
+        }
         self.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
             if self.connection(0).is_some() {
-                return;
+                return true;
             }
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -7,7 +7,7 @@
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use super::{eventually, free_port, scratch_dir, Scratch};
+use super::{eventually, free_port, scratch_dir, wait_listening, Scratch};
 
 /// One `redis-server` process (a node, a replica or a sentinel), killed when dropped.
 pub struct Node {
@@ -48,28 +48,24 @@ impl Node {
         if sentinel {
             cmd.arg("--sentinel");
         }
-        let child = cmd
+        let mut child = cmd
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect(
                 "redis-server must be installed (scripts/setup.sh installs Debian's redis-server)",
             );
-        let mut node = Node {
+        if !wait_listening(&mut child, port, "redis-server") {
+            return None;
+        }
+        let node = Node {
             child: Some(child),
             port,
             _dir: dir,
         };
-        let mut exited = false;
-        let answered = eventually(Duration::from_secs(10), || {
-            exited = node
-                .child
-                .as_mut()
-                .is_some_and(|c| matches!(c.try_wait(), Ok(Some(_))));
-            exited || node.connection().is_some()
-        });
+        let answered = eventually(Duration::from_secs(10), || node.connection().is_some());
         assert!(answered, "redis-server did not answer on port {port}");
-        (!exited).then_some(node)
+        Some(node)
     }
 
     pub fn address(&self) -> String {
