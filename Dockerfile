@@ -19,8 +19,8 @@ COPY --from=build /src/conf ./conf
 # when ANONYMIZER_FETCH_RAMPART=1).
 COPY --from=build /src/models ./models
 USER anonymizer
-# glibc's allocator settings are the server's own (src/app/allocator.rs): a MALLOC_*
-# variable set here would count as the operator's choice and replace them.
+# The allocators' settings are the server's own (src/app/allocator.rs): a MALLOC_*
+# variable set here would count as the operator's choice and replace glibc's.
 ENV ANONYMIZER_LISTEN=0.0.0.0:8080 \
     ANONYMIZER_METRICS_LISTEN=0.0.0.0:9090
 EXPOSE 8080 9090

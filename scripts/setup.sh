@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)   # pingora's zlib-ng build
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
+command -v make >/dev/null 2>&1 || need+=(make)   # jemalloc's build (tikv-jemalloc-sys)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)   # the shared session store's tests
 command -v openssl >/dev/null 2>&1 || need+=(openssl)   # certificates for the rediss:// test
 if [ ${#need[@]} -gt 0 ]; then

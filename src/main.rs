@@ -13,6 +13,19 @@ const USAGE: &str = "usage: anonymizer [run] [--config PATH]
 The config file is PATH, else $ANONYMIZER_CONFIG, else ./conf/anonymizer.yaml,
 else the built-in default.";
 
+/// The server's allocator for Rust's own allocations (why, and its settings:
+/// `app::allocator`); ONNX Runtime's C++ code allocates with glibc.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// `app::allocator::JEMALLOC` as jemalloc reads it at its first allocation: a C string
+/// in the symbol it looks for, named with the prefix `tikv-jemalloc-sys` builds it with
+/// (jemalloc's own definition is weak). The library forbids unsafe code; naming a
+/// symbol is the binary's to do.
+#[allow(unsafe_code)]
+#[export_name = "_rjem_malloc_conf"]
+static JEMALLOC_CONF: &[u8; 48] = b"narenas:2,cache_oblivious:false,tcache_max:4096\0";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (command, rest) = match args.first().map(String::as_str) {
@@ -170,4 +183,13 @@ fn config_path(args: &[String]) -> Result<Option<String>, String> {
         }
     }
     Ok(path.or_else(|| env::process_lookup(env::CONFIG)))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn jemalloc_reads_the_settings_the_allocator_module_names() {
+        let named = format!("{}\0", anonymizer::app::allocator::JEMALLOC);
+        assert_eq!(&super::JEMALLOC_CONF[..], named.as_bytes());
+    }
 }

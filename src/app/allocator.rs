@@ -1,12 +1,28 @@
-//! glibc's allocator settings for a long-running server, which the server gives itself.
+//! The server's allocator settings, which the server gives itself.
 //!
-//! glibc reads its tunables from the environment once, before `main`, so a server
-//! started without them (the binary run directly, a unit file, an image of one's own)
-//! re-executes itself once with [`TUNABLES`] in `GLIBC_TUNABLES`: the same process id,
-//! arguments and environment otherwise. Where the operator set any allocator variable,
-//! nothing is changed.
+//! Rust's own allocations go to jemalloc (`main.rs` declares it): the rules tiers and a
+//! log body's parsing allocate many small vectors a text, which glibc's malloc and free,
+//! with their arena locks, served at a sixth of a log route's time. Its settings are
+//! [`JEMALLOC`], compiled in; `_RJEM_MALLOC_CONF` in the environment is applied
+//! after them.
+//!
+//! ONNX Runtime's C++ code allocates with glibc. glibc reads its tunables from the
+//! environment once, before `main`, so a server started without them (the binary run
+//! directly, a unit file, an image of one's own) re-executes itself once with
+//! [`TUNABLES`] in `GLIBC_TUNABLES`: the same process id, arguments and environment
+//! otherwise. Where the operator set any glibc allocator variable, nothing is changed.
 
 use std::ffi::OsString;
+
+/// jemalloc's settings, compiled into the binary (`main.rs` hands them to jemalloc):
+/// two arenas (as for glibc; jemalloc's default is four per core), no random offset
+/// within a large allocation's first page (`cache_oblivious`, an extra page each), and
+/// thread caches for sizes up to 4 KiB only (jemalloc's default caches up to 32 KiB in
+/// each of the server's threads: event loop, blocking pool, rayon). All three left
+/// 260–266 MB resident after the served benchmark's shapes a and b, jemalloc's defaults
+/// 272–282, one or two of them 274–279 (glibc: 254–259), at no cost in speed measured
+/// (`benches/served/README.md`).
+pub const JEMALLOC: &str = "narenas:2,cache_oblivious:false,tcache_max:4096";
 
 /// Two arenas: glibc's per-thread arenas kept the memory of large buffered answers,
 /// and RSS crept up under load (`benches/hardening/run.sh`). A fixed 1 MiB mmap
@@ -41,17 +57,24 @@ pub fn wanted(lookup: impl Fn(&str) -> Option<OsString>) -> bool {
     set(lookup).is_empty()
 }
 
-/// The allocator variables this process runs with, `NAME=value` each (glibc's defaults
-/// when none): logged at start.
+/// The allocators this process runs with: jemalloc's settings (the environment's
+/// `_RJEM_MALLOC_CONF` applied after them), then glibc's variables, `NAME=value` each
+/// (glibc's defaults when none). Logged at start.
 pub fn described() -> String {
+    let jemalloc = match std::env::var("_RJEM_MALLOC_CONF") {
+        Ok(more) => format!("{JEMALLOC},{more}"),
+        Err(_) => JEMALLOC.to_owned(),
+    };
     let set = set(|name| std::env::var_os(name));
-    if set.is_empty() {
-        return "glibc defaults".to_owned();
-    }
-    (set.iter())
-        .map(|(name, value)| format!("{name}={}", value.to_string_lossy()))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let glibc = if set.is_empty() {
+        "defaults".to_owned()
+    } else {
+        (set.iter())
+            .map(|(name, value)| format!("{name}={}", value.to_string_lossy()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!("jemalloc {jemalloc}; glibc {glibc}")
 }
 
 /// Re-executes this binary with [`TUNABLES`] when [`wanted`]; returns only when it was

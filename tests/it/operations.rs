@@ -371,17 +371,57 @@ fn expect_metrics(s: &TestServer, want: &[&str]) -> String {
 }
 
 #[test]
+fn jemalloc_runs_with_the_settings_the_binary_names() {
+    // jemalloc's own report at exit: what it read from the binary, and what it runs with.
+    let out = Command::new(env!("CARGO_BIN_EXE_anonymizer"))
+        .arg("check-config")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("ANONYMIZER_CONFIG")
+        .env("_RJEM_MALLOC_CONF", "stats_print:true")
+        .output()
+        .expect("run anonymizer");
+    assert_eq!(out.status.code(), Some(0));
+    let report = String::from_utf8_lossy(&out.stderr);
+    let global = format!(
+        "Global variable malloc_conf: \"{}\"\n",
+        anonymizer::app::allocator::JEMALLOC
+    );
+    assert!(report.contains(&global), "{report}");
+    for setting in [
+        "opt.narenas: 2",
+        "opt.cache_oblivious: false",
+        "opt.tcache_max: 4096",
+    ] {
+        assert!(report.contains(&format!("  {setting}\n")), "{report}");
+    }
+}
+
+#[test]
 fn the_server_runs_with_its_allocator_settings_unless_the_operator_set_one() {
     // glibc reads them before `main`: the server re-executed itself with them, its
     // process id unchanged (the harness waited on the pid it spawned).
     let s = TestServer::default();
-    let tunables = format!(
-        "allocator=GLIBC_TUNABLES={}",
+    let shipped = format!(
+        "allocator=jemalloc {}; glibc GLIBC_TUNABLES={}\n",
+        anonymizer::app::allocator::JEMALLOC,
         anonymizer::app::allocator::TUNABLES
     );
-    assert!(s.log().contains(&tunables), "{}", s.log());
-    let s = TestServer::start_with_env(&base_config(), &[("MALLOC_ARENA_MAX", "4")]);
+    assert!(s.log().contains(&shipped), "{}", s.log());
+    // The operator's settings: glibc's alone, jemalloc's after ours.
+    let s = TestServer::start_with_env(
+        &base_config(),
+        &[
+            ("MALLOC_ARENA_MAX", "4"),
+            ("_RJEM_MALLOC_CONF", "narenas:4"),
+        ],
+    );
     let log = s.log();
-    assert!(log.contains("allocator=MALLOC_ARENA_MAX=4\n"), "{log}");
+    assert!(
+        log.contains(&format!(
+            "allocator=jemalloc {},narenas:4; glibc MALLOC_ARENA_MAX=4\n",
+            anonymizer::app::allocator::JEMALLOC
+        )),
+        "{log}"
+    );
     assert!(!log.contains("GLIBC_TUNABLES"), "{log}");
 }

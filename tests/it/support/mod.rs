@@ -169,6 +169,7 @@ impl TestServer {
         for name in anonymizer::app::allocator::VARIABLES {
             cmd.env_remove(name);
         }
+        cmd.env_remove("_RJEM_MALLOC_CONF");
         for (k, v) in env {
             cmd.env(k, v);
         }
