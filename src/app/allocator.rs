@@ -20,7 +20,7 @@ use std::ffi::OsString;
 /// thread caches for sizes up to 4 KiB only (jemalloc's default caches up to 32 KiB in
 /// each of the server's threads: event loop, blocking pool, rayon). All three left
 /// 260–266 MB resident after the served benchmark's shapes a and b, jemalloc's defaults
-/// 272–282, one or two of them 274–279 (glibc: 254–259), at no cost in speed measured
+/// 270–282, one or two of them 274–279 (glibc: 254–262), at no cost in speed measured
 /// (`benches/served/README.md`).
 pub const JEMALLOC: &str = "narenas:2,cache_oblivious:false,tcache_max:4096";
 
