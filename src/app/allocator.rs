@@ -24,6 +24,21 @@ use std::ffi::OsString;
 /// (`benches/served/README.md`).
 pub const JEMALLOC: &str = "narenas:2,cache_oblivious:false,tcache_max:4096";
 
+/// [`JEMALLOC`] as the C string jemalloc reads.
+pub const JEMALLOC_C: [u8; JEMALLOC.len() + 1] = {
+    let mut c = [0; JEMALLOC.len() + 1];
+    let mut i = 0;
+    while i < JEMALLOC.len() {
+        c[i] = JEMALLOC.as_bytes()[i];
+        i += 1;
+    }
+    c
+};
+
+/// Where the operator adds to [`JEMALLOC`]: jemalloc's `MALLOC_CONF`, named with the
+/// prefix `tikv-jemalloc-sys` builds it with.
+pub const JEMALLOC_VARIABLE: &str = "_RJEM_MALLOC_CONF";
+
 /// Two arenas: glibc's per-thread arenas kept the memory of large buffered answers,
 /// and RSS crept up under load (`benches/hardening/run.sh`). A fixed 1 MiB mmap
 /// threshold: glibc otherwise raises it each time a large block is freed, and later
@@ -61,7 +76,7 @@ pub fn wanted(lookup: impl Fn(&str) -> Option<OsString>) -> bool {
 /// `_RJEM_MALLOC_CONF` applied after them), then glibc's variables, `NAME=value` each
 /// (glibc's defaults when none). Logged at start.
 pub fn described() -> String {
-    let jemalloc = match std::env::var("_RJEM_MALLOC_CONF") {
+    let jemalloc = match std::env::var(JEMALLOC_VARIABLE) {
         Ok(more) => format!("{JEMALLOC},{more}"),
         Err(_) => JEMALLOC.to_owned(),
     };

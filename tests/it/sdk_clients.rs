@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::support::upstream::Reply;
-use crate::support::{free_port, python, wait_listening, TestServer, KEY};
+use crate::support::{on_a_free_port, python, wait_listening, TestServer, KEY};
 
 pub const EMAIL: &str = "grace.hopper@example.com";
 pub const PHONE: &str = "+1 415-555-0132";
@@ -143,8 +143,7 @@ impl ScriptServer {
     /// on another free port when the first was taken before the script could bind it.
     pub fn start(python: &Path, script: &str, args: &[&str]) -> ScriptServer {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        for _ in 0..4 {
-            let port = free_port();
+        on_a_free_port(script, |port| {
             let mut child = Command::new(python)
                 .arg(root.join("tests/clients").join(script))
                 .arg(port.to_string())
@@ -153,11 +152,8 @@ impl ScriptServer {
                 .stderr(Stdio::null())
                 .spawn()
                 .unwrap_or_else(|e| panic!("start {script}: {e}"));
-            if wait_listening(&mut child, port, script) {
-                return ScriptServer { child, port };
-            }
-        }
-        panic!("{script} did not start on any of four free ports");
+            wait_listening(&mut child, port, script).then_some(ScriptServer { child, port })
+        })
     }
 
     pub fn url(&self) -> String {

@@ -67,6 +67,17 @@ pub fn free_port() -> u16 {
     port
 }
 
+/// `start(port)` on a free port until it starts (`Some`), at most four ports: a port is
+/// free only when it is picked, and another test's server may take it before ours binds.
+pub fn on_a_free_port<T>(what: &str, mut start: impl FnMut(u16) -> Option<T>) -> T {
+    for _ in 0..4 {
+        if let Some(started) = start(free_port()) {
+            return started;
+        }
+    }
+    panic!("{what} did not start on any of four free ports");
+}
+
 /// `N` distinct free ports: all are held while picked, since the system may hand a port
 /// just let go of straight out again, and a server whose two listeners share one port
 /// answers API requests from its metrics listener now and then.
@@ -101,7 +112,7 @@ fn holds_port(pid: u32, port: u16) -> bool {
 /// Waits until `child` itself listens on `port` of 127.0.0.1. A connect alone is not
 /// enough: another test's server may have taken the port between [`free_port`] and the
 /// child's bind, and would answer in its place. False when the child exited first (its
-/// bind failed); the caller then starts it again on another port.
+/// bind failed); the caller then starts it again on another port ([`on_a_free_port`]).
 pub fn wait_listening(child: &mut Child, port: u16, what: &str) -> bool {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
@@ -169,7 +180,7 @@ impl TestServer {
         for name in anonymizer::app::allocator::VARIABLES {
             cmd.env_remove(name);
         }
-        cmd.env_remove("_RJEM_MALLOC_CONF");
+        cmd.env_remove(anonymizer::app::allocator::JEMALLOC_VARIABLE);
         for (k, v) in env {
             cmd.env(k, v);
         }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{free_port, scratch_dir, wait_listening, Scratch};
+use super::{on_a_free_port, scratch_dir, wait_listening, Scratch};
 
 /// How clients must reach the server.
 #[derive(Debug, Clone, Default)]
@@ -46,13 +46,11 @@ impl RedisServer {
             dir,
             security,
         };
-        for _ in 0..4 {
-            server.port = free_port();
-            if server.spawn() {
-                return server;
-            }
-        }
-        panic!("redis-server did not start on any of four free ports");
+        on_a_free_port("redis-server", |port| {
+            server.port = port;
+            server.spawn().then_some(())
+        });
+        server
     }
 
     /// `redis://127.0.0.1:PORT` (`rediss://` with TLS), no credentials.

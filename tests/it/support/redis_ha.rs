@@ -7,7 +7,7 @@
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use super::{eventually, free_port, scratch_dir, wait_listening, Scratch};
+use super::{eventually, on_a_free_port, scratch_dir, wait_listening, Scratch};
 
 /// One `redis-server` process (a node, a replica or a sentinel), killed when dropped.
 pub struct Node {
@@ -22,18 +22,14 @@ impl Node {
     /// node that exits at once (another test took its port, or a cluster node's bus port,
     /// its own plus 10000, in the meantime) is started again on another.
     fn start(extra: &str, sentinel: bool) -> Node {
-        for _ in 0..4 {
-            if let Some(node) = Node::try_start(extra, sentinel) {
-                return node;
-            }
-        }
-        panic!("redis-server did not start on any of four free ports");
+        on_a_free_port("redis-server", |port| {
+            Node::try_start(port, extra, sentinel)
+        })
     }
 
-    /// One try: the node once it answers, or `None` when it exited first.
-    fn try_start(extra: &str, sentinel: bool) -> Option<Node> {
+    /// One try on `port`: the node once it answers, or `None` when it exited first.
+    fn try_start(port: u16, extra: &str, sentinel: bool) -> Option<Node> {
         let dir = scratch_dir();
-        let port = free_port();
         let config = dir.join("redis.conf");
         std::fs::write(
             &config,
@@ -58,14 +54,22 @@ impl Node {
         if !wait_listening(&mut child, port, "redis-server") {
             return None;
         }
-        let node = Node {
+        let mut node = Node {
             child: Some(child),
             port,
             _dir: dir,
         };
-        let answered = eventually(Duration::from_secs(10), || node.connection().is_some());
+        // A cluster node binds its bus port after this one, and exits if that is taken.
+        let mut exited = false;
+        let answered = eventually(Duration::from_secs(10), || {
+            exited = node
+                .child
+                .as_mut()
+                .is_some_and(|c| matches!(c.try_wait(), Ok(Some(_))));
+            exited || node.connection().is_some()
+        });
         assert!(answered, "redis-server did not answer on port {port}");
-        Some(node)
+        (!exited).then_some(node)
     }
 
     pub fn address(&self) -> String {
